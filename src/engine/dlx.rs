@@ -1,0 +1,839 @@
+//! Dancing links, in the style of Knuth's DLX1 and DLX2.
+//!
+//! # The data structure
+//!
+//! One flat array `nd` of 16-byte nodes `{up, down, itm, color}`; every link is a `u32` array
+//! index. For a problem with N items and options `o1, o2, ...`:
+//!
+//! ```text
+//!  index:  0     1 .. N         N+1      N+2 .. N+1+|o1|   next     ...
+//!          ---   item headers   spacer   nodes of o1       spacer   nodes of o2 ...
+//!                itm = length   itm = 0                    itm = -1
+//! ```
+//!
+//! * Nodes `1..=N` are the item headers, primary items first (in declaration order), then
+//!   secondary ones. A header's `itm` slot holds the item's current length (number of options
+//!   still in its list); `up`/`down` make the circular list of the options that contain it.
+//! * Each option is a run of consecutive nodes, one per item, whose `itm` is the header index.
+//!   Between options sit spacer nodes with `itm <= 0`: a spacer's `up` points to the first node
+//!   of the option before it and its `down` to the last node of the option after it, so an
+//!   option is walked circularly without left/right links.
+//! * `color` is 0 for "no colour", a colour number for a coloured secondary item, and -1 for a
+//!   node whose item has been purified to the node's colour (DLX2).
+//! * A second array `cl` of `{prev, next}` links holds two rings: the active primary items,
+//!   headed by `cl[0]`, and the secondary items, headed by `cl[N+1]`. Only primary items are
+//!   ever chosen for branching.
+//!
+//! # The search
+//!
+//! Algorithm X (TAOCP 7.2.2.1) with Knuth's exact control flow (`forward`, `advance`, `backup`,
+//! `recover`): choose the active primary item of minimum length (leftmost on ties), cover it,
+//! try its options in list order; covering an option covers its other items, or purifies
+//! coloured ones. Uncovering runs in exactly the reverse order. Node, update and mem counts
+//! are those of DLX2 on the same input.
+//!
+//! A search can start from forced options (sub-problems for threads and clusters), can stop
+//! on a [`Budget`], and can be watched and pruned by a [`Visitor`] (the optimising layer).
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::problem::{ItemId, OptionId, Problem};
+use super::stats::{Budget, End, Outcome, Stats};
+
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+struct Node {
+    up: u32,
+    down: u32,
+    /// Header index for an option node; the length for a header; `<= 0` for a spacer.
+    itm: i32,
+    color: i32,
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Link {
+    prev: u32,
+    next: u32,
+}
+
+/// Counters kept in registers during the hot loops, folded into [`Stats`] at the end.
+#[derive(Default)]
+struct Counters {
+    mems: u64,
+    updates: u64,
+    cleansings: u64,
+}
+
+/// The linked structure and the operations on it. Kept apart from the search state so that
+/// the hot functions borrow only what they touch.
+struct Links {
+    nd: Vec<Node>,
+    cl: Vec<Link>,
+    /// Index of the first spacer: headers are `1..last_itm`.
+    last_itm: u32,
+}
+
+const ROOT: u32 = 0;
+
+// The accessors below index without bounds checks in release builds. Every index stored in
+// `nd` and `cl` is created in `Solver::with_options` and stays within the arrays, which never
+// change size after construction; `debug_assert!` checks it in tests.
+macro_rules! nd {
+    ($l:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $l.nd.len());
+        unsafe { $l.nd.get_unchecked_mut(i) }
+    }};
+}
+macro_rules! cl {
+    ($l:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $l.cl.len());
+        unsafe { $l.cl.get_unchecked_mut(i) }
+    }};
+}
+
+impl Links {
+    /// Removes the other nodes of the option containing `rr` from their item lists
+    /// (DLX2's inner loop of `cover`; `COLOURS` false drops the colour test, as DLX1).
+    #[inline(always)]
+    fn hide<const COLOURS: bool>(&mut self, rr: u32, c: &mut Counters) {
+        let mut nn = rr + 1;
+        while nn != rr {
+            let node = *nd!(self, nn);
+            if COLOURS && node.color < 0 {
+                c.mems += 1;
+                nn += 1;
+                continue;
+            }
+            c.mems += 2;
+            if node.itm <= 0 {
+                nn = node.up;
+                continue;
+            }
+            nd!(self, node.up).down = node.down;
+            nd!(self, node.down).up = node.up;
+            let h = nd!(self, node.itm);
+            h.itm -= 1;
+            c.mems += 4;
+            c.updates += 1;
+            nn += 1;
+        }
+    }
+
+    /// Puts back what `hide(rr)` removed, walking the option in the opposite direction.
+    #[inline(always)]
+    fn unhide<const COLOURS: bool>(&mut self, rr: u32, c: &mut Counters) {
+        let mut nn = rr - 1;
+        while nn != rr {
+            let node = *nd!(self, nn);
+            if COLOURS && node.color < 0 {
+                c.mems += 1;
+                nn -= 1;
+                continue;
+            }
+            c.mems += 2;
+            if node.itm <= 0 {
+                nn = node.down;
+                continue;
+            }
+            nd!(self, node.up).down = nn;
+            nd!(self, node.down).up = nn;
+            let h = nd!(self, node.itm);
+            h.itm += 1;
+            c.mems += 4;
+            nn -= 1;
+        }
+    }
+
+    #[inline(always)]
+    fn cover<const COLOURS: bool>(&mut self, item: u32, c: &mut Counters) {
+        let Link { prev, next } = *cl!(self, item);
+        cl!(self, prev).next = next;
+        cl!(self, next).prev = prev;
+        c.mems += 4;
+        c.updates += 1;
+        let mut rr = nd!(self, item).down;
+        while rr >= self.last_itm {
+            self.hide::<COLOURS>(rr, c);
+            rr = nd!(self, rr).down;
+            c.mems += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn uncover<const COLOURS: bool>(&mut self, item: u32, c: &mut Counters) {
+        let mut rr = nd!(self, item).up;
+        c.mems += 1;
+        while rr >= self.last_itm {
+            self.unhide::<COLOURS>(rr, c);
+            rr = nd!(self, rr).up;
+            c.mems += 1;
+        }
+        let Link { prev, next } = *cl!(self, item);
+        cl!(self, prev).next = item;
+        cl!(self, next).prev = item;
+        c.mems += 3;
+    }
+
+    /// DLX2's `purify`: node `p` gives its secondary item colour `x`; remove every option that
+    /// gives the item another colour, mark those that agree with -1.
+    fn purify(&mut self, p: u32, c: &mut Counters) {
+        let node = *nd!(self, p);
+        let item = node.itm as u32;
+        let x = node.color;
+        c.mems += 1;
+        c.cleansings += 1;
+        let mut rr = nd!(self, item).down;
+        c.mems += 1;
+        while rr >= self.last_itm {
+            c.mems += 1;
+            if nd!(self, rr).color != x {
+                self.hide::<true>(rr, c);
+            } else if rr != p {
+                c.cleansings += 1;
+                c.mems += 1;
+                nd!(self, rr).color = -1;
+            }
+            rr = nd!(self, rr).down;
+            c.mems += 1;
+        }
+    }
+
+    fn unpurify(&mut self, p: u32, c: &mut Counters) {
+        let node = *nd!(self, p);
+        let item = node.itm as u32;
+        let x = node.color;
+        c.mems += 1;
+        let mut rr = nd!(self, item).up;
+        c.mems += 1;
+        while rr >= self.last_itm {
+            c.mems += 1;
+            if nd!(self, rr).color < 0 {
+                nd!(self, rr).color = x;
+                c.mems += 1;
+            } else if rr != p {
+                self.unhide::<true>(rr, c);
+            }
+            rr = nd!(self, rr).up;
+            c.mems += 1;
+        }
+    }
+
+    /// Covers or purifies the items of the option at node `cur`, other than `cur`'s own.
+    #[inline(always)]
+    fn commit_others<const COLOURS: bool>(&mut self, cur: u32, c: &mut Counters) {
+        let mut pp = cur + 1;
+        while pp != cur {
+            let node = *nd!(self, pp);
+            c.mems += 1;
+            if node.itm <= 0 {
+                pp = node.up;
+                c.mems += 1;
+            } else {
+                if !COLOURS || node.color == 0 {
+                    self.cover::<COLOURS>(node.itm as u32, c);
+                } else if node.color > 0 {
+                    self.purify(pp, c);
+                }
+                pp += 1;
+            }
+        }
+    }
+
+    /// Undoes `commit_others(cur)`, right to left.
+    #[inline(always)]
+    fn uncommit_others<const COLOURS: bool>(&mut self, cur: u32, c: &mut Counters) {
+        let mut pp = cur - 1;
+        while pp != cur {
+            let node = *nd!(self, pp);
+            c.mems += 1;
+            if node.itm <= 0 {
+                pp = node.down;
+                c.mems += 1;
+            } else {
+                if !COLOURS || node.color == 0 {
+                    self.uncover::<COLOURS>(node.itm as u32, c);
+                } else if node.color > 0 {
+                    self.unpurify(pp, c);
+                }
+                pp -= 1;
+            }
+        }
+    }
+
+    /// The active primary item of minimum length, leftmost on ties, and its length.
+    #[inline(always)]
+    fn best_item(&mut self, c: &mut Counters) -> (u32, i32) {
+        let mut t = i32::MAX;
+        let mut best = ROOT;
+        let mut k = cl!(self, ROOT).next;
+        c.mems += 1;
+        while t != 0 && k != ROOT {
+            let len = nd!(self, k).itm;
+            c.mems += 1;
+            if len < t {
+                best = k;
+                t = len;
+            }
+            k = cl!(self, k).next;
+            c.mems += 1;
+        }
+        (best, t)
+    }
+}
+
+/// What a [`Solver`] reports to during a search.
+///
+/// `solution` is called for each solution with its options in the order they were chosen
+/// (forced options first). `enter` is called at every node before branching when `PRUNES` is
+/// true; returning false prunes the subtree below (it still counts as a node). The constants
+/// let the count-only and plain paths compile without the work they do not need.
+pub trait Visitor {
+    /// Whether `solution` needs the options (false: count only).
+    const WANTS_SOLUTIONS: bool = true;
+    /// Whether `enter` is called.
+    const PRUNES: bool = false;
+    fn enter(&mut self, _view: &View<'_>) -> bool {
+        true
+    }
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()>;
+}
+
+/// Counts solutions only.
+pub struct CountOnly;
+impl Visitor for CountOnly {
+    const WANTS_SOLUTIONS: bool = false;
+    fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// Any closure over the chosen options is a visitor.
+impl<F: FnMut(&[OptionId]) -> ControlFlow<()>> Visitor for F {
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        self(options)
+    }
+}
+
+/// A read-only view of the search state, given to [`Visitor::enter`]: the options chosen so
+/// far and what is still active. This is what bounds and heuristics of an optimiser read.
+pub struct View<'a> {
+    solver: &'a Solver<'a>,
+    links: &'a Links,
+    level: usize,
+}
+
+impl View<'_> {
+    /// The options chosen so far, forced ones first.
+    pub fn chosen(&self) -> impl Iterator<Item = OptionId> + '_ {
+        self.solver
+            .forced
+            .iter()
+            .chain(&self.solver.choice[..self.level])
+            .map(|&n| OptionId(self.solver.node_option[n as usize]))
+    }
+    /// Number of options chosen so far (forced ones included).
+    pub fn depth(&self) -> usize {
+        self.solver.forced.len() + self.level
+    }
+    /// The primary items still to be covered, in ring order.
+    pub fn active_primary(&self) -> impl Iterator<Item = ItemId> + '_ {
+        let cl = &self.links.cl;
+        let mut k = cl[ROOT as usize].next;
+        std::iter::from_fn(move || {
+            if k == ROOT {
+                None
+            } else {
+                let item = self.solver.item_of_header[k as usize];
+                k = cl[k as usize].next;
+                Some(item)
+            }
+        })
+    }
+    /// How many options are still available for an active item.
+    pub fn len(&self, item: ItemId) -> usize {
+        let h = self.solver.header_of_item[item.0 as usize];
+        self.links.nd[h as usize].itm as usize
+    }
+    /// The options still available for an active item, in list order.
+    pub fn options(&self, item: ItemId) -> impl Iterator<Item = OptionId> + '_ {
+        let h = self.solver.header_of_item[item.0 as usize];
+        let nd = &self.links.nd;
+        let mut p = nd[h as usize].down;
+        std::iter::from_fn(move || {
+            if p == h {
+                None
+            } else {
+                let o = OptionId(self.solver.node_option[p as usize]);
+                p = nd[p as usize].down;
+                Some(o)
+            }
+        })
+    }
+    pub fn problem(&self) -> &Problem {
+        self.solver.problem
+    }
+}
+
+/// Why an option could not be forced.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ForceError {
+    #[error("option {0} is not in this solver")]
+    Unknown(u32),
+    #[error("option {0} conflicts with the options already forced")]
+    Conflict(u32),
+}
+
+/// A dancing-links solver for one [`Problem`]. Reusable: every search leaves the structure as
+/// it found it (forced options stay forced until [`Solver::unforce_all`]).
+pub struct Solver<'p> {
+    problem: &'p Problem,
+    links: Links,
+    has_colours: bool,
+    /// Header index of each item.
+    header_of_item: Vec<u32>,
+    /// Item of each header index (index 0 unused).
+    item_of_header: Vec<ItemId>,
+    /// Option of each node (`u32::MAX` for headers and spacers).
+    node_option: Vec<u32>,
+    /// First node of each option, or 0 when the option was left out of this solver.
+    first_node: Vec<u32>,
+    /// First nodes of the forced options, in the order they were forced.
+    forced: Vec<u32>,
+    /// `choice[l]` is the node chosen at level `l` of the current search.
+    choice: Vec<u32>,
+    /// Scratch for reporting solutions.
+    solution: Vec<OptionId>,
+    stats: Stats,
+}
+
+impl<'p> Solver<'p> {
+    /// A solver over all options of the problem, in input order.
+    pub fn new(problem: &'p Problem) -> Solver<'p> {
+        Self::with_options(problem, problem.options())
+    }
+
+    /// A solver over the given options only, inserted into the item lists in the order given.
+    /// The order is the order in which each item's options are tried; leaving options out
+    /// restricts the problem (symmetry breaking, sub-problems). Each option may appear once.
+    pub fn with_options(problem: &'p Problem, options: impl IntoIterator<Item = OptionId>) -> Self {
+        let n_items = problem.item_count();
+        let mut header_of_item = vec![0u32; n_items];
+        let mut item_of_header = vec![ItemId(0); n_items + 1];
+        let mut h = 1u32;
+        for primary in [true, false] {
+            for item in problem.items().filter(|&i| problem.is_primary(i) == primary) {
+                header_of_item[item.0 as usize] = h;
+                item_of_header[h as usize] = item;
+                h += 1;
+            }
+        }
+        let second = 1 + problem.primary_count() as u32;
+        let last_itm = n_items as u32 + 1;
+        // Rings: 0 <-> primaries <-> 0, and last_itm <-> secondaries <-> last_itm.
+        let mut cl = vec![Link::default(); last_itm as usize + 1];
+        let ring = |cl: &mut Vec<Link>, head: u32, first: u32, end: u32| {
+            let mut prev = head;
+            for k in first..end {
+                cl[prev as usize].next = k;
+                cl[k as usize].prev = prev;
+                prev = k;
+            }
+            cl[prev as usize].next = head;
+            cl[head as usize].prev = prev;
+        };
+        ring(&mut cl, ROOT, 1, second);
+        ring(&mut cl, last_itm, second, last_itm);
+
+        let mut nd: Vec<Node> = Vec::with_capacity(
+            last_itm as usize + 1 + problem.entry_count() + problem.option_count(),
+        );
+        nd.push(Node::default());
+        for k in 1..last_itm {
+            nd.push(Node {
+                up: k,
+                down: k,
+                itm: 0,
+                color: 0,
+            });
+        }
+        let mut node_option = vec![u32::MAX; last_itm as usize];
+        let mut first_node = vec![0u32; problem.option_count()];
+        // The first spacer.
+        nd.push(Node::default());
+        node_option.push(u32::MAX);
+        let mut spacer = last_itm;
+        let mut count = 0i32;
+        for opt in options {
+            let entries = problem.option_entries(opt);
+            assert!(
+                first_node[opt.0 as usize] == 0,
+                "option {} given twice to Solver::with_options",
+                opt.0
+            );
+            first_node[opt.0 as usize] = spacer + 1;
+            for e in entries {
+                let k = header_of_item[e.item.0 as usize];
+                let x = nd.len() as u32;
+                let up = nd[k as usize].up;
+                nd[up as usize].down = x;
+                nd[k as usize].up = x;
+                nd[k as usize].itm += 1;
+                nd.push(Node {
+                    up,
+                    down: k,
+                    itm: k as i32,
+                    color: e.colour.0 as i32,
+                });
+                node_option.push(opt.0);
+            }
+            let last = nd.len() as u32 - 1;
+            nd[spacer as usize].down = last;
+            count += 1;
+            spacer = nd.len() as u32;
+            nd.push(Node {
+                up: first_node[opt.0 as usize],
+                down: 0,
+                itm: -count,
+                color: 0,
+            });
+            node_option.push(u32::MAX);
+        }
+        Solver {
+            problem,
+            links: Links { nd, cl, last_itm },
+            has_colours: problem.has_colours(),
+            header_of_item,
+            item_of_header,
+            node_option,
+            first_node,
+            forced: Vec::new(),
+            choice: Vec::new(),
+            solution: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    pub fn problem(&self) -> &'p Problem {
+        self.problem
+    }
+
+    /// Statistics of all searches run on this solver so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The options forced so far.
+    pub fn forced(&self) -> Vec<OptionId> {
+        self.forced
+            .iter()
+            .map(|&n| OptionId(self.node_option[n as usize]))
+            .collect()
+    }
+
+    /// Forces an option into every solution: its items are covered (or purified) before the
+    /// search starts. Used to split a search into sub-problems. The result is the same state
+    /// the search reaches when it chooses the same options, whatever the order.
+    pub fn force(&mut self, option: OptionId) -> Result<(), ForceError> {
+        let first = *self
+            .first_node
+            .get(option.0 as usize)
+            .filter(|&&n| n != 0)
+            .ok_or(ForceError::Unknown(option.0))?;
+        if !self.is_active(first) {
+            return Err(ForceError::Conflict(option.0));
+        }
+        let mut c = Counters::default();
+        let item = self.links.nd[first as usize].itm as u32;
+        if self.has_colours {
+            self.links.cover::<true>(item, &mut c);
+            self.links.commit_others::<true>(first, &mut c);
+        } else {
+            self.links.cover::<false>(item, &mut c);
+            self.links.commit_others::<false>(first, &mut c);
+        }
+        self.forced.push(first);
+        Ok(())
+    }
+
+    /// Undoes every [`Solver::force`], in reverse order.
+    pub fn unforce_all(&mut self) {
+        let mut c = Counters::default();
+        while let Some(first) = self.forced.pop() {
+            let item = self.links.nd[first as usize].itm as u32;
+            if self.has_colours {
+                self.links.uncommit_others::<true>(first, &mut c);
+                self.links.uncover::<true>(item, &mut c);
+            } else {
+                self.links.uncommit_others::<false>(first, &mut c);
+                self.links.uncover::<false>(item, &mut c);
+            }
+        }
+    }
+
+    /// An option is still choosable when every node of it is linked into its item's list and
+    /// its items that need covering are still active (a coloured secondary item whose colour
+    /// was fixed keeps agreeing options in its list).
+    fn is_active(&self, first: u32) -> bool {
+        let nd = &self.links.nd;
+        let mut p = first;
+        loop {
+            let node = nd[p as usize];
+            if node.itm <= 0 {
+                p = node.up;
+            } else {
+                // Linked iff its neighbours point back at it.
+                let linked = nd[node.up as usize].down == p && nd[node.down as usize].up == p;
+                if node.color >= 0 && !linked {
+                    return false;
+                }
+                let h = node.itm as u32;
+                let in_ring = {
+                    let cl = &self.links.cl;
+                    let l = cl[h as usize];
+                    cl[l.prev as usize].next == h
+                };
+                if (node.color == 0 && !in_ring) || (node.color > 0 && !linked) {
+                    return false;
+                }
+                p += 1;
+            }
+            if p == first {
+                return true;
+            }
+        }
+    }
+
+    /// Counts all solutions (within the budget).
+    pub fn count(&mut self, budget: &Budget) -> Outcome {
+        self.run(budget, &mut CountOnly)
+    }
+
+    /// The first solution, if any.
+    pub fn first(&mut self) -> Option<Vec<OptionId>> {
+        let mut found = None;
+        self.run(&Budget::solutions(1), &mut |s: &[OptionId]| {
+            found = Some(s.to_vec());
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// Runs the search, reporting to `visitor`, until the tree is exhausted, the visitor stops
+    /// it or the budget runs out. Statistics of this run are in the outcome (and are added to
+    /// [`Solver::stats`]).
+    pub fn run<V: Visitor>(&mut self, budget: &Budget, visitor: &mut V) -> Outcome {
+        let outcome = if self.has_colours {
+            self.search::<true, V>(budget, visitor)
+        } else {
+            self.search::<false, V>(budget, visitor)
+        };
+        self.stats += outcome.stats;
+        outcome
+    }
+
+    fn report<V: Visitor>(&mut self, level: usize, visitor: &mut V) -> ControlFlow<()> {
+        if !V::WANTS_SOLUTIONS {
+            return visitor.solution(&[]);
+        }
+        self.solution.clear();
+        for &n in self.forced.iter().chain(&self.choice[..level]) {
+            self.solution.push(OptionId(self.node_option[n as usize]));
+        }
+        let sol = std::mem::take(&mut self.solution);
+        let flow = visitor.solution(&sol);
+        self.solution = sol;
+        flow
+    }
+
+    fn view(&self, level: usize) -> View<'_> {
+        View {
+            solver: self,
+            links: &self.links,
+            level,
+        }
+    }
+
+    /// Knuth's main loop (DLX2, section "Solve the problem"), with the labels as states.
+    fn search<const COLOURS: bool, V: Visitor>(
+        &mut self,
+        budget: &Budget,
+        visitor: &mut V,
+    ) -> Outcome {
+        let mut c = Counters::default();
+        let mut nodes = 0u64;
+        let mut solutions = 0u64;
+        let base = self.forced.len() as u32;
+        let mut max_level = base;
+        let max_solutions = budget.solutions.unwrap_or(u64::MAX);
+        let max_nodes = budget.nodes.unwrap_or(u64::MAX);
+        let max_mems = budget.mems.unwrap_or(u64::MAX);
+        let deadline = budget.deadline;
+        let mut end = End::Exhausted;
+
+        // Every primary item already covered (by forced options, or none declared): the
+        // empty completion is the one solution, counted as a node as DLX1 counts solutions.
+        if self.links.cl[ROOT as usize].next == ROOT {
+            if max_solutions > 0 && max_nodes > 0 {
+                nodes = 1;
+                solutions = 1;
+                if self.report(0, visitor).is_break() {
+                    end = End::Stopped;
+                }
+            } else {
+                end = if max_solutions == 0 {
+                    End::SolutionLimit
+                } else {
+                    End::NodeLimit
+                };
+            }
+            return self.finish(c, nodes, solutions, max_level, end);
+        }
+
+        enum Label {
+            Forward,
+            Advance,
+            Backup,
+            Recover,
+        }
+        let mut level: usize = 0;
+        let mut best: u32 = ROOT;
+        let mut cur: u32 = 0;
+        // Levels 0..depth hold a full cover (item and option) that an early stop must undo.
+        let depth_to_unwind: usize;
+        let mut label = Label::Forward;
+        loop {
+            match label {
+                Label::Forward => {
+                    if nodes >= max_nodes {
+                        end = End::NodeLimit;
+                        depth_to_unwind = level;
+                        break;
+                    }
+                    if c.mems >= max_mems {
+                        end = End::MemLimit;
+                        depth_to_unwind = level;
+                        break;
+                    }
+                    if let Some(d) = deadline {
+                        if nodes & 0x3ff == 0 && Instant::now() >= d {
+                            end = End::TimeLimit;
+                            depth_to_unwind = level;
+                            break;
+                        }
+                    }
+                    nodes += 1;
+                    if V::PRUNES {
+                        if self.choice.len() < level {
+                            self.choice.resize(level, 0);
+                        }
+                        let keep = visitor.enter(&self.view(level));
+                        if !keep {
+                            // Back up without having covered anything at this level.
+                            if level == 0 {
+                                depth_to_unwind = 0;
+                                break;
+                            }
+                            level -= 1;
+                            cur = self.choice[level];
+                            best = nd!(self.links, cur).itm as u32;
+                            c.mems += 2;
+                            label = Label::Recover;
+                            continue;
+                        }
+                    }
+                    best = self.links.best_item(&mut c).0;
+                    self.links.cover::<COLOURS>(best, &mut c);
+                    cur = nd!(self.links, best).down;
+                    c.mems += 2;
+                    if self.choice.len() <= level {
+                        self.choice.resize(level + 1, 0);
+                    }
+                    self.choice[level] = cur;
+                    label = Label::Advance;
+                }
+                Label::Advance => {
+                    if cur == best {
+                        label = Label::Backup;
+                        continue;
+                    }
+                    self.links.commit_others::<COLOURS>(cur, &mut c);
+                    c.mems += 1;
+                    if cl!(self.links, ROOT).next == ROOT {
+                        nodes += 1;
+                        solutions += 1;
+                        max_level = max_level.max(base + level as u32 + 1);
+                        if self.report(level + 1, visitor).is_break() {
+                            end = End::Stopped;
+                            depth_to_unwind = level + 1;
+                            break;
+                        }
+                        if solutions >= max_solutions {
+                            end = End::SolutionLimit;
+                            depth_to_unwind = level + 1;
+                            break;
+                        }
+                        label = Label::Recover;
+                        continue;
+                    }
+                    level += 1;
+                    max_level = max_level.max(base + level as u32);
+                    label = Label::Forward;
+                }
+                Label::Backup => {
+                    self.links.uncover::<COLOURS>(best, &mut c);
+                    if level == 0 {
+                        depth_to_unwind = 0;
+                        break;
+                    }
+                    level -= 1;
+                    cur = self.choice[level];
+                    best = nd!(self.links, cur).itm as u32;
+                    c.mems += 2;
+                    label = Label::Recover;
+                }
+                Label::Recover => {
+                    self.links.uncommit_others::<COLOURS>(cur, &mut c);
+                    cur = nd!(self.links, cur).down;
+                    c.mems += 2;
+                    self.choice[level] = cur;
+                    label = Label::Advance;
+                }
+            }
+        }
+        // An early stop leaves levels 0..depth covered: undo them, deepest first, so the
+        // solver can be used again.
+        for l in (0..depth_to_unwind).rev() {
+            let cur = self.choice[l];
+            let item = self.links.nd[cur as usize].itm as u32;
+            let mut scratch = Counters::default();
+            self.links
+                .uncommit_others::<COLOURS>(cur, &mut scratch);
+            self.links.uncover::<COLOURS>(item, &mut scratch);
+        }
+        self.finish(c, nodes, solutions, max_level, end)
+    }
+
+    fn finish(
+        &mut self,
+        c: Counters,
+        nodes: u64,
+        solutions: u64,
+        max_level: u32,
+        end: End,
+    ) -> Outcome {
+        Outcome {
+            end,
+            stats: Stats {
+                solutions,
+                nodes,
+                updates: c.updates,
+                mems: c.mems,
+                cleansings: c.cleansings,
+                max_level,
+            },
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The description of an exact-cover problem, independent of any search: items (primary and
+//! secondary), colours and options (with costs). Built with [`ProblemBuilder`], read by the
+//! solver, the optimiser and the output writers.
+//!
+//! Identifiers are 0-based `u32` newtypes; names appear only at the input/output edge.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// An item, numbered 0-based in the order items were declared (primary and secondary mixed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct ItemId(pub u32);
+
+/// An option, numbered 0-based in the order options were added to the builder.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct OptionId(pub u32);
+
+/// A colour of a secondary item. `Colour::NONE` (0) means "no colour": the option then needs the
+/// item for itself alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Colour(pub u32);
+
+impl Colour {
+    pub const NONE: Colour = Colour(0);
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// One entry of an option: an item, and the colour the option gives it (secondary items only).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    pub item: ItemId,
+    pub colour: Colour,
+}
+
+impl Entry {
+    pub fn plain(item: ItemId) -> Entry {
+        Entry {
+            item,
+            colour: Colour::NONE,
+        }
+    }
+    pub fn coloured(item: ItemId, colour: Colour) -> Entry {
+        Entry { item, colour }
+    }
+}
+
+/// Why a problem could not be built. The input readers add file, line and column.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    #[error("duplicate item name '{0}'")]
+    DuplicateItem(String),
+    #[error("invalid item name '{0}' (names are non-empty and contain no whitespace, ':' or '|')")]
+    InvalidItemName(String),
+    #[error("unknown item '{0}'")]
+    UnknownItem(String),
+    #[error("unknown item number {0}")]
+    UnknownItemId(u32),
+    #[error("item '{0}' appears twice in one option")]
+    ItemTwiceInOption(String),
+    #[error("primary item '{0}' cannot have a colour")]
+    ColourOnPrimary(String),
+    #[error("invalid colour name '{0}'")]
+    InvalidColour(String),
+    #[error("option has no primary item, so it can never be chosen")]
+    NoPrimaryItem,
+    #[error("no items declared")]
+    NoItems,
+    #[error("problem too large: more than {0} nodes")]
+    TooLarge(u64),
+}
+
+/// An immutable exact-cover problem.
+#[derive(Clone, Debug, Default)]
+pub struct Problem {
+    item_names: Vec<String>,
+    item_primary: Vec<bool>,
+    item_index: HashMap<String, ItemId>,
+    colour_names: Vec<String>,
+    /// `entries[option_start[k]..option_start[k+1]]` are the entries of option k.
+    option_start: Vec<u32>,
+    entries: Vec<Entry>,
+    costs: Vec<i64>,
+}
+
+/// The largest number of nodes the engine's `u32` links can address, with room for headers
+/// and spacers.
+pub const MAX_NODES: u64 = (i32::MAX as u64) - 2;
+
+impl Problem {
+    pub fn item_count(&self) -> usize {
+        self.item_names.len()
+    }
+    pub fn primary_count(&self) -> usize {
+        self.item_primary.iter().filter(|&&p| p).count()
+    }
+    pub fn secondary_count(&self) -> usize {
+        self.item_count() - self.primary_count()
+    }
+    pub fn option_count(&self) -> usize {
+        self.costs.len()
+    }
+    /// Total number of entries (item occurrences) in all options.
+    pub fn entry_count(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_primary(&self, item: ItemId) -> bool {
+        self.item_primary[item.0 as usize]
+    }
+    pub fn item_name(&self, item: ItemId) -> &str {
+        &self.item_names[item.0 as usize]
+    }
+    pub fn item_id(&self, name: &str) -> Option<ItemId> {
+        self.item_index.get(name).copied()
+    }
+    /// Items in declaration order.
+    pub fn items(&self) -> impl Iterator<Item = ItemId> + '_ {
+        (0..self.item_names.len() as u32).map(ItemId)
+    }
+    pub fn options(&self) -> impl Iterator<Item = OptionId> + '_ {
+        (0..self.costs.len() as u32).map(OptionId)
+    }
+    pub fn option_entries(&self, option: OptionId) -> &[Entry] {
+        let k = option.0 as usize;
+        &self.entries[self.option_start[k] as usize..self.option_start[k + 1] as usize]
+    }
+    pub fn cost(&self, option: OptionId) -> i64 {
+        self.costs[option.0 as usize]
+    }
+    /// True when some option gives some item a colour.
+    pub fn has_colours(&self) -> bool {
+        !self.colour_names.is_empty()
+    }
+    /// True when some option has a non-zero cost.
+    pub fn has_costs(&self) -> bool {
+        self.costs.iter().any(|&c| c != 0)
+    }
+    pub fn colour_name(&self, colour: Colour) -> Option<&str> {
+        if colour.is_none() {
+            None
+        } else {
+            Some(&self.colour_names[colour.0 as usize - 1])
+        }
+    }
+    /// The option as Knuth's DLX format writes it: `p r x:A y`.
+    pub fn format_option(&self, option: OptionId) -> String {
+        let mut s = String::new();
+        for (i, e) in self.option_entries(option).iter().enumerate() {
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(self.item_name(e.item));
+            if let Some(c) = self.colour_name(e.colour) {
+                s.push(':');
+                s.push_str(c);
+            }
+        }
+        s
+    }
+}
+
+/// Builds a [`Problem`]: declare items, then add options by item id or by name.
+///
+/// ```
+/// use xcover::engine::{ProblemBuilder, Solver, Budget};
+/// let mut b = ProblemBuilder::new();
+/// for name in ["p", "q", "r"] { b.primary(name).unwrap(); }
+/// for name in ["x", "y"] { b.secondary(name).unwrap(); }
+/// for opt in ["p q x y:A", "p r x:A y", "p x:B", "q x:A", "r y:B"] {
+///     b.add_option_named(opt, 0).unwrap();
+/// }
+/// let problem = b.build().unwrap();
+/// let outcome = Solver::new(&problem).count(&Budget::unlimited());
+/// assert_eq!(outcome.stats.solutions(), 1);
+/// ```
+#[derive(Debug, Default)]
+pub struct ProblemBuilder {
+    p: Problem,
+    colour_index: HashMap<String, Colour>,
+    /// Scratch: for duplicate detection within one option, the option number + 1 that last
+    /// used each item (Knuth's `aux` trick).
+    last_use: Vec<u32>,
+}
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty() && !name.chars().any(|c| c.is_whitespace() || c == ':' || c == '|')
+}
+
+impl ProblemBuilder {
+    pub fn new() -> Self {
+        let mut b = ProblemBuilder::default();
+        b.p.option_start.push(0);
+        b
+    }
+
+    fn declare(&mut self, name: &str, primary: bool) -> Result<ItemId, BuildError> {
+        if !valid_name(name) {
+            return Err(BuildError::InvalidItemName(name.to_string()));
+        }
+        if self.p.item_index.contains_key(name) {
+            return Err(BuildError::DuplicateItem(name.to_string()));
+        }
+        let id = ItemId(self.p.item_names.len() as u32);
+        self.p.item_names.push(name.to_string());
+        self.p.item_primary.push(primary);
+        self.p.item_index.insert(name.to_string(), id);
+        self.last_use.push(0);
+        Ok(id)
+    }
+
+    /// Declares a primary item: it must be covered exactly once. Primary items are branched
+    /// on in declaration order on ties, so the order matters for the size of the search tree.
+    pub fn primary(&mut self, name: &str) -> Result<ItemId, BuildError> {
+        self.declare(name, true)
+    }
+
+    /// Declares a secondary item: covered at most once, or by any number of options that all
+    /// give it the same colour.
+    pub fn secondary(&mut self, name: &str) -> Result<ItemId, BuildError> {
+        self.declare(name, false)
+    }
+
+    pub fn item_id(&self, name: &str) -> Option<ItemId> {
+        self.p.item_id(name)
+    }
+
+    /// Interns a colour name.
+    pub fn colour(&mut self, name: &str) -> Result<Colour, BuildError> {
+        if !valid_name(name) {
+            return Err(BuildError::InvalidColour(name.to_string()));
+        }
+        if let Some(&c) = self.colour_index.get(name) {
+            return Ok(c);
+        }
+        self.p.colour_names.push(name.to_string());
+        let c = Colour(self.p.colour_names.len() as u32);
+        self.colour_index.insert(name.to_string(), c);
+        Ok(c)
+    }
+
+    /// Adds an option with the given cost (0 when costs do not matter). Returns
+    /// `Err(BuildError::NoPrimaryItem)` for an option without primary items, which is then not
+    /// added (the DLX reader turns this into a warning, as DLX1 does).
+    pub fn add_option(
+        &mut self,
+        entries: impl IntoIterator<Item = Entry>,
+        cost: i64,
+    ) -> Result<OptionId, BuildError> {
+        let start = self.p.entries.len();
+        let stamp = self.p.costs.len() as u32 + 1;
+        let mut has_primary = false;
+        let mut result = Ok(());
+        for e in entries {
+            let k = e.item.0 as usize;
+            if k >= self.p.item_names.len() {
+                result = Err(BuildError::UnknownItemId(e.item.0));
+                break;
+            }
+            if self.last_use[k] == stamp {
+                result = Err(BuildError::ItemTwiceInOption(self.p.item_names[k].clone()));
+                break;
+            }
+            if self.p.item_primary[k] {
+                if !e.colour.is_none() {
+                    result = Err(BuildError::ColourOnPrimary(self.p.item_names[k].clone()));
+                    break;
+                }
+                has_primary = true;
+            } else if e.colour.0 as usize > self.p.colour_names.len() {
+                result = Err(BuildError::InvalidColour(format!("#{}", e.colour.0)));
+                break;
+            }
+            self.last_use[k] = stamp;
+            self.p.entries.push(e);
+        }
+        if result.is_ok() && !has_primary {
+            result = Err(BuildError::NoPrimaryItem);
+        }
+        let total = self.p.entries.len() as u64
+            + self.p.costs.len() as u64
+            + self.p.item_names.len() as u64;
+        if result.is_ok() && total >= MAX_NODES {
+            result = Err(BuildError::TooLarge(MAX_NODES));
+        }
+        if let Err(e) = result {
+            // Undo: the option is not added; forget the stamps it set.
+            for e in self.p.entries.drain(start..) {
+                self.last_use[e.item.0 as usize] = 0;
+            }
+            return Err(e);
+        }
+        self.p.option_start.push(self.p.entries.len() as u32);
+        self.p.costs.push(cost);
+        Ok(OptionId(self.p.costs.len() as u32 - 1))
+    }
+
+    /// Adds an option written as in Knuth's DLX format, `p r x:A y`.
+    pub fn add_option_named(&mut self, spec: &str, cost: i64) -> Result<OptionId, BuildError> {
+        let mut entries = Vec::new();
+        for token in spec.split_whitespace() {
+            let (name, colour) = match token.split_once(':') {
+                Some((n, c)) => (n, Some(c)),
+                None => (token, None),
+            };
+            let item = self
+                .item_id(name)
+                .ok_or_else(|| BuildError::UnknownItem(name.to_string()))?;
+            let colour = match colour {
+                None => Colour::NONE,
+                Some(c) => {
+                    if self.p.is_primary(item) {
+                        return Err(BuildError::ColourOnPrimary(name.to_string()));
+                    }
+                    self.colour(c)?
+                }
+            };
+            entries.push(Entry { item, colour });
+        }
+        self.add_option(entries, cost)
+    }
+
+    pub fn build(self) -> Result<Problem, BuildError> {
+        if self.p.item_names.is_empty() {
+            return Err(BuildError::NoItems);
+        }
+        Ok(self.p)
+    }
+}
+
+impl fmt::Display for ItemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "item#{}", self.0)
+    }
+}

@@ -1,0 +1,142 @@
+//! Statistics of a search, budgets (termination conditions) and how a search ended.
+
+use std::ops::{Add, AddAssign};
+use std::time::{Duration, Instant};
+
+/// What a search did, in Knuth's terms. Statistics of several runs (threads, sub-problems,
+/// shards) add up with `+=`; the maximum level is the maximum of both.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stats {
+    pub(crate) solutions: u64,
+    pub(crate) nodes: u64,
+    pub(crate) updates: u64,
+    pub(crate) mems: u64,
+    pub(crate) cleansings: u64,
+    pub(crate) max_level: u32,
+}
+
+impl Stats {
+    /// Solutions found.
+    pub fn solutions(&self) -> u64 {
+        self.solutions
+    }
+    /// Nodes of the search tree; a solution counts as a node, as in DLX1/DLX2.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    /// Link updates: one per item removed from the item ring and one per node removed from
+    /// an item list.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+    /// Memory accesses, counted where Knuth's DLX2 counts them (search only, not input).
+    pub fn mems(&self) -> u64 {
+        self.mems
+    }
+    /// Options that kept their colour when a secondary item was purified (DLX2's cleansings).
+    pub fn cleansings(&self) -> u64 {
+        self.cleansings
+    }
+    /// The deepest level reached; a solution with k options has level k.
+    pub fn max_level(&self) -> u32 {
+        self.max_level
+    }
+    /// Knuth's closing line, without the byte count:
+    /// `Altogether 73712 solutions, 252453315 mems, 17463157 updates, 1046319 nodes.`
+    pub fn knuth_line(&self) -> String {
+        format!(
+            "Altogether {} solution{}, {} mems, {} updates, {} nodes.",
+            self.solutions,
+            if self.solutions == 1 { "" } else { "s" },
+            self.mems,
+            self.updates,
+            self.nodes
+        )
+    }
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.solutions += o.solutions;
+        self.nodes += o.nodes;
+        self.updates += o.updates;
+        self.mems += o.mems;
+        self.cleansings += o.cleansings;
+        self.max_level = self.max_level.max(o.max_level);
+    }
+}
+
+impl Add for Stats {
+    type Output = Stats;
+    fn add(mut self, o: Stats) -> Stats {
+        self += o;
+        self
+    }
+}
+
+impl std::iter::Sum for Stats {
+    fn sum<I: Iterator<Item = Stats>>(iter: I) -> Stats {
+        iter.fold(Stats::default(), |a, b| a + b)
+    }
+}
+
+/// When a search stops early. Every limit is optional; `Budget::unlimited()` has none.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Budget {
+    /// Stop after this many solutions.
+    pub solutions: Option<u64>,
+    /// Stop when this many nodes have been visited.
+    pub nodes: Option<u64>,
+    /// Stop when this many mems have been spent.
+    pub mems: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+    pub fn solutions(n: u64) -> Budget {
+        Budget {
+            solutions: Some(n),
+            ..Budget::default()
+        }
+    }
+    pub fn with_time(mut self, limit: Duration) -> Budget {
+        self.deadline = Some(Instant::now() + limit);
+        self
+    }
+}
+
+/// How a search ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// The whole tree was searched.
+    Exhausted,
+    /// The solution limit was reached.
+    SolutionLimit,
+    /// The visitor asked to stop.
+    Stopped,
+    /// The node budget ran out.
+    NodeLimit,
+    /// The mem budget ran out.
+    MemLimit,
+    /// The deadline passed.
+    TimeLimit,
+}
+
+impl End {
+    /// True when the search covered the whole tree, so counts are exact.
+    pub fn is_complete(self) -> bool {
+        self == End::Exhausted
+    }
+}
+
+/// The result of a search: how it ended and what it did.
+#[derive(Copy, Clone, Debug)]
+pub struct Outcome {
+    pub end: End,
+    pub stats: Stats,
+}

@@ -1,0 +1,1 @@
+//! Knuth's DLX text format (issue 2).

@@ -1,0 +1,1 @@
+//! Weight boards for weighted N-queens (issue 4).

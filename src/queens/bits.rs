@@ -1,0 +1,1 @@
+//! Word-parallel n-queens counter (issue 5).

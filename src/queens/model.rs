@@ -1,0 +1,1 @@
+//! The n-queens exact-cover model (issue 3).

@@ -1,0 +1,1 @@
+//! The 8 symmetries of the square (issue 3).

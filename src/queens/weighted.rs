@@ -1,0 +1,1 @@
+//! Weighted n-queens (issue 4).

@@ -1,0 +1,8 @@
+//! One integration-test binary (links once); a module per area.
+
+mod common;
+mod engine;
+mod queens;
+mod queens_bits;
+mod queens_max;
+mod solve;

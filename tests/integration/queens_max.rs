@@ -1,0 +1,1 @@
+//! Tests: queens_max
