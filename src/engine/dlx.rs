@@ -58,11 +58,35 @@ struct Link {
 }
 
 /// Counters kept in registers during the hot loops, folded into [`Stats`] at the end.
+///
+/// Colour-free problems (the DLX1 path) do not count mems node by node: every mem DLX2 charges
+/// in `cover` and `uncover` is a fixed number per covered item, per hidden option and per
+/// removed node, so the path counts those three events and derives mems and updates from
+/// them at the end (`fold_plain`). Unhiding then counts nothing at all, since a complete
+/// search restores exactly what it removed. The coloured path counts as DLX2 does.
 #[derive(Default)]
 struct Counters {
     mems: u64,
     updates: u64,
     cleansings: u64,
+    /// Colour-free path: items covered, options hidden, nodes removed.
+    covers: u64,
+    hides: u64,
+    removals: u64,
+}
+
+impl Counters {
+    /// Mems and updates of the colour-free path: DLX2 charges 4 mems per cover (item links and
+    /// the first `down`), 3 per hidden option (the spacer's two and the next `down`) and 6 per
+    /// removed node (2 to read it, 4 to unlink it and decrement the length), and the same again
+    /// for the matching uncover. `undone` are the events an early stop unwound without a
+    /// matching uncover in the search (Knuth just stops).
+    fn fold_plain(&mut self, undone: &Counters) {
+        let cover_mems = 4 * self.covers + 3 * self.hides + 6 * self.removals;
+        let uncover_mems = cover_mems - (4 * undone.covers + 3 * undone.hides + 6 * undone.removals);
+        self.mems += cover_mems + uncover_mems;
+        self.updates += self.covers + self.removals;
+    }
 }
 
 /// The linked structure and the operations on it. Kept apart from the search state so that
@@ -74,11 +98,19 @@ struct Links {
     last_itm: u32,
 }
 
+
 const ROOT: u32 = 0;
 
-// The accessors below index without bounds checks in release builds. Every index stored in
+// The hot functions index through raw pointers without bounds checks. Every index stored in
 // `nd` and `cl` is created in `Solver::with_options` and stays within the arrays, which never
-// change size after construction; `debug_assert!` checks it in tests.
+// change size after construction; `debug_assert!` checks each access in tests.
+macro_rules! at {
+    ($base:expr, $len:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $len);
+        unsafe { &mut *$base.add(i) }
+    }};
+}
 macro_rules! nd {
     ($l:expr, $i:expr) => {{
         let i = $i as usize;
@@ -94,87 +126,194 @@ macro_rules! cl {
     }};
 }
 
-impl Links {
-    /// Removes the other nodes of the option containing `rr` from their item lists
-    /// (DLX2's inner loop of `cover`; `COLOURS` false drops the colour test, as DLX1).
-    #[inline(always)]
-    fn hide<const COLOURS: bool>(&mut self, rr: u32, c: &mut Counters) {
-        let mut nn = rr + 1;
-        while nn != rr {
-            let node = *nd!(self, nn);
-            if COLOURS && node.color < 0 {
-                c.mems += 1;
-                nn += 1;
-                continue;
-            }
+/// Removes the other nodes of the option containing `rr` from their item lists (the inner
+/// loop of DLX2's `cover`; `COLOURS` false drops the colour test, as DLX1).
+#[inline(always)]
+fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
+    if !COLOURS {
+        c.hides += 1;
+    }
+    let mut nn = rr + 1;
+    while nn != rr {
+        let node = *at!(nd, len, nn);
+        if COLOURS && node.color < 0 {
+            c.mems += 1;
+            nn += 1;
+            continue;
+        }
+        if COLOURS {
             c.mems += 2;
-            if node.itm <= 0 {
-                nn = node.up;
-                continue;
-            }
-            nd!(self, node.up).down = node.down;
-            nd!(self, node.down).up = node.up;
-            let h = nd!(self, node.itm);
-            h.itm -= 1;
+        }
+        if node.itm <= 0 {
+            nn = node.up;
+            continue;
+        }
+        at!(nd, len, node.up).down = node.down;
+        at!(nd, len, node.down).up = node.up;
+        at!(nd, len, node.itm).itm -= 1;
+        if COLOURS {
             c.mems += 4;
             c.updates += 1;
-            nn += 1;
+        } else {
+            c.removals += 1;
         }
+        nn += 1;
     }
+}
 
-    /// Puts back what `hide(rr)` removed, walking the option in the opposite direction.
-    #[inline(always)]
-    fn unhide<const COLOURS: bool>(&mut self, rr: u32, c: &mut Counters) {
-        let mut nn = rr - 1;
-        while nn != rr {
-            let node = *nd!(self, nn);
-            if COLOURS && node.color < 0 {
-                c.mems += 1;
-                nn -= 1;
-                continue;
-            }
-            c.mems += 2;
-            if node.itm <= 0 {
-                nn = node.down;
-                continue;
-            }
-            nd!(self, node.up).down = nn;
-            nd!(self, node.down).up = nn;
-            let h = nd!(self, node.itm);
-            h.itm += 1;
-            c.mems += 4;
+/// `hide` for colour-free problems. There the `color` slot of an option node holds the index
+/// of the option's first node, and the spacer before it points (`down`) to its last node, so
+/// the option is walked in two tight loops without testing for spacers: from `rr` to the
+/// last node, then from the first node to `rr`.
+#[inline(always)]
+fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
+    let first = at!(nd, len, rr).color as u32;
+    let last = at!(nd, len, first - 1).down;
+    c.hides += 1;
+    c.removals += u64::from(last - first);
+    let mut nn = rr + 1;
+    while nn <= last {
+        let node = *at!(nd, len, nn);
+        at!(nd, len, node.up).down = node.down;
+        at!(nd, len, node.down).up = node.up;
+        at!(nd, len, node.itm).itm -= 1;
+        nn += 1;
+    }
+    nn = first;
+    while nn != rr {
+        let node = *at!(nd, len, nn);
+        at!(nd, len, node.up).down = node.down;
+        at!(nd, len, node.down).up = node.up;
+        at!(nd, len, node.itm).itm -= 1;
+        nn += 1;
+    }
+}
+
+/// `unhide` for colour-free problems: the mirror image of `hide_plain`, right to left.
+#[inline(always)]
+fn unhide_plain<const TALLY: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
+    let first = at!(nd, len, rr).color as u32;
+    let last = at!(nd, len, first - 1).down;
+    if TALLY {
+        c.hides += 1;
+        c.removals += u64::from(last - first);
+    }
+    let mut nn = rr;
+    while nn > first {
+        nn -= 1;
+        let node = *at!(nd, len, nn);
+        at!(nd, len, node.up).down = nn;
+        at!(nd, len, node.down).up = nn;
+        at!(nd, len, node.itm).itm += 1;
+    }
+    nn = last;
+    while nn != rr {
+        let node = *at!(nd, len, nn);
+        at!(nd, len, node.up).down = nn;
+        at!(nd, len, node.down).up = nn;
+        at!(nd, len, node.itm).itm += 1;
+        nn -= 1;
+    }
+}
+
+/// Puts back what `hide(rr)` removed, walking the option in the opposite direction. `TALLY`
+/// counts the colour-free events (used when an early stop unwinds the search).
+#[inline(always)]
+fn unhide<const COLOURS: bool, const TALLY: bool>(
+    nd: *mut Node,
+    len: usize,
+    rr: u32,
+    c: &mut Counters,
+) {
+    if TALLY {
+        c.hides += 1;
+    }
+    let mut nn = rr - 1;
+    while nn != rr {
+        let node = *at!(nd, len, nn);
+        if COLOURS && node.color < 0 {
+            c.mems += 1;
             nn -= 1;
+            continue;
         }
+        if COLOURS {
+            c.mems += 2;
+        }
+        if node.itm <= 0 {
+            nn = node.down;
+            continue;
+        }
+        at!(nd, len, node.up).down = nn;
+        at!(nd, len, node.down).up = nn;
+        at!(nd, len, node.itm).itm += 1;
+        if COLOURS {
+            c.mems += 4;
+        }
+        if TALLY {
+            c.removals += 1;
+        }
+        nn -= 1;
     }
+}
 
+impl Links {
     #[inline(always)]
     fn cover<const COLOURS: bool>(&mut self, item: u32, c: &mut Counters) {
         let Link { prev, next } = *cl!(self, item);
         cl!(self, prev).next = next;
         cl!(self, next).prev = prev;
-        c.mems += 4;
-        c.updates += 1;
-        let mut rr = nd!(self, item).down;
-        while rr >= self.last_itm {
-            self.hide::<COLOURS>(rr, c);
-            rr = nd!(self, rr).down;
-            c.mems += 1;
+        if COLOURS {
+            c.mems += 4;
+            c.updates += 1;
+        } else {
+            c.covers += 1;
+        }
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let last_itm = self.last_itm;
+        let mut rr = at!(nd, len, item).down;
+        while rr >= last_itm {
+            if COLOURS {
+                hide::<true>(nd, len, rr, c);
+            } else {
+                hide_plain(nd, len, rr, c);
+            }
+            rr = at!(nd, len, rr).down;
+            if COLOURS {
+                c.mems += 1;
+            }
         }
     }
 
     #[inline(always)]
-    fn uncover<const COLOURS: bool>(&mut self, item: u32, c: &mut Counters) {
-        let mut rr = nd!(self, item).up;
-        c.mems += 1;
-        while rr >= self.last_itm {
-            self.unhide::<COLOURS>(rr, c);
-            rr = nd!(self, rr).up;
+    fn uncover<const COLOURS: bool, const TALLY: bool>(&mut self, item: u32, c: &mut Counters) {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let last_itm = self.last_itm;
+        let mut rr = at!(nd, len, item).up;
+        if COLOURS {
             c.mems += 1;
+        }
+        if TALLY {
+            c.covers += 1;
+        }
+        while rr >= last_itm {
+            if COLOURS {
+                unhide::<true, TALLY>(nd, len, rr, c);
+            } else {
+                unhide_plain::<TALLY>(nd, len, rr, c);
+            }
+            rr = at!(nd, len, rr).up;
+            if COLOURS {
+                c.mems += 1;
+            }
         }
         let Link { prev, next } = *cl!(self, item);
         cl!(self, prev).next = item;
         cl!(self, next).prev = item;
-        c.mems += 3;
+        if COLOURS {
+            c.mems += 3;
+        }
     }
 
     /// DLX2's `purify`: node `p` gives its secondary item colour `x`; remove every option that
@@ -190,7 +329,7 @@ impl Links {
         while rr >= self.last_itm {
             c.mems += 1;
             if nd!(self, rr).color != x {
-                self.hide::<true>(rr, c);
+                hide::<true>(self.nd.as_mut_ptr(), self.nd.len(), rr, c);
             } else if rr != p {
                 c.cleansings += 1;
                 c.mems += 1;
@@ -214,7 +353,7 @@ impl Links {
                 nd!(self, rr).color = x;
                 c.mems += 1;
             } else if rr != p {
-                self.unhide::<true>(rr, c);
+                unhide::<true, false>(self.nd.as_mut_ptr(), self.nd.len(), rr, c);
             }
             rr = nd!(self, rr).up;
             c.mems += 1;
@@ -244,7 +383,11 @@ impl Links {
 
     /// Undoes `commit_others(cur)`, right to left.
     #[inline(always)]
-    fn uncommit_others<const COLOURS: bool>(&mut self, cur: u32, c: &mut Counters) {
+    fn uncommit_others<const COLOURS: bool, const TALLY: bool>(
+        &mut self,
+        cur: u32,
+        c: &mut Counters,
+    ) {
         let mut pp = cur - 1;
         while pp != cur {
             let node = *nd!(self, pp);
@@ -254,7 +397,7 @@ impl Links {
                 c.mems += 1;
             } else {
                 if !COLOURS || node.color == 0 {
-                    self.uncover::<COLOURS>(node.itm as u32, c);
+                    self.uncover::<COLOURS, TALLY>(node.itm as u32, c);
                 } else if node.color > 0 {
                     self.unpurify(pp, c);
                 }
@@ -481,11 +624,18 @@ impl<'p> Solver<'p> {
                 nd[up as usize].down = x;
                 nd[k as usize].up = x;
                 nd[k as usize].itm += 1;
+                // Colour-free problems keep the option's first node in the colour slot
+                // (see `hide_plain`).
+                let aux = if problem.has_colours() {
+                    e.colour.0 as i32
+                } else {
+                    first_node[opt.0 as usize] as i32
+                };
                 nd.push(Node {
                     up,
                     down: k,
                     itm: k as i32,
-                    color: e.colour.0 as i32,
+                    color: aux,
                 });
                 node_option.push(opt.0);
             }
@@ -564,11 +714,11 @@ impl<'p> Solver<'p> {
         while let Some(first) = self.forced.pop() {
             let item = self.links.nd[first as usize].itm as u32;
             if self.has_colours {
-                self.links.uncommit_others::<true>(first, &mut c);
-                self.links.uncover::<true>(item, &mut c);
+                self.links.uncommit_others::<true, false>(first, &mut c);
+                self.links.uncover::<true, false>(item, &mut c);
             } else {
-                self.links.uncommit_others::<false>(first, &mut c);
-                self.links.uncover::<false>(item, &mut c);
+                self.links.uncommit_others::<false, false>(first, &mut c);
+                self.links.uncover::<false, false>(item, &mut c);
             }
         }
     }
@@ -580,7 +730,10 @@ impl<'p> Solver<'p> {
         let nd = &self.links.nd;
         let mut p = first;
         loop {
-            let node = nd[p as usize];
+            let mut node = nd[p as usize];
+            if !self.has_colours {
+                node.color = 0;
+            }
             if node.itm <= 0 {
                 p = node.up;
             } else {
@@ -783,7 +936,7 @@ impl<'p> Solver<'p> {
                     label = Label::Forward;
                 }
                 Label::Backup => {
-                    self.links.uncover::<COLOURS>(best, &mut c);
+                    self.links.uncover::<COLOURS, false>(best, &mut c);
                     if level == 0 {
                         depth_to_unwind = 0;
                         break;
@@ -795,7 +948,7 @@ impl<'p> Solver<'p> {
                     label = Label::Recover;
                 }
                 Label::Recover => {
-                    self.links.uncommit_others::<COLOURS>(cur, &mut c);
+                    self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
                     cur = nd!(self.links, cur).down;
                     c.mems += 2;
                     self.choice[level] = cur;
@@ -804,14 +957,17 @@ impl<'p> Solver<'p> {
             }
         }
         // An early stop leaves levels 0..depth covered: undo them, deepest first, so the
-        // solver can be used again.
+        // solver can be used again. Knuth's counts do not include this clean-up.
+        let mut undone = Counters::default();
         for l in (0..depth_to_unwind).rev() {
             let cur = self.choice[l];
             let item = self.links.nd[cur as usize].itm as u32;
-            let mut scratch = Counters::default();
             self.links
-                .uncommit_others::<COLOURS>(cur, &mut scratch);
-            self.links.uncover::<COLOURS>(item, &mut scratch);
+                .uncommit_others::<COLOURS, true>(cur, &mut undone);
+            self.links.uncover::<COLOURS, true>(item, &mut undone);
+        }
+        if !COLOURS {
+            c.fold_plain(&undone);
         }
         self.finish(c, nodes, solutions, max_level, end)
     }
