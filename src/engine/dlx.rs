@@ -101,21 +101,28 @@ struct Links {
 
 const ROOT: u32 = 0;
 
-// The hot functions index through raw pointers without bounds checks. Every index stored in
-// `nd` and `cl` is created in `Solver::with_options` and stays within the arrays, which never
-// change size after construction; `debug_assert!` checks each access in tests.
+// Node references are *slots*: twice the node's index in `nd`, so that a reference times 8 is
+// the node's byte offset, which x86 can scale in an address without a shift (a 16-byte
+// stride cannot be). Consecutive nodes are `STEP` apart. Item headers are referenced by slot
+// too, and the item rings `cl` are indexed by the header's slot (odd entries unused).
+//
+// The hot functions index through raw pointers without bounds checks. Every reference stored
+// in `nd` and `cl` is created in `Solver::with_options` and stays within the arrays, which
+// never change size after construction; `debug_assert!` checks each access in tests.
+const STEP: u32 = 2;
+
 macro_rules! at {
-    ($base:expr, $len:expr, $i:expr) => {{
-        let i = $i as usize;
-        debug_assert!(i < $len);
-        unsafe { &mut *$base.add(i) }
+    ($base:expr, $len:expr, $r:expr) => {{
+        let r = $r as usize;
+        debug_assert!(r % 2 == 0 && r / 2 < $len);
+        unsafe { &mut *($base as *mut u8).add(r * 8).cast::<Node>() }
     }};
 }
 macro_rules! nd {
-    ($l:expr, $i:expr) => {{
-        let i = $i as usize;
-        debug_assert!(i < $l.nd.len());
-        unsafe { $l.nd.get_unchecked_mut(i) }
+    ($l:expr, $r:expr) => {{
+        let len = $l.nd.len();
+        let base = $l.nd.as_mut_ptr();
+        at!(base, len, $r)
     }};
 }
 macro_rules! cl {
@@ -127,23 +134,18 @@ macro_rules! cl {
 }
 
 /// Removes the other nodes of the option containing `rr` from their item lists (the inner
-/// loop of DLX2's `cover`; `COLOURS` false drops the colour test, as DLX1).
+/// loop of DLX2's `cover`, with its colour test: nodes marked -1 by `purify` stay put).
 #[inline(always)]
 fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
-    if !COLOURS {
-        c.hides += 1;
-    }
-    let mut nn = rr + 1;
+    let mut nn = rr + STEP;
     while nn != rr {
         let node = *at!(nd, len, nn);
         if COLOURS && node.color < 0 {
             c.mems += 1;
-            nn += 1;
+            nn += STEP;
             continue;
         }
-        if COLOURS {
-            c.mems += 2;
-        }
+        c.mems += 2;
         if node.itm <= 0 {
             nn = node.up;
             continue;
@@ -151,13 +153,9 @@ fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counter
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        if COLOURS {
-            c.mems += 4;
-            c.updates += 1;
-        } else {
-            c.removals += 1;
-        }
-        nn += 1;
+        c.mems += 4;
+        c.updates += 1;
+        nn += STEP;
     }
 }
 
@@ -168,16 +166,16 @@ fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counter
 #[inline(always)]
 fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
     let first = at!(nd, len, rr).color as u32;
-    let last = at!(nd, len, first - 1).down;
+    let last = at!(nd, len, first - STEP).down;
     c.hides += 1;
-    c.removals += u64::from(last - first);
-    let mut nn = rr + 1;
+    c.removals += u64::from((last - first) / STEP);
+    let mut nn = rr + STEP;
     while nn <= last {
         let node = *at!(nd, len, nn);
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        nn += 1;
+        nn += STEP;
     }
     nn = first;
     while nn != rr {
@@ -185,7 +183,7 @@ fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        nn += 1;
+        nn += STEP;
     }
 }
 
@@ -193,14 +191,14 @@ fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
 #[inline(always)]
 fn unhide_plain<const TALLY: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
     let first = at!(nd, len, rr).color as u32;
-    let last = at!(nd, len, first - 1).down;
+    let last = at!(nd, len, first - STEP).down;
     if TALLY {
         c.hides += 1;
-        c.removals += u64::from(last - first);
+        c.removals += u64::from((last - first) / STEP);
     }
     let mut nn = rr;
     while nn > first {
-        nn -= 1;
+        nn -= STEP;
         let node = *at!(nd, len, nn);
         at!(nd, len, node.up).down = nn;
         at!(nd, len, node.down).up = nn;
@@ -212,33 +210,22 @@ fn unhide_plain<const TALLY: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut C
         at!(nd, len, node.up).down = nn;
         at!(nd, len, node.down).up = nn;
         at!(nd, len, node.itm).itm += 1;
-        nn -= 1;
+        nn -= STEP;
     }
 }
 
-/// Puts back what `hide(rr)` removed, walking the option in the opposite direction. `TALLY`
-/// counts the colour-free events (used when an early stop unwinds the search).
+/// Puts back what `hide(rr)` removed, walking the option in the opposite direction.
 #[inline(always)]
-fn unhide<const COLOURS: bool, const TALLY: bool>(
-    nd: *mut Node,
-    len: usize,
-    rr: u32,
-    c: &mut Counters,
-) {
-    if TALLY {
-        c.hides += 1;
-    }
-    let mut nn = rr - 1;
+fn unhide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
+    let mut nn = rr - STEP;
     while nn != rr {
         let node = *at!(nd, len, nn);
         if COLOURS && node.color < 0 {
             c.mems += 1;
-            nn -= 1;
+            nn -= STEP;
             continue;
         }
-        if COLOURS {
-            c.mems += 2;
-        }
+        c.mems += 2;
         if node.itm <= 0 {
             nn = node.down;
             continue;
@@ -246,13 +233,8 @@ fn unhide<const COLOURS: bool, const TALLY: bool>(
         at!(nd, len, node.up).down = nn;
         at!(nd, len, node.down).up = nn;
         at!(nd, len, node.itm).itm += 1;
-        if COLOURS {
-            c.mems += 4;
-        }
-        if TALLY {
-            c.removals += 1;
-        }
-        nn -= 1;
+        c.mems += 4;
+        nn -= STEP;
     }
 }
 
@@ -299,7 +281,7 @@ impl Links {
         }
         while rr >= last_itm {
             if COLOURS {
-                unhide::<true, TALLY>(nd, len, rr, c);
+                unhide::<true>(nd, len, rr, c);
             } else {
                 unhide_plain::<TALLY>(nd, len, rr, c);
             }
@@ -353,7 +335,7 @@ impl Links {
                 nd!(self, rr).color = x;
                 c.mems += 1;
             } else if rr != p {
-                unhide::<true, false>(self.nd.as_mut_ptr(), self.nd.len(), rr, c);
+                unhide::<true>(self.nd.as_mut_ptr(), self.nd.len(), rr, c);
             }
             rr = nd!(self, rr).up;
             c.mems += 1;
@@ -363,7 +345,7 @@ impl Links {
     /// Covers or purifies the items of the option at node `cur`, other than `cur`'s own.
     #[inline(always)]
     fn commit_others<const COLOURS: bool>(&mut self, cur: u32, c: &mut Counters) {
-        let mut pp = cur + 1;
+        let mut pp = cur + STEP;
         while pp != cur {
             let node = *nd!(self, pp);
             c.mems += 1;
@@ -376,7 +358,7 @@ impl Links {
                 } else if node.color > 0 {
                     self.purify(pp, c);
                 }
-                pp += 1;
+                pp += STEP;
             }
         }
     }
@@ -388,7 +370,7 @@ impl Links {
         cur: u32,
         c: &mut Counters,
     ) {
-        let mut pp = cur - 1;
+        let mut pp = cur - STEP;
         while pp != cur {
             let node = *nd!(self, pp);
             c.mems += 1;
@@ -401,7 +383,7 @@ impl Links {
                 } else if node.color > 0 {
                     self.unpurify(pp, c);
                 }
-                pp -= 1;
+                pp -= STEP;
             }
         }
     }
@@ -475,7 +457,7 @@ impl View<'_> {
             .forced
             .iter()
             .chain(&self.solver.choice[..self.level])
-            .map(|&n| OptionId(self.solver.node_option[n as usize]))
+            .map(|&n| OptionId(self.solver.node_option[(n / STEP) as usize]))
     }
     /// Number of options chosen so far (forced ones included).
     pub fn depth(&self) -> usize {
@@ -489,7 +471,7 @@ impl View<'_> {
             if k == ROOT {
                 None
             } else {
-                let item = self.solver.item_of_header[k as usize];
+                let item = self.solver.item_of_header[(k / STEP) as usize];
                 k = cl[k as usize].next;
                 Some(item)
             }
@@ -498,19 +480,19 @@ impl View<'_> {
     /// How many options are still available for an active item.
     pub fn len(&self, item: ItemId) -> usize {
         let h = self.solver.header_of_item[item.0 as usize];
-        self.links.nd[h as usize].itm as usize
+        self.links.nd[(h / STEP) as usize].itm as usize
     }
     /// The options still available for an active item, in list order.
     pub fn options(&self, item: ItemId) -> impl Iterator<Item = OptionId> + '_ {
         let h = self.solver.header_of_item[item.0 as usize];
         let nd = &self.links.nd;
-        let mut p = nd[h as usize].down;
+        let mut p = nd[(h / STEP) as usize].down;
         std::iter::from_fn(move || {
             if p == h {
                 None
             } else {
-                let o = OptionId(self.solver.node_option[p as usize]);
-                p = nd[p as usize].down;
+                let o = OptionId(self.solver.node_option[(p / STEP) as usize]);
+                p = nd[(p / STEP) as usize].down;
                 Some(o)
             }
         })
@@ -651,6 +633,35 @@ impl<'p> Solver<'p> {
             });
             node_option.push(u32::MAX);
         }
+        // Everything above is in node indices; the links store slots (see `STEP`).
+        for node in nd.iter_mut() {
+            node.up *= STEP;
+            node.down *= STEP;
+        }
+        for x in last_itm as usize + 1..nd.len() {
+            let node = &mut nd[x];
+            if node.itm > 0 {
+                node.itm *= STEP as i32;
+                if !problem.has_colours() {
+                    node.color *= STEP as i32;
+                }
+            }
+        }
+        let mut cl_slots = vec![Link::default(); cl.len() * STEP as usize];
+        for (k, link) in cl.iter().enumerate() {
+            cl_slots[k * STEP as usize] = Link {
+                prev: link.prev * STEP,
+                next: link.next * STEP,
+            };
+        }
+        let cl = cl_slots;
+        let last_itm = last_itm * STEP;
+        for h in header_of_item.iter_mut() {
+            *h *= STEP;
+        }
+        for f in first_node.iter_mut() {
+            *f *= STEP;
+        }
         Solver {
             problem,
             links: Links { nd, cl, last_itm },
@@ -679,7 +690,7 @@ impl<'p> Solver<'p> {
     pub fn forced(&self) -> Vec<OptionId> {
         self.forced
             .iter()
-            .map(|&n| OptionId(self.node_option[n as usize]))
+            .map(|&n| OptionId(self.node_option[(n / STEP) as usize]))
             .collect()
     }
 
@@ -696,7 +707,7 @@ impl<'p> Solver<'p> {
             return Err(ForceError::Conflict(option.0));
         }
         let mut c = Counters::default();
-        let item = self.links.nd[first as usize].itm as u32;
+        let item = self.links.nd[(first / STEP) as usize].itm as u32;
         if self.has_colours {
             self.links.cover::<true>(item, &mut c);
             self.links.commit_others::<true>(first, &mut c);
@@ -712,7 +723,7 @@ impl<'p> Solver<'p> {
     pub fn unforce_all(&mut self) {
         let mut c = Counters::default();
         while let Some(first) = self.forced.pop() {
-            let item = self.links.nd[first as usize].itm as u32;
+            let item = self.links.nd[(first / STEP) as usize].itm as u32;
             if self.has_colours {
                 self.links.uncommit_others::<true, false>(first, &mut c);
                 self.links.uncover::<true, false>(item, &mut c);
@@ -727,10 +738,10 @@ impl<'p> Solver<'p> {
     /// its items that need covering are still active (a coloured secondary item whose colour
     /// was fixed keeps agreeing options in its list).
     fn is_active(&self, first: u32) -> bool {
-        let nd = &self.links.nd;
+        let node_at = |r: u32| self.links.nd[(r / STEP) as usize];
         let mut p = first;
         loop {
-            let mut node = nd[p as usize];
+            let mut node = node_at(p);
             if !self.has_colours {
                 node.color = 0;
             }
@@ -738,20 +749,19 @@ impl<'p> Solver<'p> {
                 p = node.up;
             } else {
                 // Linked iff its neighbours point back at it.
-                let linked = nd[node.up as usize].down == p && nd[node.down as usize].up == p;
-                if node.color >= 0 && !linked {
-                    return false;
-                }
+                let linked = node_at(node.up).down == p && node_at(node.down).up == p;
                 let h = node.itm as u32;
-                let in_ring = {
-                    let cl = &self.links.cl;
-                    let l = cl[h as usize];
-                    cl[l.prev as usize].next == h
+                let cl = &self.links.cl;
+                let in_ring = cl[cl[h as usize].prev as usize].next == h;
+                let usable = match node.color {
+                    0 => linked && in_ring,
+                    c if c > 0 => linked,
+                    _ => true, // already purified to this option's colour
                 };
-                if (node.color == 0 && !in_ring) || (node.color > 0 && !linked) {
+                if !usable {
                     return false;
                 }
-                p += 1;
+                p += STEP;
             }
             if p == first {
                 return true;
@@ -793,7 +803,7 @@ impl<'p> Solver<'p> {
         }
         self.solution.clear();
         for &n in self.forced.iter().chain(&self.choice[..level]) {
-            self.solution.push(OptionId(self.node_option[n as usize]));
+            self.solution.push(OptionId(self.node_option[(n / STEP) as usize]));
         }
         let sol = std::mem::take(&mut self.solution);
         let flow = visitor.solution(&sol);
@@ -961,7 +971,7 @@ impl<'p> Solver<'p> {
         let mut undone = Counters::default();
         for l in (0..depth_to_unwind).rev() {
             let cur = self.choice[l];
-            let item = self.links.nd[cur as usize].itm as u32;
+            let item = self.links.nd[(cur / STEP) as usize].itm as u32;
             self.links
                 .uncommit_others::<COLOURS, true>(cur, &mut undone);
             self.links.uncover::<COLOURS, true>(item, &mut undone);
