@@ -84,9 +84,9 @@ pub struct Problem {
     costs: Vec<i64>,
 }
 
-/// The largest number of nodes the engine's `u32` links can address, with room for headers
-/// and spacers.
-pub const MAX_NODES: u64 = (i32::MAX as u64) - 2;
+/// The largest number of nodes (items + entries + options) a problem may have: the engine's
+/// `u32` links hold twice a node's index (see the engine's `STEP`), so 2^30 leaves room.
+pub const MAX_NODES: u64 = 1 << 30;
 
 impl Problem {
     pub fn item_count(&self) -> usize {
