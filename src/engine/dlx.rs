@@ -424,7 +424,10 @@ impl<'p> Solver<'p> {
         let mut item_of_header = vec![ItemId(0); n_items + 1];
         let mut h = 1u32;
         for primary in [true, false] {
-            for item in problem.items().filter(|&i| problem.is_primary(i) == primary) {
+            for item in problem
+                .items()
+                .filter(|&i| problem.is_primary(i) == primary)
+            {
                 header_of_item[item.0 as usize] = h;
                 item_of_header[h as usize] = item;
                 h += 1;
@@ -546,6 +549,18 @@ impl<'p> Solver<'p> {
             return Err(ForceError::Conflict(option.0));
         }
         let mut c = Counters::default();
+        // Cover through a primary item of the option, as the search does (covering a coloured
+        // secondary item instead of purifying it would remove the options that agree on its
+        // colour). Every option has a primary item, and its nodes run from `first` to the
+        // next spacer.
+        let mut first = first;
+        while self.links.nd[first as usize].itm > 0
+            && !self
+                .problem
+                .is_primary(self.item_of_header[self.links.nd[first as usize].itm as usize])
+        {
+            first += 1;
+        }
         let item = self.links.nd[first as usize].itm as u32;
         if self.has_colours {
             self.links.cover::<true>(item, &mut c);
@@ -809,8 +824,7 @@ impl<'p> Solver<'p> {
             let cur = self.choice[l];
             let item = self.links.nd[cur as usize].itm as u32;
             let mut scratch = Counters::default();
-            self.links
-                .uncommit_others::<COLOURS>(cur, &mut scratch);
+            self.links.uncommit_others::<COLOURS>(cur, &mut scratch);
             self.links.uncover::<COLOURS>(item, &mut scratch);
         }
         self.finish(c, nodes, solutions, max_level, end)

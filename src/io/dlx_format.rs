@@ -396,10 +396,18 @@ impl Reader<'_> {
                         return Err(self.error(line, at, ErrorKind::ColourOnPrimary(name.into())));
                     }
                     if c.is_empty() {
-                        return Err(self.error(line, colour_at, ErrorKind::EmptyColour(name.into())));
+                        return Err(self.error(
+                            line,
+                            colour_at,
+                            ErrorKind::EmptyColour(name.into()),
+                        ));
                     }
                     if !valid_name(c) {
-                        return Err(self.error(line, colour_at, ErrorKind::InvalidColour(c.into())));
+                        return Err(self.error(
+                            line,
+                            colour_at,
+                            ErrorKind::InvalidColour(c.into()),
+                        ));
                     }
                     self.builder.colour(c).map_err(|_| {
                         self.error(line, colour_at, ErrorKind::InvalidColour(c.into()))
@@ -413,10 +421,7 @@ impl Reader<'_> {
             self.warnings.push(Warning {
                 file: self.file.to_string(),
                 line: line.number,
-                message: format!(
-                    "option ignored (no primary items): {}",
-                    line.text.trim()
-                ),
+                message: format!("option ignored (no primary items): {}", line.text.trim()),
             });
             return Ok(());
         }
