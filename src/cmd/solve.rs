@@ -177,7 +177,9 @@ struct SummaryData {
 }
 
 fn write_json(out: &mut Output, kind: &str, data: impl serde::Serialize) -> anyhow::Result<()> {
-    serde_json::to_writer(&mut *out, &Record { r#type: kind, data })?;
+    // As an io::Error, so that a closed pipe is recognised as one (exit 0).
+    serde_json::to_writer(&mut *out, &Record { r#type: kind, data })
+        .map_err(std::io::Error::from)?;
     out.write_all(b"\n")?;
     Ok(())
 }

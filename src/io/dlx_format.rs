@@ -274,6 +274,10 @@ impl Reader<'_> {
                 have_items = true;
             }
         }
+        // A final line terminator ends the last line; it does not start another.
+        if bytes.ends_with(b"\n") && last_line > 1 {
+            last_line -= 1;
+        }
         if !have_items {
             return Err(DlxError {
                 file: self.file.to_string(),
