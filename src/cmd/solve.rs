@@ -86,7 +86,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .parse()
         .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if !(secs >= 0.0) {
+    if secs.is_nan() || secs < 0.0 {
         return Err(format!("'{s}' is not a nonnegative number of seconds"));
     }
     Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))

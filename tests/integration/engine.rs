@@ -567,3 +567,61 @@ fn reader_accepts_knuths_layout_and_extensions() {
         "w.dlx:2: warning: option ignored (no primary items): x"
     );
 }
+
+/// The user-built model of docs/engine.md ("The library API"), kept in step with it: domino
+/// tilings of a 3x4 board (11 of them).
+#[test]
+fn docs_example_domino_tilings() {
+    use std::ops::ControlFlow;
+    use xcover::engine::{Budget, Entry, ProblemBuilder, Solver};
+
+    let (rows, cols) = (3, 4);
+    let mut b = ProblemBuilder::new();
+    // One primary item per cell: each cell is covered by exactly one domino.
+    let mut cell = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            cell.push(b.primary(&format!("c{r}{c}")).unwrap());
+        }
+    }
+    let id = |r: usize, c: usize| cell[r * cols + c];
+    // One option per domino: horizontal (cost 1) and vertical (cost 2).
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 1 < cols {
+                b.add_option([Entry::plain(id(r, c)), Entry::plain(id(r, c + 1))], 1)
+                    .unwrap();
+            }
+            if r + 1 < rows {
+                b.add_option([Entry::plain(id(r, c)), Entry::plain(id(r + 1, c))], 2)
+                    .unwrap();
+            }
+        }
+    }
+    let problem = b.build().unwrap();
+
+    let mut solver = Solver::new(&problem);
+    let outcome = solver.count(&Budget::unlimited());
+    assert_eq!(outcome.stats.solutions(), 11);
+
+    // Visit solutions; stop at the first one that uses only horizontal dominoes.
+    let mut all_horizontal = None;
+    solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+        if s.iter().all(|&o| problem.cost(o) == 1) {
+            all_horizontal = Some(
+                s.iter()
+                    .map(|&o| problem.format_option(o))
+                    .collect::<Vec<_>>(),
+            );
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    let rows_of_dominoes = all_horizontal.unwrap();
+    assert_eq!(rows_of_dominoes.len(), 6);
+    assert!(rows_of_dominoes.contains(&"c00 c01".to_string()));
+
+    let first = solver.first().unwrap();
+    assert_eq!(first.len(), 6);
+    assert!(is_exact_cover(&problem, &first));
+}
