@@ -346,7 +346,7 @@ impl Reader<'_> {
 
     fn count_nodes(&mut self, line: &Line<'_>, at: usize, n: u64) -> Result<(), DlxError> {
         self.nodes += n;
-        let limit = self.limits.max_nodes.min(MAX_NODES - 2);
+        let limit = self.limits.max_nodes.min(MAX_NODES);
         if self.nodes > limit {
             return Err(self.error(line, at, ErrorKind::TooManyNodes(limit)));
         }
