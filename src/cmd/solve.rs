@@ -21,7 +21,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
@@ -107,7 +107,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         deadline: None,
     };
     if let Some(t) = args.time_limit {
-        budget = budget.with_time(t);
+        // A limit beyond what an Instant can hold is no limit.
+        budget.deadline = Instant::now().checked_add(t);
     }
 
     let mut out = Output::create(args.output.as_deref())?;

@@ -497,6 +497,14 @@ fn budgets_stop_the_search_and_say_so() {
         .success()
         .stdout("724\n")
         .stderr("");
+    // A time limit too far away for the clock is no limit (and no panic).
+    xcover()
+        .args(["solve", "--count", f, "--time-limit", "1e18"])
+        .args(["--mems", "18446744073709551615"])
+        .assert()
+        .success()
+        .stdout("724\n")
+        .stderr("");
 }
 
 #[test]
