@@ -216,6 +216,15 @@ fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// The number of characters in the longest UTF-8 prefix of `bytes`.
+fn chars_in_valid_prefix(bytes: &[u8]) -> usize {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    valid.chars().count()
+}
+
 fn valid_name(s: &str) -> bool {
     !s.is_empty() && !s.contains([':', '|'])
 }
@@ -239,25 +248,20 @@ impl Reader<'_> {
             last_line = number;
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             if raw.len() > self.limits.max_line_bytes {
-                let valid = std::str::from_utf8(&raw[..self.limits.max_line_bytes])
-                    .map(|s| s.chars().count())
-                    .unwrap_or(self.limits.max_line_bytes);
                 return Err(DlxError {
                     file: self.file.to_string(),
                     line: number,
-                    column: valid + 1,
+                    column: chars_in_valid_prefix(&raw[..self.limits.max_line_bytes]) + 1,
                     kind: ErrorKind::LineTooLong(self.limits.max_line_bytes),
                 });
             }
             let text = match std::str::from_utf8(raw) {
                 Ok(t) => t,
-                Err(e) => {
-                    let good = std::str::from_utf8(&raw[..e.valid_up_to()])
-                        .map_or(0, |s| s.chars().count());
+                Err(_) => {
                     return Err(DlxError {
                         file: self.file.to_string(),
                         line: number,
-                        column: good + 1,
+                        column: chars_in_valid_prefix(raw) + 1,
                         kind: ErrorKind::InvalidUtf8,
                     });
                 }

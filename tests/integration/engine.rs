@@ -625,3 +625,26 @@ fn docs_example_domino_tilings() {
     assert_eq!(first.len(), 6);
     assert!(is_exact_cover(&problem, &first));
 }
+
+#[test]
+fn reader_columns_count_characters() {
+    let e = dlx_format::parse("é ü\né x\n".as_bytes(), "f").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3));
+    // A long line cut in the middle of a character: the column counts whole characters.
+    let limits = Limits {
+        max_line_bytes: 4,
+        max_nodes: 100,
+    };
+    let e = dlx_format::parse_with("a\néééé\n".as_bytes(), "f", &limits).unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3));
+    let e = dlx_format::parse("a\nä\u{fffd}\n".as_bytes(), "f").unwrap_err();
+    assert_eq!(
+        e.kind,
+        dlx_format::ErrorKind::UnknownItem("ä\u{fffd}".into())
+    );
+    let e = dlx_format::parse(b"a\n\xc3\xa4\xc3\n", "f").unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.kind),
+        (2, 2, dlx_format::ErrorKind::InvalidUtf8)
+    );
+}
