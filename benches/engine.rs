@@ -80,13 +80,22 @@ fn main() {
     let mut cases: Vec<(String, String)> = vec![
         ("13-queens organ-pipe".into(), instances::queens(13, true)),
         ("13-queens plain".into(), instances::queens(13, false)),
-        ("pentominoes 6x10".into(), instances::pentominoes(6, 10, false)),
-        ("pentominoes 6x10, X in a quarter".into(), instances::pentominoes(6, 10, true)),
+        (
+            "pentominoes 6x10".into(),
+            instances::pentominoes(6, 10, false),
+        ),
+        (
+            "pentominoes 6x10, X in a quarter".into(),
+            instances::pentominoes(6, 10, true),
+        ),
         ("langford n=11".into(), instances::langford(11)),
     ];
     if !quick {
         cases.insert(0, ("14-queens plain".into(), instances::queens(14, false)));
-        cases.insert(0, ("14-queens organ-pipe".into(), instances::queens(14, true)));
+        cases.insert(
+            0,
+            ("14-queens organ-pipe".into(), instances::queens(14, true)),
+        );
     }
     println!(
         "{:<34} {:>8} {:>10} {:>12} {:>12} {:>12} {:>9} {:>9} {:>6}",

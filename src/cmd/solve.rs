@@ -1,10 +1,281 @@
-//! `xcover solve`.
+//! `xcover solve [FILE|-]`: solve an exact-cover problem given in Knuth's DLX format.
+//!
+//! Output (stdout, or `-o FILE` written atomically):
+//! - `--format text` (default), as DLX1 prints solutions: a heading `N:` (the solution's
+//!   number, from 1), then the solution's options, one per line, each indented by one space,
+//!   written as in the input (`p r x:A y`), in the order the engine chose them.
+//! - `--format csv`: a header `solution,position,line,option`, then one record per option of
+//!   each solution: the solution number (from 1), the option's position in it (from 1, in the
+//!   order chosen), the option's line in the input file, and the option as written.
+//! - `--format json`: JSON Lines, one `{"type":"solution","data":{...}}` object per solution
+//!   with its number, options and input lines; with `--stats`, a final
+//!   `{"type":"summary","data":{...}}` record with the statistics and how the search ended.
+//! - `--count`: only the number of solutions (text: the number; csv: a `solutions` column;
+//!   json: a `{"type":"count",...}` record).
+//!
+//! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
+//! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
+//! bad input or usage.
 
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use crate::engine::{Budget, End, OptionId, Outcome, Solver, Stats};
+use crate::io::dlx_format::{self, DlxFile};
+use crate::io::output::{Output, read_input};
+
+/// Output formats of `xcover solve`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// DLX1's layout: `N:` then the options, one per line.
+    #[default]
+    Text,
+    /// A header row, then one record per (solution, option).
+    Csv,
+    /// JSON Lines: one object per solution (and a summary with --stats).
+    Json,
+}
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The DLX file to read; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-")]
+    pub input: Option<PathBuf>,
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub count: bool,
+
+    /// Stop after N solutions.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Write the output to FILE (atomically: a temporary file renamed at the end) instead
+    /// of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Print Knuth's statistics line on stderr (and a summary record with --format json).
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Stop when the search has visited N nodes.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+
+    /// Stop when the search has spent N mems.
+    #[arg(long, value_name = "N")]
+    pub mems: Option<u64>,
+
+    /// Stop after SECONDS of search (a decimal number).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    // Room for the optimising search of a later issue: --minimize, --maximize, --top K.
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if secs.is_nan() || secs < 0.0 {
+        return Err(format!("'{s}' is not a nonnegative number of seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (bytes, name) = read_input(args.input.as_deref())?;
+    let dlx = dlx_format::parse(&bytes, &name)?;
+    drop(bytes);
+    for w in &dlx.warnings {
+        eprintln!("xcover: {w}");
+    }
+
+    let mut budget = Budget {
+        solutions: args.limit,
+        nodes: args.nodes,
+        mems: args.mems,
+        deadline: None,
+    };
+    if let Some(t) = args.time_limit {
+        // A limit beyond what an Instant can hold is no limit.
+        budget.deadline = Instant::now().checked_add(t);
+    }
+
+    let mut out = Output::create(args.output.as_deref())?;
+    let outcome = if args.count {
+        let outcome = Solver::new(&dlx.problem).count(&budget);
+        write_count(&mut out, args.format, outcome.stats.solutions())?;
+        outcome
+    } else {
+        enumerate(&dlx, &budget, args.format, &mut out)?
+    };
+    if args.stats && args.format == Format::Json {
+        write_json(
+            &mut out,
+            "summary",
+            SummaryData {
+                solutions: outcome.stats.solutions(),
+                complete: outcome.end.is_complete(),
+                end: outcome.end,
+                stats: outcome.stats,
+            },
+        )?;
+    }
+    out.finish()?;
+
+    if let Some(why) = budget_notice(outcome.end) {
+        eprintln!(
+            "xcover: search stopped: {why}; the counts are not complete ({} solutions found)",
+            outcome.stats.solutions()
+        );
+    }
+    if args.stats {
+        eprintln!("{}", outcome.stats.knuth_line());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What to tell the user when a budget (not the solution limit) ended the search.
+fn budget_notice(end: End) -> Option<&'static str> {
+    match end {
+        End::NodeLimit => Some("the node budget (--nodes) ran out"),
+        End::MemLimit => Some("the mem budget (--mems) ran out"),
+        End::TimeLimit => Some("the time limit (--time-limit) passed"),
+        End::Exhausted | End::SolutionLimit | End::Stopped => None,
+    }
+}
+
+/// One JSON Lines record, ripgrep style: `{"type": ..., "data": ...}`.
+#[derive(serde::Serialize)]
+struct Record<'a, T> {
+    r#type: &'a str,
+    data: T,
+}
+
+#[derive(serde::Serialize)]
+struct SolutionData<'a> {
+    solution: u64,
+    options: &'a [String],
+    lines: &'a [usize],
+}
+
+#[derive(serde::Serialize)]
+struct SummaryData {
+    solutions: u64,
+    complete: bool,
+    end: End,
+    stats: Stats,
+}
+
+fn write_json(out: &mut Output, kind: &str, data: impl serde::Serialize) -> anyhow::Result<()> {
+    // As an io::Error, so that a closed pipe is recognised as one (exit 0).
+    serde_json::to_writer(&mut *out, &Record { r#type: kind, data })
+        .map_err(std::io::Error::from)?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+fn write_count(out: &mut Output, format: Format, count: u64) -> anyhow::Result<()> {
+    match format {
+        Format::Text => writeln!(out, "{count}")?,
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(&mut *out);
+            w.write_record(["solutions"])?;
+            w.write_record([count.to_string()])?;
+            w.flush()?;
+        }
+        Format::Json => write_json(out, "count", serde_json::json!({ "solutions": count }))?,
+    }
+    Ok(())
+}
+
+/// Runs the search and writes every solution as it is found. A write error (a closed pipe,
+/// a full disk) stops the search and is returned.
+fn enumerate(
+    dlx: &DlxFile,
+    budget: &Budget,
+    format: Format,
+    out: &mut Output,
+) -> anyhow::Result<Outcome> {
+    let problem = &dlx.problem;
+    let mut solver = Solver::new(problem);
+    let mut number = 0u64;
+    let mut failure: Option<anyhow::Error> = None;
+    let outcome = match format {
+        Format::Text => solver.run(budget, &mut |s: &[OptionId]| {
+            number += 1;
+            let r = (|| -> std::io::Result<()> {
+                writeln!(out, "{number}:")?;
+                for &o in s {
+                    writeln!(out, " {}", problem.format_option(o))?;
+                }
+                Ok(())
+            })();
+            stop_on_error(r.map_err(Into::into), &mut failure)
+        }),
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(&mut *out);
+            w.write_record(["solution", "position", "line", "option"])
+                .context("cannot write the CSV header")?;
+            let outcome = solver.run(budget, &mut |s: &[OptionId]| {
+                number += 1;
+                let mut r = Ok(());
+                for (k, &o) in s.iter().enumerate() {
+                    r = w.write_record([
+                        number.to_string(),
+                        (k + 1).to_string(),
+                        dlx.line_of(o).to_string(),
+                        problem.format_option(o),
+                    ]);
+                    if r.is_err() {
+                        break;
+                    }
+                }
+                stop_on_error(r.map_err(Into::into), &mut failure)
+            });
+            if failure.is_none() {
+                w.flush()?;
+            }
+            outcome
+        }
+        Format::Json => solver.run(budget, &mut |s: &[OptionId]| {
+            number += 1;
+            let options: Vec<String> = s.iter().map(|&o| problem.format_option(o)).collect();
+            let lines: Vec<usize> = s.iter().map(|&o| dlx.line_of(o)).collect();
+            let r = write_json(
+                out,
+                "solution",
+                SolutionData {
+                    solution: number,
+                    options: &options,
+                    lines: &lines,
+                },
+            );
+            stop_on_error(r, &mut failure)
+        }),
+    };
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(outcome),
+    }
+}
+
+fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> ControlFlow<()> {
+    match r {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            *failure = Some(e);
+            ControlFlow::Break(())
+        }
+    }
 }

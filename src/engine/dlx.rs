@@ -83,7 +83,8 @@ impl Counters {
     /// matching uncover in the search (Knuth just stops).
     fn fold_plain(&mut self, undone: &Counters) {
         let cover_mems = 4 * self.covers + 3 * self.hides + 6 * self.removals;
-        let uncover_mems = cover_mems - (4 * undone.covers + 3 * undone.hides + 6 * undone.removals);
+        let uncover_mems =
+            cover_mems - (4 * undone.covers + 3 * undone.hides + 6 * undone.removals);
         self.mems += cover_mems + uncover_mems;
         self.updates += self.covers + self.removals;
     }
@@ -97,7 +98,6 @@ struct Links {
     /// Index of the first spacer: headers are `1..last_itm`.
     last_itm: u32,
 }
-
 
 const ROOT: u32 = 0;
 
@@ -549,7 +549,10 @@ impl<'p> Solver<'p> {
         let mut item_of_header = vec![ItemId(0); n_items + 1];
         let mut h = 1u32;
         for primary in [true, false] {
-            for item in problem.items().filter(|&i| problem.is_primary(i) == primary) {
+            for item in problem
+                .items()
+                .filter(|&i| problem.is_primary(i) == primary)
+            {
                 header_of_item[item.0 as usize] = h;
                 item_of_header[h as usize] = item;
                 h += 1;
@@ -707,7 +710,20 @@ impl<'p> Solver<'p> {
             return Err(ForceError::Conflict(option.0));
         }
         let mut c = Counters::default();
-        let item = self.links.nd[(first / STEP) as usize].itm as u32;
+        // Cover through a primary item of the option, as the search does (covering a coloured
+        // secondary item instead of purifying it would remove the options that agree on its
+        // colour). Every option has a primary item, and its nodes run from `first` to the
+        // next spacer.
+        let mut first = first;
+        let itm_at = |r: u32| self.links.nd[(r / STEP) as usize].itm;
+        while itm_at(first) > 0
+            && !self
+                .problem
+                .is_primary(self.item_of_header[(itm_at(first) as u32 / STEP) as usize])
+        {
+            first += STEP;
+        }
+        let item = itm_at(first) as u32;
         if self.has_colours {
             self.links.cover::<true>(item, &mut c);
             self.links.commit_others::<true>(first, &mut c);
@@ -803,7 +819,8 @@ impl<'p> Solver<'p> {
         }
         self.solution.clear();
         for &n in self.forced.iter().chain(&self.choice[..level]) {
-            self.solution.push(OptionId(self.node_option[(n / STEP) as usize]));
+            self.solution
+                .push(OptionId(self.node_option[(n / STEP) as usize]));
         }
         let sol = std::mem::take(&mut self.solution);
         let flow = visitor.solution(&sol);

@@ -1,1 +1,449 @@
-//! Knuth's DLX text format (issue 2).
+//! Knuth's DLX text format, as read by DLX1/DLX2 (and DLX5's option costs).
+//!
+//! ```text
+//! | TAOCP 7.2.2.1 colour example       <- a comment: first non-blank character is '|'
+//! p q r | x y                          <- the items: primary, then '|', then secondary
+//! p q x y:A                            <- one option per line; x:A gives x colour A
+//! p r x:A y |3                         <- '|3' at the end: the option costs 3 (DLX5)
+//! ```
+//!
+//! The rules, exactly as DLX1/DLX2 read them:
+//! - Lines whose first non-whitespace character is `|` are comments; blank lines are skipped.
+//! - The first other line names the items, separated by whitespace: primary items first, then
+//!   `|`, then the secondary items (the `|` and the secondary items may be left out).
+//! - Every further line is one option: item names separated by whitespace. A secondary item
+//!   may carry a colour, `item:colour`. Primary items carry none.
+//! - An option without a primary item can never be chosen: it is ignored with a warning
+//!   (returned in [`DlxFile::warnings`]; the CLI prints them on stderr, as DLX1 does).
+//!
+//! Extensions (a superset of Knuth's format; every file DLX1/DLX2 accept is read the same way):
+//! - Names may be longer than Knuth's 8 bytes and colours longer than one character. A name or
+//!   colour is any non-empty run of non-whitespace characters without `:` and `|`. Whitespace is
+//!   Unicode whitespace (which includes C's `isspace` set).
+//! - DLX5's costs: a token `|n` (n a decimal integer, no sign) at the end of an option adds n to
+//!   the option's cost; several add up. Costs are nonnegative, as in DLX5, whose bounds rely on
+//!   it; the sum must fit in an `i64`. Only further costs may follow a cost.
+//! - `|` in the item line may be glued to the next name (`a b |c d`), as DLX1 allows.
+//! - A UTF-8 byte-order mark at the start of the file is skipped.
+//!
+//! Limits: the file must be UTF-8; a line may hold at most [`Limits::max_line_bytes`] bytes
+//! (1 MiB by default; Knuth's buffer is much smaller); the problem may have at most
+//! [`Limits::max_nodes`] nodes (items + entries + options), which the engine's `u32` links
+//! bound by [`MAX_NODES`].
+//!
+//! Errors carry the file name, the 1-based line and the 1-based column (counted in characters;
+//! for invalid UTF-8, the characters before the bad byte + 1) and display as
+//! `FILE:LINE:COL: message`.
+
+use std::fmt;
+
+use crate::engine::{
+    BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder,
+};
+
+/// Limits on what the reader accepts.
+#[derive(Copy, Clone, Debug)]
+pub struct Limits {
+    /// The longest line, in bytes, without its line terminator.
+    pub max_line_bytes: usize,
+    /// The most nodes (items + entries + options) a problem may have.
+    pub max_nodes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_line_bytes: 1 << 20,
+            max_nodes: MAX_NODES,
+        }
+    }
+}
+
+/// What is wrong, without the position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    #[error("invalid UTF-8")]
+    InvalidUtf8,
+    #[error("line too long (more than {0} bytes)")]
+    LineTooLong(usize),
+    #[error("no items: the first line that is not blank or a comment must name the items")]
+    NoItems,
+    #[error("'|' appears twice in the item line")]
+    BarTwice,
+    #[error("invalid item name '{0}' (names cannot contain ':' or '|')")]
+    InvalidItemName(String),
+    #[error("empty item name before ':'")]
+    EmptyItemName,
+    #[error("duplicate item name '{0}'")]
+    DuplicateItem(String),
+    #[error("unknown item '{0}'")]
+    UnknownItem(String),
+    #[error("item '{0}' appears twice in one option")]
+    ItemTwiceInOption(String),
+    #[error("primary item '{0}' cannot have a colour")]
+    ColourOnPrimary(String),
+    #[error("empty colour after '{0}:'")]
+    EmptyColour(String),
+    #[error("invalid colour '{0}' (colours cannot contain ':' or '|')")]
+    InvalidColour(String),
+    #[error("invalid cost '{0}' (a cost is '|' followed by a nonnegative decimal integer)")]
+    InvalidCost(String),
+    #[error("the costs of this option add up to more than {}", i64::MAX)]
+    CostOverflow,
+    #[error("item '{0}' after a cost (costs come at the end of an option)")]
+    ItemAfterCost(String),
+    #[error("too many nodes (more than {0})")]
+    TooManyNodes(u64),
+    #[error(transparent)]
+    Build(BuildError),
+}
+
+/// An error in a DLX file, with its position: displays as `FILE:LINE:COL: message`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {kind}")]
+pub struct DlxError {
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    pub kind: ErrorKind,
+}
+
+/// A warning: the input was read, but something in it is ignored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: warning: {}", self.file, self.line, self.message)
+    }
+}
+
+/// A DLX file read into a problem.
+#[derive(Debug, Clone)]
+pub struct DlxFile {
+    pub problem: Problem,
+    /// The 1-based line of each option of the problem (indexed by `OptionId`).
+    pub option_lines: Vec<usize>,
+    /// Options ignored because they have no primary item, in file order.
+    pub warnings: Vec<Warning>,
+}
+
+impl DlxFile {
+    /// The input line of an option.
+    pub fn line_of(&self, option: OptionId) -> usize {
+        self.option_lines[option.0 as usize]
+    }
+}
+
+/// Reads a DLX file with the default [`Limits`]. `file` names the input in messages.
+pub fn parse(bytes: &[u8], file: &str) -> Result<DlxFile, DlxError> {
+    parse_with(bytes, file, &Limits::default())
+}
+
+/// Reads a DLX file. Never panics, whatever the bytes.
+pub fn parse_with(bytes: &[u8], file: &str, limits: &Limits) -> Result<DlxFile, DlxError> {
+    Reader {
+        file,
+        limits,
+        builder: ProblemBuilder::new(),
+        stamp: Vec::new(),
+        primary: Vec::new(),
+        option_lines: Vec::new(),
+        warnings: Vec::new(),
+        nodes: 0,
+    }
+    .read(bytes)
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    limits: &'a Limits,
+    builder: ProblemBuilder,
+    /// For each item, the last option line (1-based) that used it: finds an item twice in one
+    /// option before the builder sees it, so the error has a column.
+    stamp: Vec<usize>,
+    /// Whether each item (by `ItemId`) is primary.
+    primary: Vec<bool>,
+    option_lines: Vec<usize>,
+    warnings: Vec<Warning>,
+    nodes: u64,
+}
+
+/// A line being read: its number and text, for error positions.
+struct Line<'t> {
+    number: usize,
+    text: &'t str,
+}
+
+impl Line<'_> {
+    /// The 1-based character column of byte offset `at`.
+    fn column(&self, at: usize) -> usize {
+        self.text
+            .get(..at)
+            .map_or(at, |prefix| prefix.chars().count())
+            + 1
+    }
+}
+
+/// The whitespace-separated tokens of a line, with their byte offsets.
+fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut rest = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        while let Some(&(_, c)) = rest.peek() {
+            if c.is_whitespace() {
+                rest.next();
+            } else {
+                break;
+            }
+        }
+        let &(start, _) = rest.peek()?;
+        let mut end = text.len();
+        while let Some(&(i, c)) = rest.peek() {
+            if c.is_whitespace() {
+                end = i;
+                break;
+            }
+            rest.next();
+        }
+        Some((start, &text[start..end]))
+    })
+}
+
+/// The number of characters in the longest UTF-8 prefix of `bytes`.
+fn chars_in_valid_prefix(bytes: &[u8]) -> usize {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    valid.chars().count()
+}
+
+fn valid_name(s: &str) -> bool {
+    !s.is_empty() && !s.contains([':', '|'])
+}
+
+impl Reader<'_> {
+    fn error(&self, line: &Line<'_>, at: usize, kind: ErrorKind) -> DlxError {
+        DlxError {
+            file: self.file.to_string(),
+            line: line.number,
+            column: line.column(at),
+            kind,
+        }
+    }
+
+    fn read(mut self, bytes: &[u8]) -> Result<DlxFile, DlxError> {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let mut have_items = false;
+        let mut last_line = 1;
+        for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+            let number = k + 1;
+            last_line = number;
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            if raw.len() > self.limits.max_line_bytes {
+                return Err(DlxError {
+                    file: self.file.to_string(),
+                    line: number,
+                    column: chars_in_valid_prefix(&raw[..self.limits.max_line_bytes]) + 1,
+                    kind: ErrorKind::LineTooLong(self.limits.max_line_bytes),
+                });
+            }
+            let text = match std::str::from_utf8(raw) {
+                Ok(t) => t,
+                Err(_) => {
+                    return Err(DlxError {
+                        file: self.file.to_string(),
+                        line: number,
+                        column: chars_in_valid_prefix(raw) + 1,
+                        kind: ErrorKind::InvalidUtf8,
+                    });
+                }
+            };
+            let line = Line { number, text };
+            let trimmed = text.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with('|') {
+                continue;
+            }
+            if have_items {
+                self.option(&line)?;
+            } else {
+                self.items(&line)?;
+                have_items = true;
+            }
+        }
+        // A final line terminator ends the last line; it does not start another.
+        if bytes.ends_with(b"\n") && last_line > 1 {
+            last_line -= 1;
+        }
+        if !have_items {
+            return Err(DlxError {
+                file: self.file.to_string(),
+                line: last_line,
+                column: 1,
+                kind: ErrorKind::NoItems,
+            });
+        }
+        let problem = self.builder.build().map_err(|_| DlxError {
+            file: self.file.to_string(),
+            line: last_line,
+            column: 1,
+            kind: ErrorKind::NoItems,
+        })?;
+        Ok(DlxFile {
+            problem,
+            option_lines: self.option_lines,
+            warnings: self.warnings,
+        })
+    }
+
+    /// The item line: primary items, `|`, secondary items.
+    fn items(&mut self, line: &Line<'_>) -> Result<(), DlxError> {
+        let mut primary = true;
+        for (at, token) in tokens(line.text) {
+            let (at, name) = match token.strip_prefix('|') {
+                Some(rest) => {
+                    if !primary {
+                        return Err(self.error(line, at, ErrorKind::BarTwice));
+                    }
+                    primary = false;
+                    if rest.is_empty() {
+                        continue;
+                    }
+                    (at + 1, rest)
+                }
+                None => (at, token),
+            };
+            if !valid_name(name) {
+                return Err(self.error(line, at, ErrorKind::InvalidItemName(name.into())));
+            }
+            self.count_nodes(line, at, 1)?;
+            let declared = if primary {
+                self.builder.primary(name)
+            } else {
+                self.builder.secondary(name)
+            };
+            match declared {
+                Ok(_) => {
+                    self.stamp.push(0);
+                    self.primary.push(primary);
+                }
+                Err(BuildError::DuplicateItem(n)) => {
+                    return Err(self.error(line, at, ErrorKind::DuplicateItem(n)));
+                }
+                Err(_) => {
+                    return Err(self.error(line, at, ErrorKind::InvalidItemName(name.into())));
+                }
+            }
+        }
+        if self.stamp.is_empty() {
+            return Err(self.error(line, 0, ErrorKind::NoItems));
+        }
+        Ok(())
+    }
+
+    fn count_nodes(&mut self, line: &Line<'_>, at: usize, n: u64) -> Result<(), DlxError> {
+        self.nodes += n;
+        let limit = self.limits.max_nodes.min(MAX_NODES);
+        if self.nodes > limit {
+            return Err(self.error(line, at, ErrorKind::TooManyNodes(limit)));
+        }
+        Ok(())
+    }
+
+    /// One option line.
+    fn option(&mut self, line: &Line<'_>) -> Result<(), DlxError> {
+        let mut entries = Vec::new();
+        let mut cost: Option<i64> = None;
+        let mut has_primary = false;
+        for (at, token) in tokens(line.text) {
+            if let Some(digits) = token.strip_prefix('|') {
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(self.error(line, at, ErrorKind::InvalidCost(token.into())));
+                }
+                let value: i64 = digits
+                    .parse()
+                    .map_err(|_| self.error(line, at, ErrorKind::CostOverflow))?;
+                let sum = cost
+                    .unwrap_or(0)
+                    .checked_add(value)
+                    .ok_or_else(|| self.error(line, at, ErrorKind::CostOverflow))?;
+                cost = Some(sum);
+                continue;
+            }
+            let (name, colour) = match token.split_once(':') {
+                Some((n, c)) => (n, Some(c)),
+                None => (token, None),
+            };
+            if cost.is_some() {
+                return Err(self.error(line, at, ErrorKind::ItemAfterCost(name.into())));
+            }
+            if name.is_empty() {
+                return Err(self.error(line, at, ErrorKind::EmptyItemName));
+            }
+            let Some(item) = self.builder.item_id(name) else {
+                return Err(self.error(line, at, ErrorKind::UnknownItem(name.into())));
+            };
+            let ItemId(k) = item;
+            if self.stamp[k as usize] == line.number {
+                return Err(self.error(line, at, ErrorKind::ItemTwiceInOption(name.into())));
+            }
+            self.stamp[k as usize] = line.number;
+            let is_primary = self.primary[k as usize];
+            let colour = match colour {
+                None => Colour::NONE,
+                Some(c) => {
+                    let colour_at = at + name.len() + 1;
+                    if is_primary {
+                        return Err(self.error(line, at, ErrorKind::ColourOnPrimary(name.into())));
+                    }
+                    if c.is_empty() {
+                        return Err(self.error(
+                            line,
+                            colour_at,
+                            ErrorKind::EmptyColour(name.into()),
+                        ));
+                    }
+                    if !valid_name(c) {
+                        return Err(self.error(
+                            line,
+                            colour_at,
+                            ErrorKind::InvalidColour(c.into()),
+                        ));
+                    }
+                    self.builder.colour(c).map_err(|_| {
+                        self.error(line, colour_at, ErrorKind::InvalidColour(c.into()))
+                    })?
+                }
+            };
+            has_primary |= is_primary;
+            entries.push(Entry { item, colour });
+        }
+        if !has_primary {
+            self.warnings.push(Warning {
+                file: self.file.to_string(),
+                line: line.number,
+                message: format!("option ignored (no primary items): {}", line.text.trim()),
+            });
+            return Ok(());
+        }
+        self.count_nodes(line, 0, entries.len() as u64 + 1)?;
+        match self.builder.add_option(entries, cost.unwrap_or(0)) {
+            Ok(_) => {
+                self.option_lines.push(line.number);
+                Ok(())
+            }
+            Err(BuildError::TooLarge(n)) => Err(self.error(line, 0, ErrorKind::TooManyNodes(n))),
+            Err(e) => {
+                // Everything the builder checks was checked above; keep a clean error anyway.
+                Err(self.error(line, 0, ErrorKind::Build(e)))
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 mod common;
 mod engine;
+mod instances;
 mod queens;
 mod queens_bits;
 mod queens_max;

@@ -1,1 +1,537 @@
-//! Tests: solve
+//! Tests: solve. The real `xcover solve` binary: bad input, stdin, counts, limits, the output
+//! formats parsed back, statistics, budgets, atomic `-o` and a closed pipe.
+
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+use crate::instances;
+
+const BIN: &str = env!("CARGO_BIN_EXE_xcover");
+
+fn xcover() -> Command {
+    Command::new(BIN)
+}
+
+fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Files in `dir` other than `keep`: what a failed run must not leave behind.
+fn leftovers(dir: &Path, keep: &[&Path]) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !keep.iter().any(|k| k == p))
+        .collect()
+}
+
+/// Every bad input: (contents, expected `LINE:COL: message` after the file name).
+fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let mut long = b"a b\n".to_vec();
+    long.extend(std::iter::repeat_n(b'a', (1 << 20) + 5));
+    long.push(b'\n');
+    vec![
+        (
+            "unknown item",
+            b"a b\na c\n".to_vec(),
+            "2:3: unknown item 'c'",
+        ),
+        (
+            "duplicate item",
+            b"a b a\n".to_vec(),
+            "1:5: duplicate item name 'a'",
+        ),
+        (
+            "duplicate across |",
+            b"a | a\n".to_vec(),
+            "1:5: duplicate item name 'a'",
+        ),
+        (
+            "item twice",
+            b"a b\nb a b\n".to_vec(),
+            "2:5: item 'b' appears twice in one option",
+        ),
+        (
+            "colour on primary",
+            b"a | x\nx a:red\n".to_vec(),
+            "2:3: primary item 'a' cannot have a colour",
+        ),
+        (
+            "no items",
+            b"| only a comment\n\n".to_vec(),
+            "2:1: no items",
+        ),
+        ("empty file", Vec::new(), "1:1: no items"),
+        (
+            "bar twice",
+            b"a | b | c\n".to_vec(),
+            "1:7: '|' appears twice in the item line",
+        ),
+        (
+            "empty colour",
+            b"a | x\na x:\n".to_vec(),
+            "2:5: empty colour after 'x:'",
+        ),
+        (
+            "empty item name",
+            b"a | x\na :A\n".to_vec(),
+            "2:3: empty item name",
+        ),
+        (
+            "bad colour",
+            b"a | x\na x:A:B\n".to_vec(),
+            "2:5: invalid colour 'A:B'",
+        ),
+        (
+            "bad item name",
+            b"a:b c\n".to_vec(),
+            "1:1: invalid item name 'a:b'",
+        ),
+        ("bad cost", b"a\na |x\n".to_vec(), "2:3: invalid cost '|x'"),
+        (
+            "negative cost",
+            b"a\na |-3\n".to_vec(),
+            "2:3: invalid cost '|-3'",
+        ),
+        (
+            "cost overflow",
+            b"a\na |9223372036854775807 |1\n".to_vec(),
+            "2:24: the costs of this option add up",
+        ),
+        (
+            "item after cost",
+            b"a b\na |1 b\n".to_vec(),
+            "2:6: item 'b' after a cost",
+        ),
+        (
+            "invalid UTF-8",
+            b"a b\n\xc3\xa9a \xff b\n".to_vec(),
+            "2:4: invalid UTF-8",
+        ),
+        (
+            "invalid UTF-8 in comment",
+            b"| \xfe\na\n".to_vec(),
+            "1:3: invalid UTF-8",
+        ),
+        (
+            "long line",
+            long,
+            "2:1048577: line too long (more than 1048576 bytes)",
+        ),
+    ]
+}
+
+#[test]
+fn bad_input_gives_one_clear_error_exit_2_and_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (what, contents, expected) in bad_inputs() {
+        let input = write(dir.path(), "bad.dlx", &contents);
+        let out_path = dir.path().join("out.txt");
+        let assert = xcover()
+            .args([
+                "solve",
+                input.to_str().unwrap(),
+                "-o",
+                out_path.to_str().unwrap(),
+            ])
+            .assert()
+            .code(2)
+            .stdout("");
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let want = format!("xcover: {}:{expected}", input.display());
+        assert!(
+            stderr.starts_with(&want),
+            "{what}: got {stderr:?}, want {want:?}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{what}: one line: {stderr:?}");
+        assert!(!stderr.contains("panicked"), "{what}");
+        assert!(!out_path.exists(), "{what}: no output file");
+        assert_eq!(
+            leftovers(dir.path(), &[&input]),
+            Vec::<PathBuf>::new(),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_on_stdin_names_stdin() {
+    xcover()
+        .args(["solve", "-"])
+        .write_stdin("a b\na c\n")
+        .assert()
+        .code(2)
+        .stderr("xcover: <stdin>:2:3: unknown item 'c'\n");
+    xcover()
+        .arg("solve")
+        .write_stdin(&b"\xff"[..])
+        .assert()
+        .code(2)
+        .stderr("xcover: <stdin>:1:1: invalid UTF-8\n");
+}
+
+#[test]
+fn a_failed_run_leaves_an_existing_output_file_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "bad.dlx", "a\nb\n");
+    let out = write(dir.path(), "out.txt", "old contents\n");
+    xcover()
+        .args([
+            "solve",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old contents\n");
+    assert_eq!(
+        leftovers(dir.path(), &[&input, &out]),
+        Vec::<PathBuf>::new()
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "q.dlx", instances::queens(4, true));
+    let f = input.to_str().unwrap();
+    for args in [
+        vec!["solve", f, "--limit", "0"],
+        vec!["solve", f, "--limit", "x"],
+        vec!["solve", f, "--format", "xml"],
+        vec!["solve", f, "--time-limit", "-1"],
+        vec!["solve", f, "--time-limit", "soon"],
+        vec!["solve", f, "--nodes", "-5"],
+        vec!["solve", f, "--bogus"],
+        vec!["solve", f, f],
+    ] {
+        xcover().args(&args).assert().code(2).stdout("");
+    }
+    xcover()
+        .args(["solve", dir.path().join("missing.dlx").to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+}
+
+#[test]
+fn colour_example_text_output_as_dlx1() {
+    xcover()
+        .arg("solve")
+        .write_stdin("| TAOCP\np q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n")
+        .assert()
+        .success()
+        .stdout("1:\n q x:A\n p r x:A y\n")
+        .stderr("");
+}
+
+#[test]
+fn option_without_primary_item_warns_and_is_ignored() {
+    xcover()
+        .args(["solve", "-", "--count"])
+        .write_stdin("a | x\nx\na x\n  x:red\n")
+        .assert()
+        .success()
+        .stdout("1\n")
+        .stderr(
+            "xcover: <stdin>:2: warning: option ignored (no primary items): x\n\
+             xcover: <stdin>:4: warning: option ignored (no primary items): x:red\n",
+        );
+}
+
+#[test]
+fn zero_solutions_is_success() {
+    xcover()
+        .args(["solve", "--stats"])
+        .write_stdin(instances::queens(3, false))
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::starts_with("Altogether 0 solutions, "));
+}
+
+#[test]
+fn count_and_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let q8 = write(dir.path(), "q8.dlx", instances::queens(8, true));
+    let f = q8.to_str().unwrap();
+    xcover()
+        .args(["solve", "--count", f])
+        .assert()
+        .success()
+        .stdout("92\n");
+    let out = xcover().args(["solve", f]).assert().success();
+    let full = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let headings: Vec<&str> = full.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(headings.len(), 92);
+    assert_eq!(headings[91], "92:");
+    assert_eq!(full.lines().count(), 92 * 9);
+    // --limit 3 prints the first three solutions of the full run.
+    let first3: String = full.lines().take(27).map(|l| format!("{l}\n")).collect();
+    xcover()
+        .args(["solve", f, "--limit", "3"])
+        .assert()
+        .success()
+        .stdout(first3);
+    xcover()
+        .args(["solve", f, "--limit", "5", "--count"])
+        .assert()
+        .success()
+        .stdout("5\n");
+    xcover()
+        .args(["solve", f, "--limit", "500", "--count"])
+        .assert()
+        .success()
+        .stdout("92\n");
+    xcover()
+        .args(["solve", f, "--count", "--format", "csv"])
+        .assert()
+        .success()
+        .stdout("solutions\n92\n");
+    let out = xcover()
+        .args(["solve", f, "--count", "--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["type"], "count");
+    assert_eq!(v["data"]["solutions"], 92);
+}
+
+/// Checks that the options of one 8-queens solution, as written, place 8 non-attacking
+/// queens, and that each `line` is the option's line in the input.
+fn check_queens_solution(options: &[(usize, String)], input_lines: &[&str]) {
+    assert_eq!(options.len(), 8);
+    let mut rows = BTreeSet::new();
+    let mut cols = BTreeSet::new();
+    let mut diag = BTreeSet::new();
+    let mut anti = BTreeSet::new();
+    for (line, text) in options {
+        assert_eq!(input_lines[line - 1], text);
+        let mut it = text.split(' ');
+        let r: i32 = it.next().unwrap()[1..].parse().unwrap();
+        let c: i32 = it.next().unwrap()[1..].parse().unwrap();
+        assert!(rows.insert(r) && cols.insert(c) && diag.insert(r + c) && anti.insert(r - c));
+    }
+}
+
+#[test]
+fn csv_output_parses_back() {
+    let text = instances::queens(8, true);
+    let input_lines: Vec<&str> = text.lines().collect();
+    let out = xcover()
+        .args(["solve", "--format", "csv"])
+        .write_stdin(text.clone())
+        .assert()
+        .success();
+    let mut reader = csv::Reader::from_reader(&out.get_output().stdout[..]);
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec!["solution", "position", "line", "option"]
+    );
+    let mut solutions: Vec<Vec<(usize, String)>> = Vec::new();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let sol: usize = record[0].parse().unwrap();
+        let pos: usize = record[1].parse().unwrap();
+        if sol > solutions.len() {
+            assert_eq!(sol, solutions.len() + 1);
+            solutions.push(Vec::new());
+        }
+        assert_eq!(pos, solutions[sol - 1].len() + 1);
+        solutions[sol - 1].push((record[2].parse().unwrap(), record[3].to_string()));
+    }
+    assert_eq!(solutions.len(), 92);
+    for s in &solutions {
+        check_queens_solution(s, &input_lines);
+    }
+}
+
+#[test]
+fn json_output_parses_back_with_summary_matching_stats_line() {
+    let text = instances::queens(8, true);
+    let input_lines: Vec<&str> = text.lines().collect();
+    let out = xcover()
+        .args(["solve", "--format", "json", "--stats"])
+        .write_stdin(text.clone())
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 93);
+    for (k, r) in records[..92].iter().enumerate() {
+        assert_eq!(r["type"], "solution");
+        assert_eq!(r["data"]["solution"], k as u64 + 1);
+        let options: Vec<(usize, String)> = r["data"]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(r["data"]["options"].as_array().unwrap())
+            .map(|(l, o)| {
+                (
+                    l.as_u64().unwrap() as usize,
+                    o.as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        check_queens_solution(&options, &input_lines);
+    }
+    let summary = &records[92];
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["data"]["solutions"], 92);
+    assert_eq!(summary["data"]["complete"], true);
+    assert_eq!(summary["data"]["end"], "exhausted");
+    let s = &summary["data"]["stats"];
+    let line = format!(
+        "Altogether {} solutions, {} mems, {} updates, {} nodes.\n",
+        s["solutions"], s["mems"], s["updates"], s["nodes"]
+    );
+    assert_eq!(stderr, line);
+    assert!(s["nodes"].as_u64().unwrap() > 92);
+}
+
+#[test]
+fn stats_line_reproduces_knuth_13_queens() {
+    xcover()
+        .args(["solve", "--count", "--stats"])
+        .write_stdin(instances::queens(13, true))
+        .assert()
+        .success()
+        .stdout("73712\n")
+        .stderr("Altogether 73712 solutions, 252453315 mems, 17463157 updates, 1046319 nodes.\n");
+}
+
+#[test]
+fn output_file_is_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "l7.dlx", instances::langford(7));
+    let out = dir.path().join("sols.csv");
+    let stdout = xcover()
+        .args(["solve", "--format", "csv", input.to_str().unwrap()])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    xcover()
+        .args(["solve", "--format", "csv", input.to_str().unwrap(), "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(std::fs::read(&out).unwrap(), stdout);
+    // 52 solutions of 7 options each, and a header.
+    assert_eq!(stdout.iter().filter(|&&b| b == b'\n').count(), 52 * 7 + 1);
+    assert_eq!(
+        leftovers(dir.path(), &[&input, &out]),
+        Vec::<PathBuf>::new()
+    );
+    // Into a directory that does not exist: a clean error.
+    xcover()
+        .args(["solve", input.to_str().unwrap(), "-o"])
+        .arg(dir.path().join("no/such/dir/out.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("xcover: cannot create a file"));
+}
+
+#[test]
+fn budgets_stop_the_search_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = write(dir.path(), "q10.dlx", instances::queens(10, true));
+    let f = q.to_str().unwrap();
+    for (args, why) in [
+        (vec!["--nodes", "100"], "node budget"),
+        (vec!["--mems", "10000"], "mem budget"),
+        (vec!["--time-limit", "0"], "time limit"),
+    ] {
+        let out = xcover()
+            .args(["solve", "--count", "--stats", f])
+            .args(&args)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(why));
+        let count: u64 = String::from_utf8_lossy(&out.get_output().stdout)
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(count < 724, "{why}");
+    }
+    let out = xcover()
+        .args(["solve", "--format", "json", "--stats", "--nodes", "100", f])
+        .assert()
+        .success();
+    let last: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&out.get_output().stdout)
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(last["data"]["end"], "node_limit");
+    assert_eq!(last["data"]["complete"], false);
+    assert!(last["data"]["stats"]["nodes"].as_u64().unwrap() <= 100);
+    // A generous budget changes nothing.
+    xcover()
+        .args([
+            "solve",
+            "--count",
+            f,
+            "--nodes",
+            "100000000",
+            "--time-limit",
+            "3600",
+        ])
+        .assert()
+        .success()
+        .stdout("724\n")
+        .stderr("");
+    // A time limit too far away for the clock is no limit (and no panic).
+    xcover()
+        .args(["solve", "--count", f, "--time-limit", "1e18"])
+        .args(["--mems", "18446744073709551615"])
+        .assert()
+        .success()
+        .stdout("724\n")
+        .stderr("");
+}
+
+#[test]
+fn closed_pipe_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    // 14200 solutions of 12 options: megabytes of text, far more than a pipe holds.
+    let q = write(dir.path(), "q12.dlx", instances::queens(12, true));
+    for format in ["text", "csv", "json"] {
+        let mut child = StdCommand::new(BIN)
+            .args(["solve", "--format", format, q.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut head = [0u8; 100];
+        stdout.read_exact(&mut head).unwrap();
+        drop(stdout);
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{format}: {stderr}");
+        assert_eq!(stderr, "", "{format}");
+    }
+}
