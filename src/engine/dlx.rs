@@ -641,8 +641,7 @@ impl<'p> Solver<'p> {
             node.up *= STEP;
             node.down *= STEP;
         }
-        for x in last_itm as usize + 1..nd.len() {
-            let node = &mut nd[x];
+        for node in nd.iter_mut().skip(last_itm as usize + 1) {
             if node.itm > 0 {
                 node.itm *= STEP as i32;
                 if !problem.has_colours() {
@@ -897,12 +896,13 @@ impl<'p> Solver<'p> {
                         depth_to_unwind = level;
                         break;
                     }
-                    if let Some(d) = deadline {
-                        if nodes & 0x3ff == 0 && Instant::now() >= d {
-                            end = End::TimeLimit;
-                            depth_to_unwind = level;
-                            break;
-                        }
+                    if let Some(d) = deadline
+                        && nodes & 0x3ff == 0
+                        && Instant::now() >= d
+                    {
+                        end = End::TimeLimit;
+                        depth_to_unwind = level;
+                        break;
                     }
                     nodes += 1;
                     if V::PRUNES {
