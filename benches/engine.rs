@@ -10,7 +10,6 @@ use xcover::engine::{Budget, Solver};
 use xcover::io::dlx_format;
 
 #[path = "../tests/integration/instances.rs"]
-#[allow(dead_code)]
 mod instances;
 
 struct Run {
