@@ -1,0 +1,125 @@
+//! Benchmark of the word-parallel n-queens counter (`xcover::queens::bits`), harness = false.
+//!
+//! `cargo bench --bench bits` counts n = 12..=17 with 1 and 2 threads and prints time,
+//! solutions, unique, nodes, and for n = 12..=16 the ratio to the DLX engine (one thread, the
+//! organ-pipe exact-cover model). Options (after `--`): `--max N` (default 17; 18 asks for
+//! n = 18 too), `--dlx-max N` (default 16; 0 skips the DLX runs), `--reps R` (default 1; the
+//! best of R runs is printed).
+
+use std::time::{Duration, Instant};
+
+use xcover::engine::{Budget, Entry, Problem, ProblemBuilder, Solver};
+use xcover::queens::bits;
+
+/// The n-queens exact-cover problem: ranks and files primary in organ-pipe order, all
+/// diagonals secondary, options row-major.
+fn queens_problem(n: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    let m = n / 2;
+    // Organ-pipe: r{m} c{m} r{m-1} c{m-1} r{m+1} c{m+1} ...
+    let mut order2 = vec![m];
+    let mut d = 1;
+    while order2.len() < n {
+        if m >= d {
+            order2.push(m - d);
+        }
+        if m + d < n && order2.len() < n {
+            order2.push(m + d);
+        }
+        d += 1;
+    }
+    for &k in &order2 {
+        b.primary(&format!("r{k}")).unwrap();
+        b.primary(&format!("c{k}")).unwrap();
+    }
+    for k in 0..2 * n - 1 {
+        b.secondary(&format!("a{k}")).unwrap();
+    }
+    for k in 0..2 * n - 1 {
+        b.secondary(&format!("b{k}")).unwrap();
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let names = [
+                format!("r{i}"),
+                format!("c{j}"),
+                format!("a{}", i + j),
+                format!("b{}", n - 1 - i + j),
+            ];
+            let entries: Vec<Entry> = names
+                .iter()
+                .map(|s| Entry::plain(b.item_id(s).unwrap()))
+                .collect();
+            b.add_option(entries, 0).unwrap();
+        }
+    }
+    b.build().unwrap()
+}
+
+fn time_bits(n: usize, threads: usize, reps: usize) -> (Duration, bits::BitsCount) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut best = Duration::MAX;
+    let mut result = bits::BitsCount::default();
+    for _ in 0..reps {
+        let t = Instant::now();
+        result = pool.install(|| bits::count(n, true, None, &|_, _, _| {}));
+        best = best.min(t.elapsed());
+    }
+    (best, result)
+}
+
+fn arg(args: &[String], name: &str, default: usize) -> usize {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.parse().expect("a number"))
+        .unwrap_or(default)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let max = arg(&args, "--max", 17);
+    let dlx_max = arg(&args, "--dlx-max", 16);
+    let reps = arg(&args, "--reps", 1).max(1);
+    println!(
+        "{:>3} {:>7} {:>10} {:>10} {:>14} {:>13} {:>14} {:>10} {:>9}",
+        "n", "threads", "tasks", "seconds", "solutions", "unique", "nodes", "dlx_s", "dlx/bits"
+    );
+    for n in 12..=max {
+        let dlx = (n <= dlx_max).then(|| {
+            let p = queens_problem(n);
+            let t = Instant::now();
+            let out = Solver::new(&p).count(&Budget::unlimited());
+            (t.elapsed(), out.stats.solutions())
+        });
+        for threads in [1, 2] {
+            let (time, c) = time_bits(n, threads, reps);
+            assert!(c.residue_ok());
+            let (dlx_s, ratio) = match dlx {
+                Some((d, sols)) => {
+                    assert_eq!(u128::from(sols), c.solutions, "DLX and bits disagree");
+                    (
+                        format!("{:.3}", d.as_secs_f64()),
+                        format!("{:.1}", d.as_secs_f64() / time.as_secs_f64()),
+                    )
+                }
+                None => ("-".into(), "-".into()),
+            };
+            println!(
+                "{:>3} {:>7} {:>10} {:>10.3} {:>14} {:>13} {:>14} {:>10} {:>9}",
+                n,
+                threads,
+                bits::task_count(n),
+                time.as_secs_f64(),
+                c.solutions,
+                c.unique,
+                c.nodes,
+                dlx_s,
+                ratio
+            );
+        }
+    }
+}
