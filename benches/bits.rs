@@ -56,19 +56,37 @@ fn queens_problem(n: usize) -> Problem {
     b.build().unwrap()
 }
 
-fn time_bits(n: usize, threads: usize, reps: usize) -> (Duration, bits::BitsCount) {
+/// CPU time of this process so far (user + system, from /proc/self/stat; 0 elsewhere). The
+/// machine is shared, so wall time alone overstates the cost when other jobs run.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses): utime is the 12th, stime 13th.
+    let rest = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Best wall time of `reps` runs, the CPU seconds of that run, and the count.
+fn time_bits(n: usize, threads: usize, reps: usize) -> (Duration, f64, bits::BitsCount) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     let mut best = Duration::MAX;
+    let mut cpu = 0.0;
     let mut result = bits::BitsCount::default();
     for _ in 0..reps {
+        let c0 = cpu_seconds();
         let t = Instant::now();
         result = pool.install(|| bits::count(n, true, None, &|_, _, _| {}));
-        best = best.min(t.elapsed());
+        let e = t.elapsed();
+        if e < best {
+            best = e;
+            cpu = cpu_seconds() - c0;
+        }
     }
-    (best, result)
+    (best, cpu, result)
 }
 
 fn arg(args: &[String], name: &str, default: usize) -> usize {
@@ -85,18 +103,19 @@ fn main() {
     let dlx_max = arg(&args, "--dlx-max", 16);
     let reps = arg(&args, "--reps", 1).max(1);
     println!(
-        "{:>3} {:>7} {:>10} {:>10} {:>14} {:>13} {:>14} {:>10} {:>9}",
-        "n", "threads", "tasks", "seconds", "solutions", "unique", "nodes", "dlx_s", "dlx/bits"
+        "{:>3} {:>7} {:>6} {:>9} {:>7} {:>12} {:>11} {:>12} {:>8} {:>8}",
+        "n", "threads", "tasks", "seconds", "cpu_s", "solutions", "unique", "nodes", "dlx_s", "dlx/bits"
     );
     for n in 12..=max {
         let dlx = (n <= dlx_max).then(|| {
+            // One thread, the same organ-pipe model as `queens count --engine dlx`.
             let p = queens_problem(n);
             let t = Instant::now();
             let out = Solver::new(&p).count(&Budget::unlimited());
             (t.elapsed(), out.stats.solutions())
         });
         for threads in [1, 2] {
-            let (time, c) = time_bits(n, threads, reps);
+            let (time, cpu, c) = time_bits(n, threads, reps);
             assert!(c.residue_ok());
             let (dlx_s, ratio) = match dlx {
                 Some((d, sols)) => {
@@ -109,11 +128,12 @@ fn main() {
                 None => ("-".into(), "-".into()),
             };
             println!(
-                "{:>3} {:>7} {:>10} {:>10.3} {:>14} {:>13} {:>14} {:>10} {:>9}",
+                "{:>3} {:>7} {:>6} {:>9.3} {:>7.2} {:>12} {:>11} {:>12} {:>8} {:>8}",
                 n,
                 threads,
                 bits::task_count(n),
                 time.as_secs_f64(),
+                cpu,
                 c.solutions,
                 c.unique,
                 c.nodes,

@@ -129,7 +129,6 @@ struct Frame {
     /// taken there (none left over: the later ranks may not use them). `usize::MAX` if none.
     side_rank: usize,
     sides: u32,
-    b: usize,
 }
 
 fn full_mask(n: usize) -> u32 {
@@ -146,7 +145,6 @@ impl Frame {
             forbid: [0; MAX_N],
             side_rank: usize::MAX,
             sides,
-            b: 0,
         };
         match kind {
             Kind::Small => {}
@@ -158,7 +156,6 @@ impl Frame {
             }
             Kind::Edge { b } => {
                 let b = usize::from(b);
-                f.b = b;
                 // Side queens on ranks b..=n-1-b, the last-rank queen on files b..=n-1-b.
                 for r in 1..b {
                     f.forbid[r] = sides;
@@ -352,77 +349,85 @@ fn run_task(n: usize, t: &Task) -> BitsCount {
 
 /// The iterative bitboard search below a task's pre-placement. Returns the classes of size
 /// 8, 4, 2 (and 1) found and the nodes. `EDGE` selects the canonical test at the leaves.
+///
+/// Ranks `start..=n-3` use an explicit stack; the last two ranks are unrolled (rank `n-2`
+/// is a loop over its open files, rank `n-1` has at most one open file left).
 fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
     let frame = Frame::new(n, t.kind);
     let last = n - 1;
     let mut files = [0u8; MAX_N];
     let mut bits = [0u32; MAX_N];
-    let (mut cols, mut ld, mut rd) = (0u32, 0u32, 0u32);
+    let (mut c, mut l, mut d) = (0u32, 0u32, 0u32);
     let start = usize::from(t.len);
     for r in 0..start {
         let bit = 1u32 << t.files[r];
         files[r] = t.files[r];
-        bits[r] = bit;
-        cols |= bit;
-        ld = (ld | bit) << 1;
-        rd = (rd | bit) >> 1;
+        c |= bit;
+        l = (l | bit) << 1;
+        d = (d | bit) >> 1;
     }
+    debug_assert!(start + 3 <= n);
     let (mut w8, mut w4, mut w2, mut nodes) = (0u64, 0u64, 0u64, 0u64);
-    let mut st_cols = [0u32; MAX_N];
-    let mut st_ld = [0u32; MAX_N];
-    let mut st_rd = [0u32; MAX_N];
-    let mut st_av = [0u32; MAX_N];
+    // The stack holds (open files, files, left diagonals, right diagonals) of the ranks above.
+    let mut stack = [[0u32; 4]; MAX_N];
+    let mut sp = 0usize;
     let mut r = start;
-    st_cols[r] = cols;
-    st_ld[r] = ld;
-    st_rd[r] = rd;
-    st_av[r] = frame.open(r, cols, ld, rd);
-    debug_assert!(start < last);
+    let mut a = frame.open(r, c, l, d);
     loop {
-        let a = st_av[r];
         if a == 0 {
-            if r == start {
+            if sp == 0 {
                 break;
             }
+            sp -= 1;
+            [a, c, l, d] = stack[sp % MAX_N];
             r -= 1;
             continue;
         }
         let bit = a & a.wrapping_neg();
-        st_av[r] = a ^ bit;
+        a ^= bit;
         nodes += 1;
-        let c = st_cols[r] | bit;
-        let l = (st_ld[r] | bit) << 1;
-        let d = (st_rd[r] | bit) >> 1;
-        if r + 1 == last {
-            let leaf = frame.open(last, c, l, d);
-            if leaf != 0 {
+        let nc = c | bit;
+        let nl = (l | bit) << 1;
+        let nd = (d | bit) >> 1;
+        if EDGE {
+            bits[r % MAX_N] = bit;
+        }
+        if r + 3 == n {
+            // Ranks n-2 and n-1.
+            let mut a2 = frame.open(last - 1, nc, nl, nd);
+            while a2 != 0 {
+                let bit2 = a2 & a2.wrapping_neg();
+                a2 ^= bit2;
                 nodes += 1;
-                if EDGE {
-                    bits[r] = bit;
-                    bits[last] = leaf;
-                    for (f, b) in files[start..].iter_mut().zip(&bits[start..n]) {
-                        *f = b.trailing_zeros() as u8;
+                let leaf = frame.open(last, nc | bit2, (nl | bit2) << 1, (nd | bit2) >> 1);
+                if leaf != 0 {
+                    nodes += 1;
+                    if EDGE {
+                        bits[last - 1] = bit2;
+                        bits[last] = leaf;
+                        for (f, b) in files[start..n].iter_mut().zip(&bits[start..n]) {
+                            *f = b.trailing_zeros() as u8;
+                        }
+                        match class_size(&files[..n]) {
+                            Some(8) => w8 += 1,
+                            Some(4) => w4 += 1,
+                            Some(2) => w2 += 1,
+                            _ => {}
+                        }
+                    } else {
+                        w8 += 1;
                     }
-                    match class_size(&files[..n]) {
-                        Some(8) => w8 += 1,
-                        Some(4) => w4 += 1,
-                        Some(2) => w2 += 1,
-                        _ => {}
-                    }
-                } else {
-                    w8 += 1;
                 }
             }
             continue;
         }
-        if EDGE {
-            bits[r] = bit;
-        }
+        stack[sp % MAX_N] = [a, c, l, d];
+        sp += 1;
         r += 1;
-        st_cols[r] = c;
-        st_ld[r] = l;
-        st_rd[r] = d;
-        st_av[r] = frame.open(r, c, l, d);
+        c = nc;
+        l = nl;
+        d = nd;
+        a = frame.open(r, c, l, d);
     }
     (w8, w4, w2, 0, nodes)
 }
