@@ -1,7 +1,7 @@
 //! Benchmark of the word-parallel n-queens counter (`xcover::queens::bits`), harness = false.
 //!
-//! `cargo bench --bench bits` counts n = 12..=17 with 1 and 2 threads and prints time,
-//! solutions, unique, nodes, and for n = 12..=16 the ratio to the DLX engine (one thread, the
+//! `cargo bench --bench bits` counts n = 12..=17 with 1 and 2 threads and prints wall time,
+//! CPU time, solutions, unique, nodes, and for n = 12..=16 the ratio to the DLX engine (one thread, the
 //! organ-pipe exact-cover model). Options (after `--`): `--max N` (default 17; 18 asks for
 //! n = 18 too), `--dlx-max N` (default 16; 0 skips the DLX runs), `--reps R` (default 1; the
 //! best of R runs is printed).
@@ -99,14 +99,24 @@ fn arg(args: &[String], name: &str, default: usize) -> usize {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let min = arg(&args, "--min", 12);
     let max = arg(&args, "--max", 17);
     let dlx_max = arg(&args, "--dlx-max", 16);
     let reps = arg(&args, "--reps", 1).max(1);
     println!(
         "{:>3} {:>7} {:>6} {:>9} {:>7} {:>12} {:>11} {:>12} {:>8} {:>8}",
-        "n", "threads", "tasks", "seconds", "cpu_s", "solutions", "unique", "nodes", "dlx_s", "dlx/bits"
+        "n",
+        "threads",
+        "tasks",
+        "seconds",
+        "cpu_s",
+        "solutions",
+        "unique",
+        "nodes",
+        "dlx_s",
+        "dlx/bits"
     );
-    for n in 12..=max {
+    for n in min..=max {
         let dlx = (n <= dlx_max).then(|| {
             // One thread, the same organ-pipe model as `queens count --engine dlx`.
             let p = queens_problem(n);

@@ -270,8 +270,8 @@ fn extend(n: usize, kind: Kind, prefix: &[usize], d: usize, out: &mut Vec<Task>)
         }
     }
     let mut files = prefix.to_vec();
-    // Never pre-place the last rank: the worker counts the leaves.
-    let d = d.min(n - 1).max(prefix.len());
+    // Leave at least four ranks to the worker (it unrolls the last three).
+    let d = d.min(n - 4).max(prefix.len());
     rec(&frame, kind, &mut files, d, (cols, ld, rd), out);
 }
 
@@ -350,8 +350,8 @@ fn run_task(n: usize, t: &Task) -> BitsCount {
 /// The iterative bitboard search below a task's pre-placement. Returns the classes of size
 /// 8, 4, 2 (and 1) found and the nodes. `EDGE` selects the canonical test at the leaves.
 ///
-/// Ranks `start..=n-3` use an explicit stack; the last two ranks are unrolled (rank `n-2`
-/// is a loop over its open files, rank `n-1` has at most one open file left).
+/// Ranks `start..=n-4` use an explicit stack; the last three ranks are unrolled (ranks `n-3`
+/// and `n-2` are nested loops over their open files, rank `n-1` has at most one open file).
 fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
     let frame = Frame::new(n, t.kind);
     let last = n - 1;
@@ -366,10 +366,12 @@ fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
         l = (l | bit) << 1;
         d = (d | bit) >> 1;
     }
-    debug_assert!(start + 3 <= n);
+    debug_assert!(start + 4 <= n);
     let (mut w8, mut w4, mut w2, mut nodes) = (0u64, 0u64, 0u64, 0u64);
-    // The stack holds (open files, files, left diagonals, right diagonals) of the ranks above.
-    let mut stack = [[0u32; 4]; MAX_N];
+    // The stack holds (open files left, files, left diagonals, right diagonals, rank) of the
+    // ranks above that still have open files (a rank whose last open file is being tried is
+    // not pushed, so backtracking never pops an exhausted rank).
+    let mut stack = [[0u32; 5]; MAX_N];
     let mut sp = 0usize;
     let mut r = start;
     let mut a = frame.open(r, c, l, d);
@@ -379,8 +381,9 @@ fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
                 break;
             }
             sp -= 1;
-            [a, c, l, d] = stack[sp % MAX_N];
-            r -= 1;
+            let e = stack[sp % MAX_N];
+            [a, c, l, d] = [e[0], e[1], e[2], e[3]];
+            r = e[4] as usize;
             continue;
         }
         let bit = a & a.wrapping_neg();
@@ -392,37 +395,47 @@ fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
         if EDGE {
             bits[r % MAX_N] = bit;
         }
-        if r + 3 == n {
-            // Ranks n-2 and n-1.
-            let mut a2 = frame.open(last - 1, nc, nl, nd);
-            while a2 != 0 {
-                let bit2 = a2 & a2.wrapping_neg();
-                a2 ^= bit2;
+        if r + 4 == n {
+            // Ranks n-3, n-2 and n-1, unrolled.
+            let mut a3 = frame.open(last - 2, nc, nl, nd);
+            while a3 != 0 {
+                let bit3 = a3 & a3.wrapping_neg();
+                a3 ^= bit3;
                 nodes += 1;
-                let leaf = frame.open(last, nc | bit2, (nl | bit2) << 1, (nd | bit2) >> 1);
-                if leaf != 0 {
+                let (c3, l3, d3) = (nc | bit3, (nl | bit3) << 1, (nd | bit3) >> 1);
+                let mut a2 = frame.open(last - 1, c3, l3, d3);
+                while a2 != 0 {
+                    let bit2 = a2 & a2.wrapping_neg();
+                    a2 ^= bit2;
                     nodes += 1;
-                    if EDGE {
-                        bits[last - 1] = bit2;
-                        bits[last] = leaf;
-                        for (f, b) in files[start..n].iter_mut().zip(&bits[start..n]) {
-                            *f = b.trailing_zeros() as u8;
+                    let leaf = frame.open(last, c3 | bit2, (l3 | bit2) << 1, (d3 | bit2) >> 1);
+                    if leaf != 0 {
+                        nodes += 1;
+                        if EDGE {
+                            bits[last - 2] = bit3;
+                            bits[last - 1] = bit2;
+                            bits[last] = leaf;
+                            for (f, b) in files[start..n].iter_mut().zip(&bits[start..n]) {
+                                *f = b.trailing_zeros() as u8;
+                            }
+                            match class_size(&files[..n]) {
+                                Some(8) => w8 += 1,
+                                Some(4) => w4 += 1,
+                                Some(2) => w2 += 1,
+                                _ => {}
+                            }
+                        } else {
+                            w8 += 1;
                         }
-                        match class_size(&files[..n]) {
-                            Some(8) => w8 += 1,
-                            Some(4) => w4 += 1,
-                            Some(2) => w2 += 1,
-                            _ => {}
-                        }
-                    } else {
-                        w8 += 1;
                     }
                 }
             }
             continue;
         }
-        stack[sp % MAX_N] = [a, c, l, d];
-        sp += 1;
+        if a != 0 {
+            stack[sp % MAX_N] = [a, c, l, d, r as u32];
+            sp += 1;
+        }
         r += 1;
         c = nc;
         l = nl;
