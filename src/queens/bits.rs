@@ -432,6 +432,12 @@ fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
             }
             continue;
         }
+        // Look ahead: the next rank needs an open file, and so does the one after it even
+        // before the next queen takes its squares.
+        let next = frame.open(r + 1, nc, nl, nd);
+        if next == 0 || frame.mask & !(nc | nl << 1 | nd >> 1) == 0 {
+            continue;
+        }
         if a != 0 {
             stack[sp % MAX_N] = [a, c, l, d, r as u32];
             sp += 1;
@@ -440,7 +446,7 @@ fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
         c = nc;
         l = nl;
         d = nd;
-        a = frame.open(r, c, l, d);
+        a = next;
     }
     (w8, w4, w2, 0, nodes)
 }
