@@ -122,7 +122,6 @@ struct Task {
 /// rank, and (edge part) the rank by which both side files must be taken.
 #[derive(Clone, Copy)]
 struct Frame {
-    n: usize,
     mask: u32,
     forbid: [u32; MAX_N],
     /// Rank `n-1-b` for an edge task: when it is reached, the side files not yet taken must be
@@ -140,7 +139,6 @@ impl Frame {
         let mask = full_mask(n);
         let sides = 1 | (1u32 << (n - 1));
         let mut f = Frame {
-            n,
             mask,
             forbid: [0; MAX_N],
             side_rank: usize::MAX,
@@ -359,9 +357,9 @@ fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
     let mut bits = [0u32; MAX_N];
     let (mut c, mut l, mut d) = (0u32, 0u32, 0u32);
     let start = usize::from(t.len);
-    for r in 0..start {
-        let bit = 1u32 << t.files[r];
-        files[r] = t.files[r];
+    files[..start].copy_from_slice(&t.files[..start]);
+    for &f in &t.files[..start] {
+        let bit = 1u32 << f;
         c |= bit;
         l = (l | bit) << 1;
         d = (d | bit) >> 1;

@@ -156,12 +156,15 @@ fn brute_solutions(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// A symmetry of the square as a map of (rank, file), given n - 1.
+type Map = fn(usize, usize, usize) -> (usize, usize);
+
 /// The smallest of the 8 images of a solution, each made by moving every queen (r, c) with a
 /// symmetry of the square.
 fn canonical(p: &[usize]) -> Vec<usize> {
     let n = p.len();
     let m = n - 1;
-    let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+    let maps: [Map; 8] = [
         |_, r, c| (r, c),
         |m, r, c| (c, m - r),
         |m, r, c| (m - r, m - c),
