@@ -92,6 +92,18 @@ fn time_bits(n: usize, threads: usize, reps: usize) -> (Duration, f64, bits::Bit
     (best, cpu, result)
 }
 
+/// OEIS A000170 and A002562 for n = 12..=18 (/work/shared/reference/queens-counts.csv); every
+/// run is checked against them.
+const OEIS: [(u128, u128); 7] = [
+    (14200, 1787),
+    (73712, 9233),
+    (365596, 45752),
+    (2279184, 285053),
+    (14772512, 1846955),
+    (95815104, 11977939),
+    (666090624, 83263591),
+];
+
 fn arg(args: &[String], name: &str, default: usize) -> usize {
     args.iter()
         .position(|a| a == name)
@@ -132,6 +144,9 @@ fn main() {
         for &threads in &thread_counts {
             let (time, cpu, c) = time_bits(n, threads, reps);
             assert!(c.residue_ok());
+            if let Some(&want) = n.checked_sub(12).and_then(|i| OEIS.get(i)) {
+                assert_eq!((c.solutions, c.unique), want, "n={n}: not the OEIS counts");
+            }
             let (dlx_s, ratio) = match dlx {
                 Some((d, sols)) => {
                     assert_eq!(u128::from(sols), c.solutions, "DLX and bits disagree");

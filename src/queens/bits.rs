@@ -541,16 +541,3 @@ fn small(n: usize) -> Classes {
     rec(n, 0, &mut p, 0, 0, 0, &mut counts);
     counts
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn task_counts_grow() {
-        for n in 1..=20 {
-            eprintln!("n={n} tasks={}", task_count(n));
-        }
-        assert!(task_count(16) >= 1000);
-    }
-}

@@ -224,3 +224,21 @@ fn brute_force_by_permutations() {
         assert_eq!(count(n, None).solutions, u128::from(found), "n={n}");
     }
 }
+
+#[test]
+#[should_panic(expected = "n must be in 1..=32")]
+fn n_zero_is_refused() {
+    bits::task_count(0);
+}
+
+#[test]
+#[should_panic(expected = "n must be in 1..=32")]
+fn n_above_32_is_refused() {
+    count(33, None);
+}
+
+#[test]
+fn large_boards_split_without_overflow() {
+    // The split for the largest boards is built (no count: that would take ages).
+    assert!(bits::task_count(32) > bits::task_count(20));
+}
