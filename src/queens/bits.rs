@@ -441,13 +441,7 @@ impl Walk<'_> {
                         self.bits[last - 2] = bit3;
                         self.bits[last - 1] = bit2;
                         self.bits[last] = leaf;
-                        edge_leaf(
-                            &mut self.files,
-                            &self.bits,
-                            self.start,
-                            self.n,
-                            &mut self.w,
-                        );
+                        edge_leaf(&mut self.files, &self.bits, self.start, self.n, &mut self.w);
                     } else {
                         self.w[0] += 1;
                     }
