@@ -19,14 +19,20 @@
 //!
 //! # Counting
 //!
-//! [`count`] cuts the search into tasks (see [`Tasks`]): the queen of rank 0 is forced into
-//! each file of the left half of the board (each such sub-tree counted twice, for its mirror
-//! image), and for odd n the middle file with the queen of rank 1 forced into the left half
-//! (again counted twice: the left-right mirror fixes the rank-0 queen in the middle file and
-//! swaps the halves for rank 1). Each of these roots is then split a few levels deeper
-//! (`Solver::split`), in the engine's search order, into the tasks. The tasks depend on n only,
-//! so the count is the same on any number of threads, and shard `I/M` (tasks `k` with
-//! `k mod M = I-1`, [`in_shard`]) picks a deterministic part of it.
+//! [`count`] cuts the search into tasks (see [`Tasks`]). The left-right mirror maps solutions
+//! to solutions, so the queen of the middle rank `m = n/2` (the first item the search branches
+//! on) is forced into each file of the left half, each such sub-tree counted twice; for odd n
+//! also the middle file, with the queen of rank `m-1` forced into the left half (again counted
+//! twice: the mirror fixes the middle file and swaps the halves for rank m-1). Each of these
+//! roots is then split a few levels deeper (`Solver::split`), in the engine's search order,
+//! into the tasks. The tasks depend on n only, so the count is the same on any number of
+//! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, [`in_shard`]) picks a
+//! deterministic part of it.
+//!
+//! Fundamental solutions are counted as `sum of w(s) / |class(s)|` over the solutions `s`
+//! visited, where `w(s)` (1 or 2) is how many solutions `s` stands for: `s` and its mirror image
+//! lie in the same class, so every class contributes exactly 1. The sum is kept in eighths
+//! (class sizes divide 8), so it is exact in integers.
 //!
 //! # Listing
 //!
@@ -230,15 +236,18 @@ impl Tasks {
         if !mirror || n == 1 {
             roots.push((Vec::new(), 1));
         } else {
+            // The middle rank m = n/2 is the first item the search branches on (organ-pipe
+            // order, all lengths equal): its queen goes into the left half, each sub-tree
+            // standing for its mirror image too, so the tree is cut exactly in half.
+            let m = n / 2;
             for c in 0..n / 2 {
-                roots.push((vec![model.option(0, c)], 2));
+                roots.push((vec![model.option(m, c)], 2));
             }
             if n % 2 == 1 {
-                let mid = n / 2;
-                // Rank 1's queen is at least two files away from the middle (file and
-                // diagonals), in the left half.
-                for c in 0..mid.saturating_sub(1) {
-                    roots.push((vec![model.option(0, mid), model.option(1, c)], 2));
+                // Odd n: the middle file of rank m is its own mirror image; then the queen of
+                // rank m-1 (two or more files away from the middle) goes into the left half.
+                for c in 0..m.saturating_sub(1) {
+                    roots.push((vec![model.option(m, m), model.option(m - 1, c)], 2));
                 }
             }
         }
@@ -285,6 +294,12 @@ impl Default for CountConfig {
     }
 }
 
+/// The share of a class that solution `q`, standing for `weight` solutions, contributes, in
+/// eighths: `weight * 8 / |class(q)|`.
+fn eighths(q: &[u8], weight: u8) -> u64 {
+    (weight as u64) * 8 / symmetry::class_size_fast(q) as u64
+}
+
 /// The result of [`count`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Count {
@@ -324,7 +339,7 @@ pub fn count(
     let n = model.n;
     let unique = config.unique;
 
-    // Per task: (solutions found, fundamental found, work).
+    // Per task: (solutions found, eighths of fundamental solutions, work).
     let results: Vec<(u64, u64, Work)> = mine
         .par_iter()
         .map_init(
@@ -332,9 +347,12 @@ pub fn count(
             |solver, task| {
                 let r = match &task.part {
                     Part::Solution(options) => {
-                        let fundamental = unique
-                            && symmetry::representative_class(&model.columns(options)).is_some();
-                        (1, fundamental as u64, Work::default())
+                        let eighths = if unique {
+                            eighths(&model.columns(options), task.weight)
+                        } else {
+                            0
+                        };
+                        (1, eighths, Work::default())
                     }
                     Part::Subproblem(prefix) => {
                         if unique {
@@ -345,9 +363,7 @@ pub fn count(
                                 &Budget::unlimited(),
                                 &mut |s: &[OptionId]| {
                                     model.columns_into(s, &mut q);
-                                    if symmetry::representative_class(&q).is_some() {
-                                        reps += 1;
-                                    }
+                                    reps += eighths(&q, task.weight);
                                     ControlFlow::Continue(())
                                 },
                             );
@@ -380,6 +396,7 @@ pub fn count(
     if shard == 1 {
         out.work = above;
     }
+    let mut unique_eighths = 0u128;
     for ((solutions, reps, work), task) in results.into_iter().zip(&mine) {
         let weighted = solutions as u128 * task.weight as u128;
         out.solutions = out
@@ -387,12 +404,17 @@ pub fn count(
             .checked_add(weighted)
             .expect("u128 cannot overflow here");
         out.residue = (out.residue + (weighted % RESIDUE_MODULUS as u128) as u64) % RESIDUE_MODULUS;
-        if let Some(u) = out.unique.as_mut() {
-            *u += reps as u128;
-        }
+        unique_eighths += reps as u128;
         out.work += work;
     }
-    // Solutions above the cut were nodes of the split, not of a task.
+    if let Some(u) = out.unique.as_mut() {
+        debug_assert_eq!(
+            unique_eighths % 8,
+            0,
+            "every class contributes exactly 8 eighths"
+        );
+        *u = unique_eighths / 8;
+    }
     Ok(out)
 }
 
@@ -472,11 +494,13 @@ const WINDOW: usize = 256;
 /// Calls `emit(columns, class_size)` for every solution in lexicographic order of its columns,
 /// or with `unique` for every class representative (the lexicographically smallest image) with
 /// its class size (`class_size` is `None` without `unique`). Stops when `emit` breaks or
-/// fails, returning its error. Runs on the current rayon pool; the order does not depend on
-/// the number of threads.
+/// fails, returning its error. Sub-problems are solved on `pool` (or the current rayon pool)
+/// while `emit` runs on the calling thread; the order does not depend on the number of
+/// threads.
 pub fn for_each_solution<E>(
     model: &Queens,
     unique: bool,
+    pool: Option<&rayon::ThreadPool>,
     mut emit: impl FnMut(&[u8], Option<u8>) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
     let n = model.n;
@@ -496,33 +520,43 @@ pub fn for_each_solution<E>(
         if window.is_empty() {
             return Ok(());
         }
-        let solved: Vec<Vec<(Vec<u8>, Option<u8>)>> = window
-            .par_iter()
-            .map_init(
-                || Solver::new(model.problem()),
-                |solver, prefix| {
-                    let forced: Vec<OptionId> = prefix
-                        .iter()
-                        .enumerate()
-                        .map(|(r, &c)| model.option(r, c))
-                        .collect();
-                    let mut found = Vec::new();
-                    solver.run_subproblem(&forced, &Budget::unlimited(), &mut |s: &[OptionId]| {
-                        let q = model.columns(s);
-                        if unique {
-                            if let Some(size) = symmetry::representative_class(&q) {
-                                found.push((q, Some(size)));
-                            }
-                        } else {
-                            found.push((q, None));
-                        }
-                        ControlFlow::Continue(())
-                    });
-                    found.sort_unstable();
-                    found
-                },
-            )
-            .collect();
+        let solve = || -> Vec<Vec<(Vec<u8>, Option<u8>)>> {
+            window
+                .par_iter()
+                .map_init(
+                    || Solver::new(model.problem()),
+                    |solver, prefix| {
+                        let forced: Vec<OptionId> = prefix
+                            .iter()
+                            .enumerate()
+                            .map(|(r, &c)| model.option(r, c))
+                            .collect();
+                        let mut found = Vec::new();
+                        solver.run_subproblem(
+                            &forced,
+                            &Budget::unlimited(),
+                            &mut |s: &[OptionId]| {
+                                let q = model.columns(s);
+                                if unique {
+                                    if let Some(size) = symmetry::representative_class(&q) {
+                                        found.push((q, Some(size)));
+                                    }
+                                } else {
+                                    found.push((q, None));
+                                }
+                                ControlFlow::Continue(())
+                            },
+                        );
+                        found.sort_unstable();
+                        found
+                    },
+                )
+                .collect()
+        };
+        let solved = match pool {
+            Some(p) => p.install(solve),
+            None => solve(),
+        };
         for (q, size) in solved.iter().flatten() {
             if emit(q, *size)?.is_break() {
                 return Ok(());

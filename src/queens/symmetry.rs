@@ -117,6 +117,23 @@ pub fn representative_class(q: &[u8]) -> Option<u8> {
     Some(8 / fixed)
 }
 
+/// The size of the class of `q` (8 divided by the number of symmetries fixing it), without
+/// allocating: this runs once per solution when fundamental solutions are counted.
+pub fn class_size_fast(q: &[u8]) -> u8 {
+    let n = q.len();
+    assert!(n <= MAX, "board too large for the symmetry scratch buffer");
+    let mut buf = [0u8; MAX];
+    let img = &mut buf[..n];
+    let mut fixed = 1u8;
+    for s in &Symmetry::ALL[1..] {
+        s.apply(q, img);
+        if *img == *q {
+            fixed += 1;
+        }
+    }
+    8 / fixed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +194,7 @@ mod tests {
                     assert!(sols.contains(&img), "image of a solution is a solution");
                 }
                 let size = class_size(q);
+                assert_eq!(class_size_fast(q), size);
                 assert_eq!(representative_class(q).is_some(), canonical(q) == *q);
                 if let Some(s) = representative_class(q) {
                     assert_eq!(s, size);
@@ -192,7 +210,10 @@ mod tests {
     #[test]
     fn eight_queens_classes_are_eleven_of_8_and_one_of_4() {
         let sols = brute(8);
-        let mut sizes: Vec<u8> = sols.iter().filter_map(|q| representative_class(q)).collect();
+        let mut sizes: Vec<u8> = sols
+            .iter()
+            .filter_map(|q| representative_class(q))
+            .collect();
         sizes.sort();
         assert_eq!(sizes, [4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]);
     }
