@@ -29,10 +29,12 @@
 //! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, [`in_shard`]) picks a
 //! deterministic part of it.
 //!
-//! Fundamental solutions are counted as `sum of w(s) / |class(s)|` over the solutions `s`
-//! visited, where `w(s)` (1 or 2) is how many solutions `s` stands for: `s` and its mirror image
-//! lie in the same class, so every class contributes exactly 1. The sum is kept in eighths
-//! (class sizes divide 8), so it is exact in integers.
+//! Fundamental solutions are counted by visiting each solution `s` of the searched region
+//! (the part of the board's solutions the mirrored roots cover) and counting it when no image
+//! of `s` that also lies in the region is lexicographically smaller. Every class meets the
+//! region (of a solution and its mirror image, one lies in it), and each solution of the region
+//! is visited exactly once, so each class is counted exactly once, in exactly one task: the
+//! per-task counts are whole numbers and add up across shards.
 //!
 //! # Listing
 //!
@@ -294,10 +296,19 @@ impl Default for CountConfig {
     }
 }
 
-/// The share of a class that solution `q`, standing for `weight` solutions, contributes, in
-/// eighths: `weight * 8 / |class(q)|`.
-fn eighths(q: &[u8], weight: u8) -> u64 {
-    (weight as u64) * 8 / symmetry::class_size_fast(q) as u64
+/// Whether columns `q` lie in the region the mirrored count searches (see [`Tasks::new`]).
+fn in_region(q: &[u8], mirror: bool) -> bool {
+    let n = q.len();
+    let m = n / 2;
+    let (qm, left) = (q[m] as usize, m);
+    !mirror || n == 1 || qm < left || (n % 2 == 1 && qm == m && (q[m - 1] as usize) < left)
+}
+
+/// 1 when `q` is the class member counted for its class: the lexicographically smallest of
+/// its images in the searched region.
+fn counted_rep(q: &[u8], mirror: bool) -> u64 {
+    debug_assert!(in_region(q, mirror));
+    symmetry::is_smallest_image_where(q, |p| in_region(p, mirror)) as u64
 }
 
 /// The result of [`count`].
@@ -339,7 +350,8 @@ pub fn count(
     let n = model.n;
     let unique = config.unique;
 
-    // Per task: (solutions found, eighths of fundamental solutions, work).
+    let mirror = config.mirror;
+    // Per task: (solutions found, classes counted, work).
     let results: Vec<(u64, u64, Work)> = mine
         .par_iter()
         .map_init(
@@ -347,12 +359,12 @@ pub fn count(
             |solver, task| {
                 let r = match &task.part {
                     Part::Solution(options) => {
-                        let eighths = if unique {
-                            eighths(&model.columns(options), task.weight)
+                        let reps = if unique {
+                            counted_rep(&model.columns(options), mirror)
                         } else {
                             0
                         };
-                        (1, eighths, Work::default())
+                        (1, reps, Work::default())
                     }
                     Part::Subproblem(prefix) => {
                         if unique {
@@ -363,7 +375,7 @@ pub fn count(
                                 &Budget::unlimited(),
                                 &mut |s: &[OptionId]| {
                                     model.columns_into(s, &mut q);
-                                    reps += eighths(&q, task.weight);
+                                    reps += counted_rep(&q, mirror);
                                     ControlFlow::Continue(())
                                 },
                             );
@@ -396,7 +408,6 @@ pub fn count(
     if shard == 1 {
         out.work = above;
     }
-    let mut unique_eighths = 0u128;
     for ((solutions, reps, work), task) in results.into_iter().zip(&mine) {
         let weighted = solutions as u128 * task.weight as u128;
         out.solutions = out
@@ -404,16 +415,10 @@ pub fn count(
             .checked_add(weighted)
             .expect("u128 cannot overflow here");
         out.residue = (out.residue + (weighted % RESIDUE_MODULUS as u128) as u64) % RESIDUE_MODULUS;
-        unique_eighths += reps as u128;
+        if let Some(u) = out.unique.as_mut() {
+            *u += reps as u128;
+        }
         out.work += work;
-    }
-    if let Some(u) = out.unique.as_mut() {
-        debug_assert_eq!(
-            unique_eighths % 8,
-            0,
-            "every class contributes exactly 8 eighths"
-        );
-        *u = unique_eighths / 8;
     }
     Ok(out)
 }
@@ -627,7 +632,23 @@ mod tests {
     fn mirror_and_plain_counts_agree() {
         for n in 1..=9 {
             let m = Queens::new(n).unwrap();
-            let a = count(&m, &CountConfig::default(), &|_, _, _| {}).unwrap();
+            let mirrored = CountConfig {
+                unique: true,
+                ..CountConfig::default()
+            };
+            let a = count(&m, &mirrored, &|_, _, _| {}).unwrap();
+            // Shards add up to the whole, fundamental solutions included.
+            let mut sum = (0u128, 0u128);
+            for i in 1..=3 {
+                let shard = CountConfig {
+                    shard: Some((i, 3)),
+                    ..mirrored
+                };
+                let c = count(&m, &shard, &|_, _, _| {}).unwrap();
+                sum.0 += c.solutions;
+                sum.1 += c.unique.unwrap();
+            }
+            assert_eq!(sum, (a.solutions, a.unique.unwrap()), "n = {n}");
             let b = count(
                 &m,
                 &CountConfig {
@@ -639,6 +660,7 @@ mod tests {
             )
             .unwrap();
             assert_eq!(a.solutions, b.solutions, "n = {n}");
+            assert_eq!(a.unique, b.unique, "n = {n}");
             assert_eq!(a.residue as u128, a.solutions % RESIDUE_MODULUS as u128);
         }
     }
