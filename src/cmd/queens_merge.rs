@@ -37,8 +37,8 @@ fn read_records(path: &Path) -> anyhow::Result<Vec<CountRecord>> {
     let first = text.trim_start();
     let records = if first.starts_with('{') {
         let mut out = Vec::new();
-        let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<CountRecord>();
-        while let Some(r) = stream.next() {
+        let stream = serde_json::Deserializer::from_str(&text).into_iter::<CountRecord>();
+        for r in stream {
             match r {
                 Ok(r) => out.push(r),
                 Err(e) => {
