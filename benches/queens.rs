@@ -11,8 +11,7 @@ use xcover::queens::model::{Count, CountConfig, Queens, count};
 
 /// A000170 for n = 0..=17, to check every run.
 const A000170: [u64; 18] = [
-    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
-    95815104,
+    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
 ];
 
 /// Jeff Somers' counter: bitboards of the attacked files and diagonals, the first rank's queen
@@ -28,7 +27,12 @@ fn somers(n: usize) -> u64 {
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            total += below(all, cols | bit, ((left | bit) << 1) & all, (right | bit) >> 1);
+            total += below(
+                all,
+                cols | bit,
+                ((left | bit) << 1) & all,
+                (right | bit) >> 1,
+            );
         }
         total
     }
@@ -48,7 +52,12 @@ fn somers(n: usize) -> u64 {
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            total += 2 * below(all, cols | bit, ((left | bit) << 1) & all, (right | bit) >> 1);
+            total += 2 * below(
+                all,
+                cols | bit,
+                ((left | bit) << 1) & all,
+                (right | bit) >> 1,
+            );
         }
     }
     total
@@ -79,19 +88,33 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(16)
         .min(17);
+    println!("Nodes (DLX2 count; a solution is a node), 1 thread:");
+    println!(
+        "{:>3} {:>12} {:>14} {:>12}",
+        "n", "solutions", "no symmetry", "mirror"
+    );
+    for n in 8..=11 {
+        let (m, _) = dlx(n, 1, true);
+        let (p, _) = dlx(n, 1, false);
+        println!(
+            "{n:>3} {:>12} {:>14} {:>12}",
+            m.solutions, p.work.nodes, m.work.nodes
+        );
+    }
+    println!();
     println!(
         "{:>3} {:<22} {:>7} {:>12} {:>12} {:>9}",
         "n", "engine", "threads", "solutions", "nodes", "seconds"
     );
     let mut summary = Vec::new();
-    for n in 12..=max_n {
+    for (n, &known) in A000170.iter().enumerate().take(max_n + 1).skip(12) {
         let (m1, t1) = dlx(n, 1, true);
         let (m2, t2) = dlx(n, 2, true);
         let (p1, tp) = dlx(n, 1, false);
         let start = Instant::now();
         let s = somers(n);
         let ts = start.elapsed().as_secs_f64();
-        assert_eq!(s, A000170[n], "Somers n = {n}");
+        assert_eq!(s, known, "Somers n = {n}");
         for (name, threads, c, t) in [
             ("dlx mirror", 1, &m1, t1),
             ("dlx mirror", 2, &m2, t2),
@@ -106,7 +129,13 @@ fn main() {
             "{n:>3} {:<22} {:>7} {s:>12} {:>12} {ts:>9.3}",
             "bitboard (Somers)", 1, "-"
         );
-        summary.push((n, tp / t1, p1.work.nodes as f64 / m1.work.nodes as f64, t1 / t2, t2 / ts));
+        summary.push((
+            n,
+            tp / t1,
+            p1.work.nodes as f64 / m1.work.nodes as f64,
+            t1 / t2,
+            t2 / ts,
+        ));
     }
     println!();
     println!(
