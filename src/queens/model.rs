@@ -442,6 +442,31 @@ impl Prefixes {
             .enumerate()
             .all(|(r, &qc)| qc != c && level - r != qc.abs_diff(c))
     }
+
+    /// Forward check: with a queen added at `(cur.len(), c)`, every later rank still has a
+    /// square no queen attacks. Prunes dead prefixes early (for large n, most are dead).
+    fn lookahead(&self, c: usize) -> bool {
+        let level = self.cur.len();
+        let all = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        (level + 1..self.n).all(|r| {
+            let mut attacked = 0u64;
+            for (i, &qc) in self.cur.iter().chain(std::iter::once(&c)).enumerate() {
+                let d = r - i;
+                attacked |= 1 << qc;
+                if qc + d < self.n {
+                    attacked |= 1 << (qc + d);
+                }
+                if qc >= d {
+                    attacked |= 1 << (qc - d);
+                }
+            }
+            attacked & all != all
+        })
+    }
 }
 
 impl Iterator for Prefixes {
@@ -468,7 +493,7 @@ impl Iterator for Prefixes {
             } else {
                 self.n
             };
-            match (start..bound).find(|&c| self.fits(c)) {
+            match (start..bound).find(|&c| self.fits(c) && self.lookahead(c)) {
                 Some(c) => {
                     self.cur.push(c);
                     if self.cur.len() == self.d {
@@ -615,17 +640,31 @@ mod tests {
             done: false,
         }
         .collect();
-        assert_eq!(
-            p,
-            [
-                vec![0, 2],
-                vec![0, 3],
-                vec![1, 3],
-                vec![2, 0],
-                vec![3, 0],
-                vec![3, 1]
-            ]
-        );
+        // [0, 2] and [3, 1] are cut by the forward check: rank 2 has no free square.
+        assert_eq!(p, [vec![0, 3], vec![1, 3], vec![2, 0], vec![3, 0]]);
+
+        // n = 8, d = 3: strictly increasing, non-attacking, and the prefix of every solution
+        // (found by the engine) is among them.
+        let p: Vec<Vec<usize>> = Prefixes {
+            n: 8,
+            d: 3,
+            first_bound: 8,
+            cur: Vec::new(),
+            started: false,
+            done: false,
+        }
+        .collect();
+        assert!(p.windows(2).all(|w| w[0] < w[1]));
+        let m = Queens::new(8).unwrap();
+        let mut solver = Solver::new(m.problem());
+        let mut seen = 0;
+        solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+            let q: Vec<usize> = m.columns(s).iter().map(|&c| c as usize).collect();
+            assert!(p.contains(&q[..3].to_vec()), "prefix of {q:?} missing");
+            seen += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, 92);
     }
 
     #[test]
