@@ -450,3 +450,53 @@ fn bad_board_sizes_and_shards_are_rejected_with_exit_2() {
             .stderr(predicate::str::contains("--shard"));
     }
 }
+
+#[test]
+fn merge_adds_counts_beyond_u64_exactly_in_json_and_csv() {
+    // Two fabricated shard records whose sum exceeds u64::MAX (as n = 29 and up would).
+    let a: u128 = u64::MAX as u128 - 5;
+    let b: u128 = 1_000_000_000_000_000_000;
+    let p = 1_000_000_007u128;
+    let dir = tempfile::tempdir().unwrap();
+    let f1 = dir.path().join("a.json");
+    let f2 = dir.path().join("b.csv");
+    std::fs::write(
+        &f1,
+        format!(
+            "{{\"n\":30,\"engine\":\"dlx\",\"shard\":1,\"shards\":2,\"solutions\":{a},\
+             \"unique\":null,\"nodes\":7,\"seconds\":1.5,\"residue\":{}}}\n",
+            a % p
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &f2,
+        format!(
+            "n,engine,shard,shards,solutions,unique,nodes,seconds,residue\n\
+             30,dlx,2,2,{b},,8,2.5,{}\n",
+            b % p
+        ),
+    )
+    .unwrap();
+    let total = a + b;
+    assert!(total > u64::MAX as u128);
+    xcover()
+        .args(["queens", "merge"])
+        .args([&f1, &f2])
+        .assert()
+        .success()
+        .stdout(format!("{total}\n"));
+    let out = xcover()
+        .args(["queens", "merge", "--format", "csv"])
+        .args([&f1, &f2])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "n,engine,shard,shards,solutions,unique,nodes,seconds,residue\n\
+             30,dlx,,2,{total},,15,4.0,{}\n",
+            total % p
+        )
+    );
+}
