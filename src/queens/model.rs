@@ -1,1 +1,706 @@
-//! The n-queens exact-cover model (issue 3).
+//! The n-queens exact-cover model, and counting and listing its solutions with the engine.
+//!
+//! # The model
+//!
+//! For an n×n board (1 ≤ n ≤ [`MAX_N`]):
+//! - primary items: the ranks `r0..r{n-1}` and files `c0..c{n-1}`, declared from the middle
+//!   outward ("organ-pipe order", as Knuth does): `m = n/2`, then `m-1, m+1, m-2, m+2, ...`,
+//!   rank before file; for n = 8: `r4 c4 r3 c3 r5 c5 r2 c2 r6 c6 r1 c1 r7 c7 r0 c0`. The engine
+//!   branches on the leftmost item of minimum length, so the middle of the board is tried
+//!   first, which shrinks the tree;
+//! - secondary items: the diagonals `a{i+j}` and anti-diagonals `b{n-1-i+j}`, declared
+//!   `a1 b1 a2 b2 ... a{2n-3} b{2n-3}`; the single-cell corner diagonals (`a0`, `a{2n-2}`, `b0`,
+//!   `b{2n-2}`) are left out, since no two queens can share them;
+//! - options, row-major: option `k = i*n + j` is `r{i} c{j} a{i+j} b{n-1-i+j}` (the queen on
+//!   rank `i`, file `j`), without the corner diagonals.
+//!
+//! With exactly this layout the engine reproduces Knuth's DLX2 figures (13 queens: 1,046,319
+//! nodes, 17,463,157 updates).
+//!
+//! # Counting
+//!
+//! [`count`] cuts the search into tasks (see [`Tasks`]). The left-right mirror maps solutions
+//! to solutions, so the queen of the middle rank `m = n/2` (the first item the search branches
+//! on) is forced into each file of the left half, each such sub-tree counted twice; for odd n
+//! also the middle file, with the queen of rank `m-1` forced into the left half (again counted
+//! twice: the mirror fixes the middle file and swaps the halves for rank m-1). Each of these
+//! roots is then split a few levels deeper (`Solver::split`), in the engine's search order,
+//! into the tasks. The tasks depend on n only, so the count is the same on any number of
+//! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, [`in_shard`]) picks a
+//! deterministic part of it.
+//!
+//! Fundamental solutions are counted by visiting each solution `s` of the searched region
+//! (the part of the board's solutions the mirrored roots cover) and counting it when no image
+//! of `s` that also lies in the region is lexicographically smaller. Every class meets the
+//! region (of a solution and its mirror image, one lies in it), and each solution of the region
+//! is visited exactly once, so each class is counted exactly once, in exactly one task: the
+//! per-task counts are whole numbers and add up across shards.
+//!
+//! # Listing
+//!
+//! [`for_each_solution`] streams the solutions in lexicographic order of their columns: the
+//! queens of the first few ranks are forced in lexicographic order (a prefix), each prefix's
+//! sub-problem is solved and its (few) solutions sorted; windows of prefixes are solved in
+//! parallel and emitted in order. Memory is the window, not the whole list.
+
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::engine::{
+    Budget, CountOnly, Entry, OptionId, Part, Problem, ProblemBuilder, Solver, in_shard,
+};
+
+use super::symmetry;
+
+/// The largest board the model builds (ranks/files fit easily; counts are u128).
+pub const MAX_N: usize = 32;
+
+/// The modulus of the check residue carried by count records: `solutions mod P`, accumulated
+/// independently per task so that a corrupted `solutions` field is caught when shards merge.
+pub const RESIDUE_MODULUS: u64 = 1_000_000_007;
+
+/// Why a model could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueensError {
+    #[error("the board size must be between 1 and {MAX_N}, not {0}")]
+    BadSize(usize),
+    #[error("shard {0}/{1} is not valid (need 1 <= I <= M)")]
+    BadShard(usize, usize),
+}
+
+/// Ranks/files in organ-pipe order: `n/2, n/2-1, n/2+1, n/2-2, ...`.
+pub fn organ_pipe(n: usize) -> Vec<usize> {
+    let m = n / 2;
+    let mut out = vec![m];
+    for d in 1..=n {
+        if d <= m {
+            out.push(m - d);
+        }
+        if m + d < n {
+            out.push(m + d);
+        }
+    }
+    debug_assert_eq!(out.len(), n);
+    out
+}
+
+/// The n-queens exact-cover problem with the map between options and squares.
+#[derive(Debug, Clone)]
+pub struct Queens {
+    n: usize,
+    problem: Problem,
+}
+
+impl Queens {
+    /// Builds the model for an n×n board, 1 ≤ n ≤ [`MAX_N`].
+    pub fn new(n: usize) -> Result<Queens, QueensError> {
+        if !(1..=MAX_N).contains(&n) {
+            return Err(QueensError::BadSize(n));
+        }
+        let mut b = ProblemBuilder::new();
+        let mut rank = vec![None; n];
+        let mut file = vec![None; n];
+        for i in organ_pipe(n) {
+            rank[i] = Some(b.primary(&format!("r{i}")).expect("fresh name"));
+            file[i] = Some(b.primary(&format!("c{i}")).expect("fresh name"));
+        }
+        // Diagonals 1..=2n-3 of both families; 0 and 2n-2 are single corner squares.
+        let diagonals = (2 * n).saturating_sub(3);
+        let mut a = vec![None; 2 * n];
+        let mut bd = vec![None; 2 * n];
+        for d in 1..=diagonals {
+            a[d] = Some(b.secondary(&format!("a{d}")).expect("fresh name"));
+            bd[d] = Some(b.secondary(&format!("b{d}")).expect("fresh name"));
+        }
+        for i in 0..n {
+            for j in 0..n {
+                let mut entries = vec![
+                    Entry::plain(rank[i].expect("declared")),
+                    Entry::plain(file[j].expect("declared")),
+                ];
+                if let Some(x) = a[i + j] {
+                    entries.push(Entry::plain(x));
+                }
+                if let Some(x) = bd[n - 1 - i + j] {
+                    entries.push(Entry::plain(x));
+                }
+                let id = b.add_option(entries, 0).expect("valid option");
+                debug_assert_eq!(id.0 as usize, i * n + j);
+            }
+        }
+        Ok(Queens {
+            n,
+            problem: b.build().expect("items declared"),
+        })
+    }
+
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The option placing a queen on `(rank, file)`.
+    #[inline]
+    pub fn option(&self, rank: usize, file: usize) -> OptionId {
+        debug_assert!(rank < self.n && file < self.n);
+        OptionId((rank * self.n + file) as u32)
+    }
+
+    /// The square `(rank, file)` of an option.
+    #[inline]
+    pub fn square(&self, option: OptionId) -> (usize, usize) {
+        let k = option.0 as usize;
+        (k / self.n, k % self.n)
+    }
+
+    /// The columns `q[rank] = file` of a solution given as options (any order).
+    #[inline]
+    pub fn columns_into(&self, options: &[OptionId], q: &mut [u8]) {
+        debug_assert_eq!(options.len(), self.n);
+        for &o in options {
+            let (r, c) = self.square(o);
+            q[r] = c as u8;
+        }
+    }
+
+    pub fn columns(&self, options: &[OptionId]) -> Vec<u8> {
+        let mut q = vec![0u8; self.n];
+        self.columns_into(options, &mut q);
+        q
+    }
+}
+
+/// One piece of the count: a sub-problem below forced options, or a solution found above the
+/// cut; `weight` is 2 for a piece standing for itself and its mirror image, else 1.
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub part: Part,
+    pub weight: u8,
+}
+
+/// The deterministic split of the count into tasks, and the work done above the cut.
+#[derive(Clone, Debug)]
+pub struct Tasks {
+    pub tasks: Vec<Task>,
+    /// Search-tree nodes, updates and mems spent above the cut (counted in shard 1).
+    pub above: Work,
+}
+
+/// Engine work: nodes (a solution counts as a node, as in DLX2), updates, mems.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    pub nodes: u64,
+    pub updates: u64,
+    pub mems: u64,
+}
+
+impl std::ops::AddAssign for Work {
+    fn add_assign(&mut self, o: Work) {
+        self.nodes += o.nodes;
+        self.updates += o.updates;
+        self.mems += o.mems;
+    }
+}
+
+impl From<crate::engine::Stats> for Work {
+    fn from(s: crate::engine::Stats) -> Work {
+        Work {
+            nodes: s.nodes(),
+            updates: s.updates(),
+            mems: s.mems(),
+        }
+    }
+}
+
+/// How many options below the roots the split goes: deeper for larger boards, so that there
+/// are enough tasks to balance threads and shards (hundreds for n = 12, thousands for n = 16,
+/// tens of thousands from n = 18).
+fn split_levels(n: usize) -> usize {
+    match n {
+        0..=9 => 1,
+        10..=17 => 2,
+        _ => 3,
+    }
+}
+
+impl Tasks {
+    /// The split for `model`; with `mirror` false, the plain search without symmetry (for
+    /// comparison: then the node counts are those of one sequential DLX2 run).
+    pub fn new(model: &Queens, mirror: bool) -> Tasks {
+        let n = model.n;
+        let mut roots: Vec<(Vec<OptionId>, u8)> = Vec::new();
+        if !mirror || n == 1 {
+            roots.push((Vec::new(), 1));
+        } else {
+            // The middle rank m = n/2 is the first item the search branches on (organ-pipe
+            // order, all lengths equal): its queen goes into the left half, each sub-tree
+            // standing for its mirror image too, so the tree is cut exactly in half.
+            let m = n / 2;
+            for c in 0..n / 2 {
+                roots.push((vec![model.option(m, c)], 2));
+            }
+            if n % 2 == 1 {
+                // Odd n: the middle file of rank m is its own mirror image; then the queen of
+                // rank m-1 (two or more files away from the middle) goes into the left half.
+                for c in 0..m.saturating_sub(1) {
+                    roots.push((vec![model.option(m, m), model.option(m - 1, c)], 2));
+                }
+            }
+        }
+        let mut solver = Solver::new(model.problem());
+        let mut tasks = Vec::new();
+        let mut above = Work::default();
+        for (prefix, weight) in roots {
+            for &o in &prefix {
+                solver.force(o).expect("roots are consistent");
+            }
+            let split = solver.split(prefix.len() + split_levels(n));
+            solver.unforce_all();
+            above += Work::from(split.stats);
+            tasks.extend(split.parts.into_iter().map(|part| Task { part, weight }));
+        }
+        Tasks { tasks, above }
+    }
+}
+
+/// The number of tasks of the (mirrored) count split for board size n: shards beyond it are
+/// empty.
+pub fn task_count(n: usize) -> Result<usize, QueensError> {
+    Ok(Tasks::new(&Queens::new(n)?, true).tasks.len())
+}
+
+/// What to count.
+#[derive(Copy, Clone, Debug)]
+pub struct CountConfig {
+    /// Also count the fundamental solutions (classes under the 8 symmetries).
+    pub unique: bool,
+    /// Use the left-right mirror (false only for comparisons).
+    pub mirror: bool,
+    /// Only shard `I` of `M` (1-based) of the tasks.
+    pub shard: Option<(usize, usize)>,
+}
+
+impl Default for CountConfig {
+    fn default() -> Self {
+        CountConfig {
+            unique: false,
+            mirror: true,
+            shard: None,
+        }
+    }
+}
+
+/// Whether columns `q` lie in the region the mirrored count searches (see [`Tasks::new`]).
+fn in_region(q: &[u8], mirror: bool) -> bool {
+    let n = q.len();
+    let m = n / 2;
+    let (qm, left) = (q[m] as usize, m);
+    !mirror || n == 1 || qm < left || (n % 2 == 1 && qm == m && (q[m - 1] as usize) < left)
+}
+
+/// 1 when `q` is the class member counted for its class: the lexicographically smallest of
+/// its images in the searched region.
+fn counted_rep(q: &[u8], mirror: bool) -> u64 {
+    debug_assert!(in_region(q, mirror));
+    symmetry::is_smallest_image_where(q, |p| in_region(p, mirror)) as u64
+}
+
+/// The result of [`count`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    pub solutions: u128,
+    /// Fundamental solutions, when asked for.
+    pub unique: Option<u128>,
+    pub work: Work,
+    /// Tasks counted (in this shard).
+    pub tasks: usize,
+    /// Tasks in the whole split.
+    pub tasks_total: usize,
+    /// `solutions mod RESIDUE_MODULUS`, summed task by task.
+    pub residue: u64,
+}
+
+/// Counts the n-queens solutions (and fundamental solutions if asked) on the current rayon
+/// pool. `progress(done, total, solutions_so_far)` is called after each task.
+pub fn count(
+    model: &Queens,
+    config: &CountConfig,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> Result<Count, QueensError> {
+    let (shard, shards) = config.shard.unwrap_or((1, 1));
+    if shard == 0 || shard > shards {
+        return Err(QueensError::BadShard(shard, shards));
+    }
+    let Tasks { tasks, above } = Tasks::new(model, config.mirror);
+    let mine: Vec<&Task> = tasks
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| in_shard(*k, shard, shards))
+        .map(|(_, t)| t)
+        .collect();
+    let total = mine.len();
+    let done = AtomicUsize::new(0);
+    let so_far = Mutex::new(0u128);
+    let n = model.n;
+    let unique = config.unique;
+
+    let mirror = config.mirror;
+    // Per task: (solutions found, classes counted, work).
+    let results: Vec<(u64, u64, Work)> = mine
+        .par_iter()
+        .map_init(
+            || Solver::new(model.problem()),
+            |solver, task| {
+                let r = match &task.part {
+                    Part::Solution(options) => {
+                        let reps = if unique {
+                            counted_rep(&model.columns(options), mirror)
+                        } else {
+                            0
+                        };
+                        (1, reps, Work::default())
+                    }
+                    Part::Subproblem(prefix) => {
+                        if unique {
+                            let mut q = vec![0u8; n];
+                            let mut reps = 0u64;
+                            let outcome = solver.run_subproblem(
+                                prefix,
+                                &Budget::unlimited(),
+                                &mut |s: &[OptionId]| {
+                                    model.columns_into(s, &mut q);
+                                    reps += counted_rep(&q, mirror);
+                                    ControlFlow::Continue(())
+                                },
+                            );
+                            (outcome.stats.solutions(), reps, Work::from(outcome.stats))
+                        } else {
+                            let outcome =
+                                solver.run_subproblem(prefix, &Budget::unlimited(), &mut CountOnly);
+                            (outcome.stats.solutions(), 0, Work::from(outcome.stats))
+                        }
+                    }
+                };
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                let s = {
+                    let mut g = so_far.lock().unwrap_or_else(|e| e.into_inner());
+                    *g += r.0 as u128 * task.weight as u128;
+                    *g
+                };
+                progress(d, total, s);
+                r
+            },
+        )
+        .collect();
+
+    let mut out = Count {
+        tasks: total,
+        tasks_total: tasks.len(),
+        unique: unique.then_some(0),
+        ..Count::default()
+    };
+    if shard == 1 {
+        out.work = above;
+    }
+    for ((solutions, reps, work), task) in results.into_iter().zip(&mine) {
+        let weighted = solutions as u128 * task.weight as u128;
+        out.solutions = out
+            .solutions
+            .checked_add(weighted)
+            .expect("u128 cannot overflow here");
+        out.residue = (out.residue + (weighted % RESIDUE_MODULUS as u128) as u64) % RESIDUE_MODULUS;
+        if let Some(u) = out.unique.as_mut() {
+            *u += reps as u128;
+        }
+        out.work += work;
+    }
+    Ok(out)
+}
+
+/// Lexicographically ordered prefixes `q[0..d]` of non-attacking queens on the first d ranks,
+/// with `q[0] < first_bound`.
+struct Prefixes {
+    n: usize,
+    d: usize,
+    first_bound: usize,
+    cur: Vec<usize>,
+    started: bool,
+    done: bool,
+}
+
+impl Prefixes {
+    fn fits(&self, c: usize) -> bool {
+        let level = self.cur.len();
+        self.cur
+            .iter()
+            .enumerate()
+            .all(|(r, &qc)| qc != c && level - r != qc.abs_diff(c))
+    }
+
+    /// Forward check: with a queen added at `(cur.len(), c)`, every later rank still has a
+    /// square no queen attacks. Prunes dead prefixes early (for large n, most are dead).
+    fn lookahead(&self, c: usize) -> bool {
+        let level = self.cur.len();
+        let all = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        (level + 1..self.n).all(|r| {
+            let mut attacked = 0u64;
+            for (i, &qc) in self.cur.iter().chain(std::iter::once(&c)).enumerate() {
+                let d = r - i;
+                attacked |= 1 << qc;
+                if qc + d < self.n {
+                    attacked |= 1 << (qc + d);
+                }
+                if qc >= d {
+                    attacked |= 1 << (qc - d);
+                }
+            }
+            attacked & all != all
+        })
+    }
+}
+
+impl Iterator for Prefixes {
+    type Item = Vec<usize>;
+    fn next(&mut self) -> Option<Vec<usize>> {
+        if self.done {
+            return None;
+        }
+        let mut start = if self.started {
+            match self.cur.pop() {
+                Some(c) => c + 1,
+                None => {
+                    self.done = true;
+                    return None;
+                }
+            }
+        } else {
+            self.started = true;
+            0
+        };
+        loop {
+            let bound = if self.cur.is_empty() {
+                self.first_bound
+            } else {
+                self.n
+            };
+            match (start..bound).find(|&c| self.fits(c) && self.lookahead(c)) {
+                Some(c) => {
+                    self.cur.push(c);
+                    if self.cur.len() == self.d {
+                        return Some(self.cur.clone());
+                    }
+                    start = 0;
+                }
+                None => match self.cur.pop() {
+                    Some(c) => start = c + 1,
+                    None => {
+                        self.done = true;
+                        return None;
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// How many ranks a listing prefix fixes: enough that each sub-problem has few solutions.
+fn list_prefix_len(n: usize) -> usize {
+    n.saturating_sub(10).clamp(1, n)
+}
+
+/// Prefixes solved in parallel before their solutions are emitted in order.
+const WINDOW: usize = 256;
+
+/// Calls `emit(columns, class_size)` for every solution in lexicographic order of its columns,
+/// or with `unique` for every class representative (the lexicographically smallest image) with
+/// its class size (`class_size` is `None` without `unique`). Stops when `emit` breaks or
+/// fails, returning its error. Sub-problems are solved on `pool` (or the current rayon pool)
+/// while `emit` runs on the calling thread; the order does not depend on the number of
+/// threads.
+pub fn for_each_solution<E>(
+    model: &Queens,
+    unique: bool,
+    pool: Option<&rayon::ThreadPool>,
+    mut emit: impl FnMut(&[u8], Option<u8>) -> Result<ControlFlow<()>, E>,
+) -> Result<(), E> {
+    let n = model.n;
+    let d = list_prefix_len(n);
+    // A representative has q0 <= (n-1)/2 (its mirror image has q0' = n-1-q0).
+    let first_bound = if unique { n.div_ceil(2) } else { n };
+    let mut prefixes = Prefixes {
+        n,
+        d,
+        first_bound,
+        cur: Vec::new(),
+        started: false,
+        done: false,
+    };
+    loop {
+        let window: Vec<Vec<usize>> = prefixes.by_ref().take(WINDOW).collect();
+        if window.is_empty() {
+            return Ok(());
+        }
+        let solve = || -> Vec<Vec<(Vec<u8>, Option<u8>)>> {
+            window
+                .par_iter()
+                .map_init(
+                    || Solver::new(model.problem()),
+                    |solver, prefix| {
+                        let forced: Vec<OptionId> = prefix
+                            .iter()
+                            .enumerate()
+                            .map(|(r, &c)| model.option(r, c))
+                            .collect();
+                        let mut found = Vec::new();
+                        solver.run_subproblem(
+                            &forced,
+                            &Budget::unlimited(),
+                            &mut |s: &[OptionId]| {
+                                let q = model.columns(s);
+                                if unique {
+                                    if let Some(size) = symmetry::representative_class(&q) {
+                                        found.push((q, Some(size)));
+                                    }
+                                } else {
+                                    found.push((q, None));
+                                }
+                                ControlFlow::Continue(())
+                            },
+                        );
+                        found.sort_unstable();
+                        found
+                    },
+                )
+                .collect()
+        };
+        let solved = match pool {
+            Some(p) => p.install(solve),
+            None => solve(),
+        };
+        for (q, size) in solved.iter().flatten() {
+            if emit(q, *size)?.is_break() {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn organ_pipe_order_for_8_and_7() {
+        assert_eq!(organ_pipe(8), [4, 3, 5, 2, 6, 1, 7, 0]);
+        assert_eq!(organ_pipe(7), [3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(organ_pipe(1), [0]);
+    }
+
+    #[test]
+    fn item_layout_for_8() {
+        let m = Queens::new(8).unwrap();
+        let p = m.problem();
+        let names: Vec<&str> = p.items().map(|i| p.item_name(i)).collect();
+        assert_eq!(
+            names[..16].join(" "),
+            "r4 c4 r3 c3 r5 c5 r2 c2 r6 c6 r1 c1 r7 c7 r0 c0"
+        );
+        assert_eq!(names[16..20].join(" "), "a1 b1 a2 b2");
+        assert_eq!(names.len(), 16 + 2 * 13);
+        assert_eq!(p.format_option(OptionId(0)), "r0 c0 b7");
+        assert_eq!(p.format_option(m.option(2, 5)), "r2 c5 a7 b10");
+        assert_eq!(m.square(m.option(2, 5)), (2, 5));
+    }
+
+    #[test]
+    fn sizes_out_of_range_are_rejected() {
+        assert_eq!(Queens::new(0).unwrap_err(), QueensError::BadSize(0));
+        assert_eq!(Queens::new(33).unwrap_err(), QueensError::BadSize(33));
+        assert!(Queens::new(32).is_ok());
+    }
+
+    #[test]
+    fn prefixes_are_lexicographic_and_valid() {
+        let p: Vec<Vec<usize>> = Prefixes {
+            n: 4,
+            d: 2,
+            first_bound: 4,
+            cur: Vec::new(),
+            started: false,
+            done: false,
+        }
+        .collect();
+        // [0, 2] and [3, 1] are cut by the forward check: rank 2 has no free square.
+        assert_eq!(p, [vec![0, 3], vec![1, 3], vec![2, 0], vec![3, 0]]);
+
+        // n = 8, d = 3: strictly increasing, non-attacking, and the prefix of every solution
+        // (found by the engine) is among them.
+        let p: Vec<Vec<usize>> = Prefixes {
+            n: 8,
+            d: 3,
+            first_bound: 8,
+            cur: Vec::new(),
+            started: false,
+            done: false,
+        }
+        .collect();
+        assert!(p.windows(2).all(|w| w[0] < w[1]));
+        let m = Queens::new(8).unwrap();
+        let mut solver = Solver::new(m.problem());
+        let mut seen = 0;
+        solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+            let q: Vec<usize> = m.columns(s).iter().map(|&c| c as usize).collect();
+            assert!(p.contains(&q[..3].to_vec()), "prefix of {q:?} missing");
+            seen += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, 92);
+    }
+
+    #[test]
+    fn mirror_and_plain_counts_agree() {
+        for n in 1..=9 {
+            let m = Queens::new(n).unwrap();
+            let mirrored = CountConfig {
+                unique: true,
+                ..CountConfig::default()
+            };
+            let a = count(&m, &mirrored, &|_, _, _| {}).unwrap();
+            // Shards add up to the whole, fundamental solutions included.
+            let mut sum = (0u128, 0u128);
+            for i in 1..=3 {
+                let shard = CountConfig {
+                    shard: Some((i, 3)),
+                    ..mirrored
+                };
+                let c = count(&m, &shard, &|_, _, _| {}).unwrap();
+                sum.0 += c.solutions;
+                sum.1 += c.unique.unwrap();
+            }
+            assert_eq!(sum, (a.solutions, a.unique.unwrap()), "n = {n}");
+            let b = count(
+                &m,
+                &CountConfig {
+                    mirror: false,
+                    unique: true,
+                    shard: None,
+                },
+                &|_, _, _| {},
+            )
+            .unwrap();
+            assert_eq!(a.solutions, b.solutions, "n = {n}");
+            assert_eq!(a.unique, b.unique, "n = {n}");
+            assert_eq!(a.residue as u128, a.solutions % RESIDUE_MODULUS as u128);
+        }
+    }
+}
