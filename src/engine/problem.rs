@@ -184,7 +184,10 @@ pub struct ProblemBuilder {
 }
 
 fn valid_name(name: &str) -> bool {
-    !name.is_empty() && !name.chars().any(|c| c.is_whitespace() || c == ':' || c == '|')
+    !name.is_empty()
+        && !name
+            .chars()
+            .any(|c| c.is_whitespace() || c == ':' || c == '|')
 }
 
 impl ProblemBuilder {
