@@ -24,12 +24,15 @@ pub enum Format {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodArg {
-    /// Enumerate for n <= 10, branch and bound (assignment bound) above.
+    /// Enumerate for n <= 10, branch and bound (Lagrangian bound) above.
     Auto,
     /// Score every solution of the n-queens problem (small n only).
     Enumerate,
     /// Branch and bound with the assignment (Hungarian) bound.
     Assignment,
+    /// Branch and bound with the assignment bound tightened by Lagrangian penalties on the
+    /// diagonals.
+    Lagrangian,
     /// Branch and bound with the rank/file maxima bound.
     Maxima,
     /// Branch and bound with the engine's generic bound.
@@ -75,6 +78,9 @@ pub struct Args {
     /// How to solve.
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
+    /// Subgradient steps per node for --method lagrangian.
+    #[arg(long, value_name = "K", default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS)]
+    pub lagrange_steps: u32,
     /// Print search statistics per board on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -105,6 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         MethodArg::Auto => Method::Auto,
         MethodArg::Enumerate => Method::Enumerate,
         MethodArg::Assignment => Method::BranchBound(BoundKind::Assignment),
+        MethodArg::Lagrangian => Method::BranchBound(BoundKind::Lagrangian(args.lagrange_steps)),
         MethodArg::Maxima => Method::BranchBound(BoundKind::RankFileMax),
         MethodArg::Generic => Method::BranchBound(BoundKind::Generic),
     };

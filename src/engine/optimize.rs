@@ -63,14 +63,18 @@ impl Sense {
 /// the gains of the options that complete the current partial solution to an exact cover, or
 /// `None` when it can prove that there is no completion at all. Returning a value that is too
 /// low loses solutions; a bound of `i128::MAX` never prunes.
+///
+/// `target` is what the remaining options must add to matter (the subtree is pruned when the
+/// bound is below it, or equal to it when ties are not wanted); `None` while there is nothing
+/// to beat. An iterative bound may stop tightening once it is below the target.
 pub trait Bound {
-    fn bound(&mut self, view: &View<'_>) -> Option<i128>;
+    fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
 }
 
 /// A bound that never prunes.
 pub struct NoBound;
 impl Bound for NoBound {
-    fn bound(&mut self, _: &View<'_>) -> Option<i128> {
+    fn bound(&mut self, _: &View<'_>, _: Option<i128>) -> Option<i128> {
         Some(i128::MAX / 4)
     }
 }
@@ -107,7 +111,7 @@ impl ShareBound {
 }
 
 impl Bound for ShareBound {
-    fn bound(&mut self, view: &View<'_>) -> Option<i128> {
+    fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
         let mut total = 0i128;
         for item in view.active_primary() {
             let best = view.options(item).map(|o| self.share[o.0 as usize]).max()?;
@@ -271,7 +275,8 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 
     fn enter(&mut self, view: &View<'_>) -> bool {
         let so_far: i128 = view.chosen().map(|o| self.gains[o.0 as usize]).sum();
-        let rest = self.bound.bound(view);
+        let target = self.threshold().map(|(t, _)| t.saturating_sub(so_far));
+        let rest = self.bound.bound(view, target);
         if self.root_bound.is_none() {
             self.root_bound = Some(rest.map(|r| so_far.saturating_add(r)));
         }

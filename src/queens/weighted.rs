@@ -15,7 +15,8 @@
 //! - [`Method::Enumerate`]: for small n, every solution is listed once (92 for n=8) and each
 //!   board is scored against all of them. Exact and fast for many small boards.
 //!
-//! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above.
+//! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
+//! with the Lagrangian-tightened assignment bound.
 
 use std::ops::ControlFlow;
 
@@ -24,6 +25,10 @@ use crate::engine::{Budget, Entry, ItemId, OptionId, Problem, ProblemBuilder, So
 
 /// Largest n for which [`Method::Auto`] enumerates all solutions (724 of them for n=10).
 pub const ENUMERATE_MAX_N: usize = 10;
+
+/// Subgradient steps per node of the default bound (measured best of 1, 3, 8, 15, 30 at
+/// n = 16..24; see docs/weighted.md).
+pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
 
 /// How to solve a board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -38,6 +43,9 @@ pub enum Method {
 pub enum BoundKind {
     /// Maximum-weight assignment of the free ranks to the free files on still-safe squares.
     Assignment,
+    /// The assignment bound tightened by Lagrangian penalties on the diagonals (up to this
+    /// many subgradient steps per node).
+    Lagrangian(u32),
     /// The smaller of: the sum over free ranks of their best safe square, the same over files.
     RankFileMax,
     /// The engine's generic bound (each square's weight split between its rank and file).
@@ -186,7 +194,7 @@ impl WeightedQueens {
         assert_eq!(board.len(), self.n * self.n, "board of n² numbers");
         let method = match req.method {
             Method::Auto if self.n <= ENUMERATE_MAX_N => Method::Enumerate,
-            Method::Auto => Method::BranchBound(BoundKind::Assignment),
+            Method::Auto => Method::BranchBound(BoundKind::Lagrangian(DEFAULT_LAGRANGE_STEPS)),
             m => m,
         };
         match method {
@@ -281,6 +289,10 @@ impl WeightedQueens {
         let opt = match kind {
             BoundKind::Assignment => {
                 let mut b = AssignmentBound::new(n, &self.line_of_item, board);
+                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+            }
+            BoundKind::Lagrangian(k) => {
+                let mut b = AssignmentBound::with_lagrange(n, &self.line_of_item, board, k);
                 optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
             }
             BoundKind::RankFileMax => {
@@ -400,6 +412,8 @@ struct FreeSquares {
     /// Position of each free file among the free files, `u32::MAX` if not free.
     file_pos: Vec<u32>,
     files: usize,
+    /// The free files, in the order of their positions.
+    file_list: Vec<u32>,
     /// `cell[i·files + j]`: weight of the safe square (rank i, file j) or None.
     cell: Vec<Option<i64>>,
 }
@@ -411,6 +425,7 @@ impl FreeSquares {
             ranks: Vec::with_capacity(n),
             file_pos: vec![u32::MAX; n],
             files: 0,
+            file_list: Vec::with_capacity(n),
             cell: Vec::with_capacity(n * n),
         }
     }
@@ -421,6 +436,7 @@ impl FreeSquares {
         self.ranks.clear();
         self.file_pos.iter_mut().for_each(|p| *p = u32::MAX);
         self.files = 0;
+        self.file_list.clear();
         let mut rank_items = Vec::with_capacity(n);
         for item in view.active_primary() {
             if view.len(item) == 0 {
@@ -433,6 +449,7 @@ impl FreeSquares {
                 }
                 Some((false, c)) => {
                     self.file_pos[c as usize] = self.files as u32;
+                    self.file_list.push(c);
                     self.files += 1;
                 }
                 None => {}
@@ -456,26 +473,63 @@ impl FreeSquares {
 /// the still-safe squares (the queens then may still attack each other along diagonals, so this
 /// relaxes only the diagonals). Computed by the Hungarian method (shortest augmenting paths,
 /// O(m³) for m free ranks); `None` when no perfect matching exists, which prunes the node.
+///
+/// With Lagrangian tightening (`iterations > 0`) the diagonal constraints come back as
+/// penalties: with multipliers λ ≥ 0 per diagonal, every placement of the remaining queens
+/// scores at most `assignment(w − λ_a − λ_b) + Σ λ` (Σ over the diagonals that still hold a safe
+/// square: each holds at most one queen), for any λ. The multipliers are integers (so the bound
+/// is exact arithmetic), adjusted by subgradient steps (raised on diagonals the assignment
+/// overloads, lowered on empty ones), kept from node to node as a warm start, and the
+/// iterations stop as soon as the bound falls below what the subtree must reach.
 pub struct AssignmentBound<'a> {
+    n: usize,
     lines: &'a [Option<(bool, u32)>],
     board: &'a [i64],
     free: FreeSquares,
     hungarian: Hungarian,
+    iterations: u32,
+    lambda_a: Vec<i128>,
+    lambda_b: Vec<i128>,
+    adjusted: Vec<Option<i128>>,
+    count_a: Vec<i32>,
+    count_b: Vec<i32>,
+    /// A typical weight, to scale the first steps.
+    scale: i128,
 }
 
 impl<'a> AssignmentBound<'a> {
     pub fn new(n: usize, lines: &'a [Option<(bool, u32)>], board: &'a [i64]) -> Self {
+        Self::with_lagrange(n, lines, board, 0)
+    }
+
+    /// With up to `iterations` subgradient steps on the diagonal multipliers per node.
+    pub fn with_lagrange(
+        n: usize,
+        lines: &'a [Option<(bool, u32)>],
+        board: &'a [i64],
+        iterations: u32,
+    ) -> Self {
+        let lo = board.iter().copied().min().unwrap_or(0) as i128;
+        let hi = board.iter().copied().max().unwrap_or(0) as i128;
         AssignmentBound {
+            n,
             lines,
             board,
             free: FreeSquares::new(n),
             hungarian: Hungarian::default(),
+            iterations,
+            lambda_a: vec![0; 2 * n],
+            lambda_b: vec![0; 2 * n],
+            adjusted: Vec::new(),
+            count_a: vec![0; 2 * n],
+            count_b: vec![0; 2 * n],
+            scale: ((hi - lo) / 4).max(1),
         }
     }
 }
 
 impl Bound for AssignmentBound<'_> {
-    fn bound(&mut self, view: &View<'_>) -> Option<i128> {
+    fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
         if !self.free.read(view, self.lines, self.board) {
             return None;
         }
@@ -483,7 +537,83 @@ impl Bound for AssignmentBound<'_> {
         if m == 0 {
             return Some(0);
         }
-        self.hungarian.max_weight(m, &self.free.cell)
+        if self.iterations == 0 {
+            self.adjusted.clear();
+            self.adjusted
+                .extend(self.free.cell.iter().map(|c| c.map(|w| w as i128)));
+            return self.hungarian.max_weight(m, &self.adjusted);
+        }
+        let n = self.n;
+        let mut best: Option<i128> = None;
+        for it in 0..=self.iterations {
+            // Penalised weights, and Σλ over the diagonals that still hold a safe square.
+            self.count_a.iter_mut().for_each(|x| *x = -1);
+            self.count_b.iter_mut().for_each(|x| *x = -1);
+            self.adjusted.clear();
+            for i in 0..m {
+                let r = self.free.ranks[i] as usize;
+                for j in 0..m {
+                    let c = self.free.file_list[j] as usize;
+                    let (a, b) = (r + c, r + n - 1 - c);
+                    self.adjusted.push(self.free.cell[i * m + j].map(|w| {
+                        self.count_a[a] = 0;
+                        self.count_b[b] = 0;
+                        w as i128 - self.lambda_a[a] - self.lambda_b[b]
+                    }));
+                }
+            }
+            let mut penalty = 0i128;
+            for d in 0..2 * n - 1 {
+                if self.count_a[d] == 0 {
+                    penalty += self.lambda_a[d];
+                }
+                if self.count_b[d] == 0 {
+                    penalty += self.lambda_b[d];
+                }
+            }
+            let value = self.hungarian.max_weight(m, &self.adjusted)? + penalty;
+            best = Some(best.map_or(value, |b: i128| b.min(value)));
+            if it == self.iterations || target.is_some_and(|t| value < t) {
+                break;
+            }
+            // Subgradient: queens of the assignment per diagonal.
+            for j in 1..=m {
+                let i = self.hungarian.p[j] - 1;
+                let r = self.free.ranks[i] as usize;
+                let c = self.free.file_list[j - 1] as usize;
+                self.count_a[r + c] += 1;
+                self.count_b[r + n - 1 - c] += 1;
+            }
+            let mut norm = 0i128;
+            for d in 0..2 * n - 1 {
+                for g in [self.count_a[d], self.count_b[d]] {
+                    if g >= 0 {
+                        let g = (g - 1) as i128;
+                        norm += g * g;
+                    }
+                }
+            }
+            // Overloaded diagonals: the assignment is a placement, the bound cannot improve.
+            let overloaded = self.count_a.iter().chain(&self.count_b).any(|&g| g >= 2);
+            if !overloaded {
+                break;
+            }
+            let step = match target {
+                Some(t) if value > t => ((value - t) / norm.max(1)).max(1),
+                _ => (self.scale / (it as i128 + 1)).max(1),
+            };
+            for d in 0..2 * n - 1 {
+                if self.count_a[d] >= 0 {
+                    let g = (self.count_a[d] - 1) as i128;
+                    self.lambda_a[d] = (self.lambda_a[d] + step * g).max(0);
+                }
+                if self.count_b[d] >= 0 {
+                    let g = (self.count_b[d] - 1) as i128;
+                    self.lambda_b[d] = (self.lambda_b[d] + step * g).max(0);
+                }
+            }
+        }
+        best
     }
 }
 
@@ -506,7 +636,7 @@ impl<'a> RankFileMaxBound<'a> {
 }
 
 impl Bound for RankFileMaxBound<'_> {
-    fn bound(&mut self, view: &View<'_>) -> Option<i128> {
+    fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
         if !self.free.read(view, self.lines, self.board) {
             return None;
         }
@@ -545,7 +675,7 @@ struct Hungarian {
 
 impl Hungarian {
     /// The maximum total weight of a perfect matching, None if there is none.
-    fn max_weight(&mut self, m: usize, cell: &[Option<i64>]) -> Option<i128> {
+    fn max_weight(&mut self, m: usize, cell: &[Option<i128>]) -> Option<i128> {
         const INF: i128 = i128::MAX / 4;
         // Minimise cost = -weight, rows and columns 1-based, 0 is the virtual start.
         self.u.clear();
@@ -574,7 +704,7 @@ impl Hungarian {
                         continue;
                     }
                     if let Some(w) = row[j - 1] {
-                        let cur = -(w as i128) - self.u[i0] - self.v[j];
+                        let cur = -w - self.u[i0] - self.v[j];
                         if cur < self.minv[j] {
                             self.minv[j] = cur;
                             self.way[j] = j0;
@@ -612,7 +742,7 @@ impl Hungarian {
         }
         let mut total = 0i128;
         for j in 1..=m {
-            total += cell[(self.p[j] - 1) * m + j - 1]? as i128;
+            total += cell[(self.p[j] - 1) * m + j - 1]?;
         }
         Some(total)
     }
@@ -688,20 +818,19 @@ mod tests {
         let mut h = Hungarian::default();
         for m in 1..=6 {
             for _ in 0..30 {
-                let cell: Vec<Option<i64>> = (0..m * m)
+                let cell: Vec<Option<i128>> = (0..m * m)
                     .map(|_| {
                         if g.below(4) == 0 {
                             None
                         } else {
-                            Some(g.range(-20, 50))
+                            Some(g.range(-20, 50) as i128)
                         }
                     })
                     .collect();
                 let mut best: Option<i128> = None;
                 let mut perm: Vec<usize> = (0..m).collect();
                 permute(&mut perm, 0, &mut |p| {
-                    let s: Option<i128> =
-                        (0..m).map(|i| cell[i * m + p[i]].map(|w| w as i128)).sum();
+                    let s: Option<i128> = (0..m).map(|i| cell[i * m + p[i]]).sum();
                     if let Some(s) = s {
                         best = Some(best.map_or(s, |b| b.max(s)));
                     }

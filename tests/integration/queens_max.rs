@@ -27,7 +27,10 @@ fn classic(n: usize, boards: &[Vec<i64>]) -> String {
     let mut s = format!("{}\n", boards.len());
     for b in boards {
         for r in 0..n {
-            let row: Vec<String> = b[r * n..(r + 1) * n].iter().map(|v| v.to_string()).collect();
+            let row: Vec<String> = b[r * n..(r + 1) * n]
+                .iter()
+                .map(|v| v.to_string())
+                .collect();
             s.push_str(&row.join(" "));
             s.push('\n');
         }
@@ -77,9 +80,10 @@ fn brute_best(n: usize, board: &[i64], all: &[Vec<u32>]) -> (Option<i128>, BTree
     (best, set)
 }
 
-const METHODS: [Method; 4] = [
+const METHODS: [Method; 5] = [
     Method::Enumerate,
     Method::BranchBound(BoundKind::Assignment),
+    Method::BranchBound(BoundKind::Lagrangian(4)),
     Method::BranchBound(BoundKind::RankFileMax),
     Method::BranchBound(BoundKind::Generic),
 ];
@@ -115,7 +119,9 @@ fn sample_board_and_its_variant() {
             .write_stdin(text)
             .assert()
             .success()
-            .stdout(predicate::str::starts_with(format!("260 ({count} optimal)\n")));
+            .stdout(predicate::str::starts_with(format!(
+                "260 ({count} optimal)\n"
+            )));
     }
 }
 
@@ -357,7 +363,15 @@ fn board_and_formats() {
     assert_eq!(score(8, &board, &q), 260);
 
     let out = xcover()
-        .args(["queens", "max", "--format", "json", "--all-optimal", "--limit", "5"])
+        .args([
+            "queens",
+            "max",
+            "--format",
+            "json",
+            "--all-optimal",
+            "--limit",
+            "5",
+        ])
         .write_stdin(text.clone())
         .output()
         .unwrap();
@@ -419,7 +433,9 @@ fn weights_csv_and_atomic_output() {
         .arg(&bad_out)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("line 2, field 2: `x` is not an integer"));
+        .stderr(predicate::str::contains(
+            "line 2, field 2: `x` is not an integer",
+        ));
     assert!(!bad_out.exists());
     std::fs::write(&csv, "1,2\n3,4\n5,6\n").unwrap();
     xcover()
@@ -452,8 +468,18 @@ fn bad_input_cases() {
     let four = "1 2 3 4 ";
     bad("", &[], "number of boards is missing", d);
     bad("  \r\n\t", &[], "number of boards is missing", d);
-    bad("-1\n1", &[], "line 1, column 1: the number of boards must be non-negative", d);
-    bad("x 1 2 3 4", &[], "line 1, column 1: the number of boards must be a non-negative integer, not `x`", d);
+    bad(
+        "-1\n1",
+        &[],
+        "line 1, column 1: the number of boards must be non-negative",
+        d,
+    );
+    bad(
+        "x 1 2 3 4",
+        &[],
+        "line 1, column 1: the number of boards must be a non-negative integer, not `x`",
+        d,
+    );
     // Not an integer: board, line and column.
     bad(
         &format!("2\n{four}\n1 2\n3 4.5\n"),
@@ -489,12 +515,27 @@ fn bad_input_cases() {
         "line 2, column 17: more numbers than 2 board(s) of 2×2",
         d,
     );
-    bad(&format!("3\n{four}{four}"), &["-n", "2"], "board 3 has too few numbers", d);
+    bad(
+        &format!("3\n{four}{four}"),
+        &["-n", "2"],
+        "board 3 has too few numbers",
+        d,
+    );
     // A bad time limit is a usage error.
     bad("1\n5", &["--time-limit=-1"], "--time-limit", d);
     // A good input with -n that fits works; k = 0 prints nothing.
-    xcover().args(["queens", "max", "-n", "2"]).write_stdin(format!("1\n{four}")).assert().success().stdout("none\n");
-    xcover().args(["queens", "max"]).write_stdin("0\n").assert().success().stdout("");
+    xcover()
+        .args(["queens", "max", "-n", "2"])
+        .write_stdin(format!("1\n{four}"))
+        .assert()
+        .success()
+        .stdout("none\n");
+    xcover()
+        .args(["queens", "max"])
+        .write_stdin("0\n")
+        .assert()
+        .success()
+        .stdout("");
 }
 
 #[test]
@@ -505,7 +546,9 @@ fn random_is_reproducible_and_documented() {
     assert!(x >= (u64::MAX % 99 + 1) % 99);
     let first = (x % 99) as i64 + 1;
     let out = xcover()
-        .args(["queens", "random", "5", "--boards", "2", "--seed", "1234567"])
+        .args([
+            "queens", "random", "5", "--boards", "2", "--seed", "1234567",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -518,7 +561,17 @@ fn random_is_reproducible_and_documented() {
     assert_eq!(b.numbers, random_boards(5, 2, 1234567, 1, 99).concat());
     // Extreme ranges.
     let out = xcover()
-        .args(["queens", "random", "3", "--seed", "9", "--min", "-9223372036854775808", "--max", "9223372036854775807"])
+        .args([
+            "queens",
+            "random",
+            "3",
+            "--seed",
+            "9",
+            "--min",
+            "-9223372036854775808",
+            "--max",
+            "9223372036854775807",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -532,7 +585,8 @@ fn random_is_reproducible_and_documented() {
 /// costs).
 fn small_problem() -> impl Strategy<Value = (usize, usize, Vec<Vec<usize>>, Vec<i64>)> {
     (1usize..5, 0usize..3).prop_flat_map(|(p, s)| {
-        let option = proptest::sample::subsequence((0..p + s).collect::<Vec<_>>(), 1..=(p + s).min(3));
+        let option =
+            proptest::sample::subsequence((0..p + s).collect::<Vec<_>>(), 1..=(p + s).min(3));
         (
             Just(p),
             Just(s),
