@@ -188,10 +188,10 @@ fn read_boards(args: &Args) -> anyhow::Result<Boards> {
     if let Some(path) = &args.weights {
         let (bytes, name) = read_input(Some(path))?;
         let b = weights::parse_csv(&bytes, &name).map_err(|e| InputError(e.0))?;
-        if let Some(n) = args.n {
-            if n != b.n {
-                return Err(InputError(format!("{name}: a {0}×{0} board, but -n {n}", b.n)).into());
-            }
+        if let Some(n) = args.n
+            && n != b.n
+        {
+            return Err(InputError(format!("{name}: a {0}×{0} board, but -n {n}", b.n)).into());
         }
         return Ok(b);
     }
@@ -252,10 +252,10 @@ fn write_text(out: &mut Output, args: &Args, res: &BoardResult) -> std::io::Resu
             opt(res.bound)
         ));
     }
-    if args.all_optimal {
-        if let Some(c) = res.optimal_count {
-            line.push_str(&format!(" ({c} optimal)"));
-        }
+    if args.all_optimal
+        && let Some(c) = res.optimal_count
+    {
+        line.push_str(&format!(" ({c} optimal)"));
     }
     writeln!(out, "{line}")?;
     let shown: &[_] = if args.all_optimal || args.top.is_some() {

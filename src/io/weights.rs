@@ -105,13 +105,13 @@ pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Board
     let count_numbers = tokens - 1;
     // Find k, even if a later token is bad.
     let (kl, kc) = k_pos.unwrap_or((1, 1));
-    if let Some(b) = &bad {
-        if b.index == 0 {
-            return Err(err(format!(
-                "line {}, column {}: the number of boards must be a non-negative integer, not `{}`",
-                b.line, b.col, b.text
-            )));
-        }
+    if let Some(b) = &bad
+        && b.index == 0
+    {
+        return Err(err(format!(
+            "line {}, column {}: the number of boards must be a non-negative integer, not `{}`",
+            b.line, b.col, b.text
+        )));
     }
     let k = numbers[0];
     if k < 0 {
@@ -125,7 +125,7 @@ pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Board
         if k == 0 {
             return if count_numbers == 0 { Some(0) } else { None };
         }
-        if count_numbers as u64 % k != 0 {
+        if !(count_numbers as u64).is_multiple_of(k) {
             return None;
         }
         let sq = (count_numbers as u64 / k) as usize;
@@ -150,11 +150,11 @@ pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Board
     if let Some(b) = &bad {
         return Err(err(bad_message(b, Some(n))));
     }
-    let per = (n as u64).checked_mul(n as u64).unwrap_or(u64::MAX);
-    let want = k.checked_mul(per).unwrap_or(u64::MAX);
+    let per = (n as u64).saturating_mul(n as u64);
+    let want = k.saturating_mul(per);
     let have = count_numbers as u64;
     if have < want {
-        let board = if per == 0 { 1 } else { have / per + 1 };
+        let board = have.checked_div(per).map_or(1, |b| b + 1);
         let inside = if per == 0 { 0 } else { have % per };
         return Err(err(format!(
             "board {board} has too few numbers: the input ends after {inside} of its {per} \

@@ -30,6 +30,10 @@ pub const ENUMERATE_MAX_N: usize = 10;
 /// n = 16..24; see docs/weighted.md).
 pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
 
+/// The root node of a Lagrangian search gets this many times the steps of the other nodes
+/// (a good start for the multipliers, and a tighter bound to report when the time runs out).
+pub const ROOT_STEP_FACTOR: u32 = 20;
+
 /// How to solve a board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -495,6 +499,8 @@ pub struct AssignmentBound<'a> {
     count_b: Vec<i32>,
     /// A typical weight, to scale the first steps.
     scale: i128,
+    /// Whether the first (root) node was bounded: it gets more steps.
+    root_done: bool,
 }
 
 impl<'a> AssignmentBound<'a> {
@@ -524,6 +530,7 @@ impl<'a> AssignmentBound<'a> {
             count_a: vec![0; 2 * n],
             count_b: vec![0; 2 * n],
             scale: ((hi - lo) / 4).max(1),
+            root_done: false,
         }
     }
 }
@@ -545,7 +552,13 @@ impl Bound for AssignmentBound<'_> {
         }
         let n = self.n;
         let mut best: Option<i128> = None;
-        for it in 0..=self.iterations {
+        let iterations = if self.root_done {
+            self.iterations
+        } else {
+            self.root_done = true;
+            self.iterations.saturating_mul(ROOT_STEP_FACTOR)
+        };
+        for it in 0..=iterations {
             // Penalised weights, and Σλ over the diagonals that still hold a safe square.
             self.count_a.iter_mut().for_each(|x| *x = -1);
             self.count_b.iter_mut().for_each(|x| *x = -1);
@@ -573,7 +586,7 @@ impl Bound for AssignmentBound<'_> {
             }
             let value = self.hungarian.max_weight(m, &self.adjusted)? + penalty;
             best = Some(best.map_or(value, |b: i128| b.min(value)));
-            if it == self.iterations || target.is_some_and(|t| value < t) {
+            if it == iterations || target.is_some_and(|t| value < t) {
                 break;
             }
             // Subgradient: queens of the assignment per diagonal.
