@@ -424,10 +424,7 @@ impl<'p> Solver<'p> {
         let mut item_of_header = vec![ItemId(0); n_items + 1];
         let mut h = 1u32;
         for primary in [true, false] {
-            for item in problem
-                .items()
-                .filter(|&i| problem.is_primary(i) == primary)
-            {
+            for item in problem.items().filter(|&i| problem.is_primary(i) == primary) {
                 header_of_item[item.0 as usize] = h;
                 item_of_header[h as usize] = item;
                 h += 1;
@@ -812,7 +809,8 @@ impl<'p> Solver<'p> {
             let cur = self.choice[l];
             let item = self.links.nd[cur as usize].itm as u32;
             let mut scratch = Counters::default();
-            self.links.uncommit_others::<COLOURS>(cur, &mut scratch);
+            self.links
+                .uncommit_others::<COLOURS>(cur, &mut scratch);
             self.links.uncover::<COLOURS>(item, &mut scratch);
         }
         self.finish(c, nodes, solutions, max_level, end)

@@ -184,10 +184,7 @@ pub struct ProblemBuilder {
 }
 
 fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name
-            .chars()
-            .any(|c| c.is_whitespace() || c == ':' || c == '|')
+    !name.is_empty() && !name.chars().any(|c| c.is_whitespace() || c == ':' || c == '|')
 }
 
 impl ProblemBuilder {

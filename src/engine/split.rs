@@ -92,8 +92,7 @@ impl Solver<'_> {
         let keep = self.forced();
         self.unforce_all();
         for &o in &keep[..before] {
-            self.force(o)
-                .expect("re-forcing options that were forced before");
+            self.force(o).expect("re-forcing options that were forced before");
         }
         outcome
     }
