@@ -1,13 +1,13 @@
 //! `xcover queens random`: random weight boards in the classic format, reproducible from the
 //! seed on every platform and version (SplitMix64, see `queens::weighted::SplitMix64`).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::InputError;
 use crate::io::output::Output;
-use crate::io::weights::write_classic;
-use crate::queens::weighted::random_boards;
+use crate::queens::weighted::SplitMix64;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -46,9 +46,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(InputError(format!("--min {} is above --max {}", args.min, args.max)).into());
     }
     let n = args.n as usize;
-    let boards = random_boards(n, args.boards, args.seed, args.min, args.max);
+    // Board by board, so that many boards need no memory; the same numbers, in the same order,
+    // as `queens::weighted::random_boards` (the format of `io::weights::write_classic`).
+    let mut g = SplitMix64::new(args.seed);
     let mut out = Output::create(args.output.as_deref())?;
-    write_classic(&mut out, n, &boards)?;
+    writeln!(out, "{}", args.boards)?;
+    let mut line = String::new();
+    for k in 0..args.boards {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        for _ in 0..n {
+            line.clear();
+            for c in 0..n {
+                if c > 0 {
+                    line.push(' ');
+                }
+                line.push_str(&g.range(args.min, args.max).to_string());
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
+        }
+    }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
