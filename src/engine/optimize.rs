@@ -20,6 +20,28 @@
 //!
 //! The bound is pluggable: [`ShareBound`] works for any model, a model can supply a stronger
 //! one (the n-queens model's assignment bound lives in `queens::weighted`).
+//!
+//! ```
+//! use xcover::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
+//! use xcover::engine::{Budget, ProblemBuilder, Solver};
+//! let mut b = ProblemBuilder::new();
+//! for name in ["a", "b", "c"] { b.primary(name).unwrap(); }
+//! // Costs as DLX5 reads them: cover a, b, c at least total cost.
+//! for (opt, cost) in [("a b", 5), ("c", 1), ("a", 2), ("b c", 3), ("a b c", 7)] {
+//!     b.add_option_named(opt, cost).unwrap();
+//! }
+//! let problem = b.build().unwrap();
+//! let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
+//! let sense = Sense::Minimize;
+//! let gains = sense.gains(&weights);
+//! let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
+//! let mut bound = ShareBound::new(&problem, &gains);
+//! let config = Config { sense, keep: Keep::Top(2), budget: Budget::unlimited() };
+//! let best = optimize::optimize_gains(&mut solver, &gains, &mut bound, &config, &[]);
+//! assert_eq!(best.status, Status::Optimal);
+//! let values: Vec<i128> = best.solutions.iter().map(|s| s.value).collect();
+//! assert_eq!(values, vec![5, 6]); // {a, b c} = 2 + 3, {a b, c} = 5 + 1 (then {a b c} = 7)
+//! ```
 
 use std::ops::ControlFlow;
 
