@@ -291,13 +291,19 @@ impl WeightedQueens {
             budget: req.budget,
         };
         let opt = match kind {
-            BoundKind::Assignment => {
-                let mut b = AssignmentBound::new(n, &self.line_of_item, board);
-                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
-            }
-            BoundKind::Lagrangian(k) => {
-                let mut b = AssignmentBound::with_lagrange(n, &self.line_of_item, board, k);
-                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+            BoundKind::Assignment | BoundKind::Lagrangian(_) => {
+                let k = match kind {
+                    BoundKind::Lagrangian(k) => k,
+                    _ => 0,
+                };
+                let lines = &self.line_of_item;
+                if fits_i64(n, board) {
+                    let mut b = AssignmentBound::<i64>::with_lagrange(n, lines, board, k);
+                    optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+                } else {
+                    let mut b = AssignmentBound::<i128>::with_lagrange(n, lines, board, k);
+                    optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+                }
             }
             BoundKind::RankFileMax => {
                 let mut b = RankFileMaxBound::new(n, &self.line_of_item, board);
@@ -485,16 +491,16 @@ impl FreeSquares {
 /// is exact arithmetic), adjusted by subgradient steps (raised on diagonals the assignment
 /// overloads, lowered on empty ones), kept from node to node as a warm start, and the
 /// iterations stop as soon as the bound falls below what the subtree must reach.
-pub struct AssignmentBound<'a> {
+pub struct AssignmentBound<'a, T = i128> {
     n: usize,
     lines: &'a [Option<(bool, u32)>],
     board: &'a [i64],
     free: FreeSquares,
-    hungarian: Hungarian,
+    hungarian: Hungarian<T>,
     iterations: u32,
     lambda_a: Vec<i128>,
     lambda_b: Vec<i128>,
-    adjusted: Vec<Option<i128>>,
+    adjusted: Vec<Option<T>>,
     count_a: Vec<i32>,
     count_b: Vec<i32>,
     /// A typical weight, to scale the first steps.
@@ -503,7 +509,17 @@ pub struct AssignmentBound<'a> {
     root_done: bool,
 }
 
-impl<'a> AssignmentBound<'a> {
+/// Multipliers are capped here (any λ >= 0 gives a valid bound), which keeps the `i64`
+/// computation in range.
+const LAMBDA_CAP: i128 = 1 << 40;
+
+/// Whether a board's numbers allow the `i64` Hungarian: |w| < 2^31, so penalised weights stay
+/// below 2^42 and sums over up to 2^16 ranks below 2^60.
+pub fn fits_i64(n: usize, board: &[i64]) -> bool {
+    n < 1 << 16 && board.iter().all(|w| w.unsigned_abs() < 1 << 31)
+}
+
+impl<'a, T: HungarianInt> AssignmentBound<'a, T> {
     pub fn new(n: usize, lines: &'a [Option<(bool, u32)>], board: &'a [i64]) -> Self {
         Self::with_lagrange(n, lines, board, 0)
     }
@@ -535,7 +551,7 @@ impl<'a> AssignmentBound<'a> {
     }
 }
 
-impl Bound for AssignmentBound<'_> {
+impl<T: HungarianInt> Bound for AssignmentBound<'_, T> {
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
         if !self.free.read(view, self.lines, self.board) {
             return None;
@@ -546,9 +562,13 @@ impl Bound for AssignmentBound<'_> {
         }
         if self.iterations == 0 {
             self.adjusted.clear();
-            self.adjusted
-                .extend(self.free.cell.iter().map(|c| c.map(|w| w as i128)));
-            return self.hungarian.max_weight(m, &self.adjusted);
+            self.adjusted.extend(
+                self.free
+                    .cell
+                    .iter()
+                    .map(|c| c.map(|w| T::from_i128(w as i128))),
+            );
+            return self.hungarian.max_weight(m, &self.adjusted).map(T::to_i128);
         }
         let n = self.n;
         let mut best: Option<i128> = None;
@@ -571,7 +591,7 @@ impl Bound for AssignmentBound<'_> {
                     self.adjusted.push(self.free.cell[i * m + j].map(|w| {
                         self.count_a[a] = 0;
                         self.count_b[b] = 0;
-                        w as i128 - self.lambda_a[a] - self.lambda_b[b]
+                        T::from_i128(w as i128 - self.lambda_a[a] - self.lambda_b[b])
                     }));
                 }
             }
@@ -584,7 +604,7 @@ impl Bound for AssignmentBound<'_> {
                     penalty += self.lambda_b[d];
                 }
             }
-            let value = self.hungarian.max_weight(m, &self.adjusted)? + penalty;
+            let value = self.hungarian.max_weight(m, &self.adjusted)?.to_i128() + penalty;
             best = Some(best.map_or(value, |b: i128| b.min(value)));
             if it == iterations || target.is_some_and(|t| value < t) {
                 break;
@@ -618,11 +638,11 @@ impl Bound for AssignmentBound<'_> {
             for d in 0..2 * n - 1 {
                 if self.count_a[d] >= 0 {
                     let g = (self.count_a[d] - 1) as i128;
-                    self.lambda_a[d] = (self.lambda_a[d] + step * g).max(0);
+                    self.lambda_a[d] = (self.lambda_a[d] + step * g).clamp(0, LAMBDA_CAP);
                 }
                 if self.count_b[d] >= 0 {
                     let g = (self.count_b[d] - 1) as i128;
-                    self.lambda_b[d] = (self.lambda_b[d] + step * g).max(0);
+                    self.lambda_b[d] = (self.lambda_b[d] + step * g).clamp(0, LAMBDA_CAP);
                 }
             }
         }
@@ -674,27 +694,70 @@ impl Bound for RankFileMaxBound<'_> {
     }
 }
 
+/// The integer type the Hungarian method computes in: `i64` when the board's numbers are small
+/// enough for every sum to fit (checked in [`AssignmentBound::with_lagrange`]), else `i128`.
+pub trait HungarianInt:
+    Copy
+    + Ord
+    + Default
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Neg<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+    + std::iter::Sum
+{
+    const ZERO: Self;
+    const INF: Self;
+    /// Exact for the values the bound passes (see the range check).
+    fn from_i128(x: i128) -> Self;
+    fn to_i128(self) -> i128;
+}
+
+impl HungarianInt for i64 {
+    const ZERO: Self = 0;
+    const INF: Self = i64::MAX / 4;
+    fn from_i128(x: i128) -> Self {
+        debug_assert!(x.unsigned_abs() < 1 << 60);
+        x as i64
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+}
+
+impl HungarianInt for i128 {
+    const ZERO: Self = 0;
+    const INF: Self = i128::MAX / 4;
+    fn from_i128(x: i128) -> Self {
+        x
+    }
+    fn to_i128(self) -> i128 {
+        self
+    }
+}
+
 /// The Hungarian method for a maximum-weight perfect matching on an m×m matrix with missing
-/// entries (Kuhn–Munkres with potentials, in the shortest-augmenting-path form), in `i128`.
+/// entries (Kuhn–Munkres with potentials, in the shortest-augmenting-path form).
 #[derive(Default)]
-struct Hungarian {
-    u: Vec<i128>,
-    v: Vec<i128>,
+struct Hungarian<T> {
+    u: Vec<T>,
+    v: Vec<T>,
     p: Vec<usize>,
     way: Vec<usize>,
-    minv: Vec<i128>,
+    minv: Vec<T>,
     used: Vec<bool>,
 }
 
-impl Hungarian {
+impl<T: HungarianInt> Hungarian<T> {
     /// The maximum total weight of a perfect matching, None if there is none.
-    fn max_weight(&mut self, m: usize, cell: &[Option<i128>]) -> Option<i128> {
-        const INF: i128 = i128::MAX / 4;
+    fn max_weight(&mut self, m: usize, cell: &[Option<T>]) -> Option<T> {
+        let inf = T::INF;
         // Minimise cost = -weight, rows and columns 1-based, 0 is the virtual start.
         self.u.clear();
-        self.u.resize(m + 1, 0);
+        self.u.resize(m + 1, T::ZERO);
         self.v.clear();
-        self.v.resize(m + 1, 0);
+        self.v.resize(m + 1, T::ZERO);
         self.p.clear();
         self.p.resize(m + 1, 0);
         self.way.clear();
@@ -703,13 +766,13 @@ impl Hungarian {
             self.p[0] = i;
             let mut j0 = 0usize;
             self.minv.clear();
-            self.minv.resize(m + 1, INF);
+            self.minv.resize(m + 1, inf);
             self.used.clear();
             self.used.resize(m + 1, false);
             loop {
                 self.used[j0] = true;
                 let i0 = self.p[j0];
-                let mut delta = INF;
+                let mut delta = inf;
                 let mut j1 = 0usize;
                 let row = &cell[(i0 - 1) * m..i0 * m];
                 for j in 1..=m {
@@ -728,7 +791,7 @@ impl Hungarian {
                         j1 = j;
                     }
                 }
-                if delta >= INF {
+                if delta >= inf {
                     return None;
                 }
                 for j in 0..=m {
@@ -753,7 +816,7 @@ impl Hungarian {
                 }
             }
         }
-        let mut total = 0i128;
+        let mut total = T::ZERO;
         for j in 1..=m {
             total += cell[(self.p[j] - 1) * m + j - 1]?;
         }
@@ -828,7 +891,8 @@ mod tests {
     #[test]
     fn hungarian_matches_brute_force() {
         let mut g = SplitMix64::new(7);
-        let mut h = Hungarian::default();
+        let mut h = Hungarian::<i128>::default();
+        let mut h64 = Hungarian::<i64>::default();
         for m in 1..=6 {
             for _ in 0..30 {
                 let cell: Vec<Option<i128>> = (0..m * m)
@@ -849,6 +913,8 @@ mod tests {
                     }
                 });
                 assert_eq!(h.max_weight(m, &cell), best, "{cell:?}");
+                let cell64: Vec<Option<i64>> = cell.iter().map(|c| c.map(|w| w as i64)).collect();
+                assert_eq!(h64.max_weight(m, &cell64).map(|v| v as i128), best);
             }
         }
     }
