@@ -183,7 +183,8 @@ pub struct Optimum {
     /// Best first. For `Keep::Best` one, for `AllOptimal` the optimal ones (up to the limit),
     /// for `Top(k)` up to k.
     pub solutions: Vec<Scored>,
-    /// For `Keep::AllOptimal` with status `Optimal`: the number of optimal solutions.
+    /// For `Keep::AllOptimal` with status `Optimal`: the number of optimal solutions (0 when
+    /// `Infeasible`).
     pub optimal_count: Option<u64>,
     /// The best value any solution can have (in weight units: an upper bound when maximising,
     /// a lower bound when minimising). Equals the best value when optimal; `None` when
@@ -427,6 +428,7 @@ pub fn optimize_gains<B: Bound>(
     };
     let optimal_count = match (config.keep, status) {
         (Keep::AllOptimal { .. }, Status::Optimal) => Some(bb.ties),
+        (Keep::AllOptimal { .. }, Status::Infeasible) => Some(0),
         _ => None,
     };
     Optimum {

@@ -230,6 +230,9 @@ impl WeightedQueens {
                 let scores: Vec<i128> = (0..count).map(score).collect();
                 let best = scores.iter().copied().max();
                 layouts = Vec::new();
+                if let Keep::AllOptimal { .. } = keep {
+                    optimal_count = Some(0);
+                }
                 if let Some(best) = best {
                     let mut ties = 0u64;
                     for (k, &s) in scores.iter().enumerate() {

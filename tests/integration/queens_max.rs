@@ -277,6 +277,8 @@ fn no_placement_prints_none_and_continues() {
             let r = model.solve(&boards[0], &all_optimal(m));
             assert_eq!(r.status, Status::Infeasible);
             assert!(r.layouts.is_empty());
+            assert_eq!(r.optimal_count, Some(0));
+            assert_eq!(r.bound, None);
         }
     }
     // n=1 has one placement.
@@ -633,6 +635,20 @@ proptest! {
             let mut sorted: Vec<i128> = values.iter().map(|&v| match sense { Sense::Maximize => v, Sense::Minimize => -v }).collect();
             sorted.sort_by(|a, b| b.cmp(a));
             let sorted: Vec<i128> = sorted.into_iter().map(|g| sense.value(g)).collect();
+            // A search cut short: whatever it reports is consistent with the true optimum.
+            {
+                let budget = Budget { nodes: Some(2), ..Budget::unlimited() };
+                let config = Config { sense, keep: Keep::Best, budget };
+                let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
+                let r = optimize::optimize(&mut solver, &weights, &mut ShareBound::new(&problem, &gains), &config, &[]);
+                if let Some(&best) = sorted.first() {
+                    // In gain terms: found <= best <= bound.
+                    let g = |v: i128| match sense { Sense::Maximize => v, Sense::Minimize => -v };
+                    if let Some(v) = r.value() { prop_assert!(g(v) <= g(best)); }
+                    if let Some(b) = r.bound { prop_assert!(g(b) >= g(best)); }
+                    prop_assert!(r.status != Status::Infeasible);
+                }
+            }
             for keep in [Keep::Best, Keep::AllOptimal { limit: usize::MAX }, Keep::Top(3)] {
                 let config = Config { sense, keep, budget: Budget::unlimited() };
                 let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
@@ -641,6 +657,8 @@ proptest! {
                 for r in [&r1, &r2] {
                     if values.is_empty() {
                         prop_assert_eq!(r.status, Status::Infeasible);
+                        prop_assert!(r.solutions.is_empty());
+                        prop_assert_eq!(r.bound, None);
                         continue;
                     }
                     prop_assert_eq!(r.status, Status::Optimal);
