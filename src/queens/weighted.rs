@@ -510,6 +510,8 @@ pub struct AssignmentBound<'a, T = i128> {
     scale: i128,
     /// Whether the first (root) node was bounded: it gets more steps.
     root_done: bool,
+    /// Step scale in percent.
+    mu: i128,
 }
 
 /// Multipliers are capped here (any λ >= 0 gives a valid bound), which keeps the `i64`
@@ -550,6 +552,7 @@ impl<'a, T: HungarianInt> AssignmentBound<'a, T> {
             count_b: vec![0; 2 * n],
             scale: ((hi - lo) / 4).max(1),
             root_done: false,
+            mu: 100,
         }
     }
 }
@@ -608,6 +611,13 @@ impl<T: HungarianInt> Bound for AssignmentBound<'_, T> {
                 }
             }
             let value = self.hungarian.max_weight(m, &self.adjusted)?.to_i128() + penalty;
+            // Polyak's step scaled by mu (percent): mu shrinks when a step did not improve
+            // the bound and grows slowly when it did (kept from node to node).
+            match best {
+                Some(b) if value >= b => self.mu = (self.mu * 2 / 3).max(1),
+                Some(_) => self.mu = (self.mu * 11 / 10).clamp(1, 200),
+                None => {}
+            }
             best = Some(best.map_or(value, |b: i128| b.min(value)));
             if it == iterations || target.is_some_and(|t| value < t) {
                 break;
@@ -620,10 +630,15 @@ impl<T: HungarianInt> Bound for AssignmentBound<'_, T> {
                 self.count_a[r + c] += 1;
                 self.count_b[r + n - 1 - c] += 1;
             }
+            // The projected subgradient: an empty diagonal whose multiplier is already 0
+            // cannot move, so it does not count in the step's norm.
             let mut norm = 0i128;
             for d in 0..2 * n - 1 {
-                for g in [self.count_a[d], self.count_b[d]] {
-                    if g >= 0 {
+                for (g, l) in [
+                    (self.count_a[d], self.lambda_a[d]),
+                    (self.count_b[d], self.lambda_b[d]),
+                ] {
+                    if g >= 0 && (g >= 1 || l > 0) {
                         let g = (g - 1) as i128;
                         norm += g * g;
                     }
@@ -635,7 +650,7 @@ impl<T: HungarianInt> Bound for AssignmentBound<'_, T> {
                 break;
             }
             let step = match target {
-                Some(t) if value > t => ((value - t) / norm.max(1)).max(1),
+                Some(t) if value > t => ((value - t) * self.mu / (100 * norm.max(1))).max(1),
                 _ => (self.scale / (it as i128 + 1)).max(1),
             };
             for d in 0..2 * n - 1 {
