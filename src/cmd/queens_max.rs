@@ -1,10 +1,378 @@
-//! `xcover queens max`.
+//! `xcover queens max`: for each board, the maximum sum under n non-attacking queens.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::InputError;
+use crate::engine::Budget;
+use crate::engine::optimize::{Keep, Status};
+use crate::io::output::{Output, read_input};
+use crate::io::weights::{self, Boards};
+use crate::queens::weighted::{BoardResult, BoundKind, Method, Request, WeightedQueens};
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Csv,
+    Json,
+    Svg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodArg {
+    /// Enumerate for n <= 10, branch and bound (Lagrangian bound) above.
+    Auto,
+    /// Score every solution of the n-queens problem (small n only).
+    Enumerate,
+    /// Branch and bound with the assignment (Hungarian) bound.
+    Assignment,
+    /// Branch and bound with the assignment bound tightened by Lagrangian penalties on the
+    /// diagonals.
+    Lagrangian,
+    /// Branch and bound with the rank/file maxima bound.
+    Maxima,
+    /// Branch and bound with the engine's generic bound.
+    Generic,
+}
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Boards in the classic format: k, then k boards of n×n integers (`-` or none: stdin).
+    #[arg(value_name = "FILE", conflicts_with = "weights")]
+    pub input: Option<PathBuf>,
+    /// One board as a CSV matrix instead.
+    #[arg(long, value_name = "FILE.csv")]
+    pub weights: Option<PathBuf>,
+    /// The board size (otherwise inferred from the count of numbers).
+    #[arg(short = 'n', value_name = "N")]
+    pub n: Option<usize>,
+    /// Right-justify each number in W columns.
+    #[arg(long, value_name = "W", default_value_t = 0)]
+    pub width: usize,
+    /// Also print the optimal layout: n lines of `X` and `.` separated by spaces.
+    #[arg(long)]
+    pub board: bool,
+    /// List every optimal layout (and count them).
+    #[arg(long, conflicts_with = "top")]
+    pub all_optimal: bool,
+    /// With --all-optimal: list at most K layouts per board (all are counted).
+    #[arg(long, value_name = "K", requires = "all_optimal")]
+    pub limit: Option<usize>,
+    /// The K best layouts with their scores.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub top: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Stop each board's search after this many seconds; the best layout found is reported
+    /// with its bound and the status "feasible".
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// How to solve.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub method: MethodArg,
+    /// Subgradient steps per node for --method lagrangian.
+    #[arg(long, value_name = "K", default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS)]
+    pub lagrange_steps: u32,
+    /// Print search statistics per board on stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let boards = read_boards(&args)?;
+    let keep = if let Some(k) = args.top {
+        Keep::Top(usize::try_from(k).unwrap_or(usize::MAX))
+    } else if args.all_optimal {
+        Keep::AllOptimal {
+            limit: args.limit.unwrap_or(usize::MAX),
+        }
+    } else if args.format == Format::Json {
+        // JSON reports the number of optimal layouts: count them, store one.
+        Keep::AllOptimal { limit: 1 }
+    } else {
+        Keep::Best
+    };
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(InputError(format!("--time-limit {s}: not a number of seconds")).into());
+        }
+    };
+    let method = match args.method {
+        MethodArg::Auto => Method::Auto,
+        MethodArg::Enumerate => Method::Enumerate,
+        MethodArg::Assignment => Method::BranchBound(BoundKind::Assignment),
+        MethodArg::Lagrangian => Method::BranchBound(BoundKind::Lagrangian(args.lagrange_steps)),
+        MethodArg::Maxima => Method::BranchBound(BoundKind::RankFileMax),
+        MethodArg::Generic => Method::BranchBound(BoundKind::Generic),
+    };
+    if method == Method::Enumerate && boards.n > 14 {
+        return Err(InputError(format!(
+            "--method enumerate is for n <= 14, not {}",
+            boards.n
+        ))
+        .into());
+    }
+    let mut out = Output::create(args.output.as_deref())?;
+    let n = boards.n;
+    let mut model = (n > 0).then(|| WeightedQueens::new(n));
+    let mut csv_header_done = false;
+    if args.format == Format::Svg {
+        writeln!(out, "{}", svg_header(n, boards.count()))?;
+    }
+    for k in 0..boards.count() {
+        let board = boards.board(k);
+        let mut budget = Budget::unlimited();
+        if let Some(t) = time_limit {
+            budget = budget.with_time(t);
+        }
+        let req = Request {
+            keep,
+            budget,
+            method,
+        };
+        let model = model.as_mut().expect("n > 0 when there are boards");
+        let res = model.solve(board, &req);
+        if args.stats {
+            eprintln!(
+                "board {}: n={} status={} nodes={} value={} bound={}",
+                k + 1,
+                n,
+                status_name(res.status),
+                res.nodes,
+                opt(res.maximum()),
+                opt(res.bound)
+            );
+        }
+        match args.format {
+            Format::Text => write_text(&mut out, &args, &res)?,
+            Format::Csv => {
+                if !csv_header_done {
+                    let mut h = String::from("board,score,rank");
+                    for i in 0..n {
+                        h.push_str(&format!(",q{i}"));
+                    }
+                    writeln!(out, "{h}")?;
+                    csv_header_done = true;
+                }
+                write_csv(&mut out, k + 1, &res)?;
+            }
+            Format::Json => write_json(&mut out, k + 1, &res)?,
+            Format::Svg => write_svg(&mut out, k, board, &res)?,
+        }
+    }
+    if args.format == Format::Svg {
+        writeln!(out, "</svg>")?;
+    }
+    if args.format == Format::Csv && !csv_header_done {
+        let mut h = String::from("board,score,rank");
+        for i in 0..n {
+            h.push_str(&format!(",q{i}"));
+        }
+        writeln!(out, "{h}")?;
+    }
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_boards(args: &Args) -> anyhow::Result<Boards> {
+    if let Some(path) = &args.weights {
+        let (bytes, name) = read_input(Some(path))?;
+        let b = weights::parse_csv(&bytes, &name).map_err(|e| InputError(e.0))?;
+        if let Some(n) = args.n
+            && n != b.n
+        {
+            return Err(InputError(format!("{name}: a {0}×{0} board, but -n {n}", b.n)).into());
+        }
+        return Ok(b);
+    }
+    let (bytes, name) = read_input(args.input.as_deref())?;
+    weights::parse_classic(&bytes, &name, args.n)
+        .map_err(|e| InputError(e.0))
+        .context("bad board input")
+        .map_err(|e| {
+            // Keep the message one line: the parser's message says it all.
+            anyhow::anyhow!("{}", e.root_cause())
+        })
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Optimal => "optimal",
+        Status::Feasible => "feasible",
+        Status::Infeasible => "infeasible",
+        Status::Unknown => "unknown",
+    }
+}
+
+fn opt(v: Option<i128>) -> String {
+    v.map_or_else(|| "none".to_string(), |v| v.to_string())
+}
+
+fn write_layout(out: &mut Output, n: usize, queens: &[u32]) -> std::io::Result<()> {
+    for &c in queens {
+        let row: Vec<&str> = (0..n as u32)
+            .map(|j| if j == c { "X" } else { "." })
+            .collect();
+        writeln!(out, "{}", row.join(" "))?;
+    }
+    Ok(())
+}
+
+/// Text: one line per board with the maximum (`none` without a placement; after it
+/// `feasible bound=B` or `unknown bound=B` when a time limit cut the search short). With
+/// `--top K` the line holds the K best scores. `--board`/`--all-optimal` add the layouts, each
+/// as n lines followed by an empty line.
+fn write_text(out: &mut Output, args: &Args, res: &BoardResult) -> std::io::Result<()> {
+    let w = args.width;
+    let mut line = match res.status {
+        Status::Infeasible => format!("{:>w$}", "none"),
+        Status::Unknown => format!("{:>w$}", "unknown"),
+        _ if args.top.is_some() => res
+            .layouts
+            .iter()
+            .map(|l| format!("{:>w$}", l.score))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => format!("{:>w$}", opt(res.maximum())),
+    };
+    if matches!(res.status, Status::Feasible | Status::Unknown) {
+        line.push_str(&format!(
+            " {} bound={}",
+            status_name(res.status),
+            opt(res.bound)
+        ));
+    }
+    if args.all_optimal
+        && let Some(c) = res.optimal_count
+    {
+        line.push_str(&format!(" ({c} optimal)"));
+    }
+    writeln!(out, "{line}")?;
+    let shown: &[_] = if args.all_optimal || args.top.is_some() {
+        &res.layouts
+    } else if args.board {
+        &res.layouts[..res.layouts.len().min(1)]
+    } else {
+        &[]
+    };
+    if args.board || args.all_optimal {
+        for l in shown {
+            if args.top.is_some() {
+                writeln!(out, "{}", l.score)?;
+            }
+            write_layout(out, res.n, &l.queens)?;
+            writeln!(out)?;
+        }
+    } else if args.top.is_some() && args.board {
+        unreachable!()
+    }
+    Ok(())
+}
+
+fn write_csv(out: &mut Output, board: usize, res: &BoardResult) -> std::io::Result<()> {
+    if res.layouts.is_empty() {
+        let empty = ",".repeat(res.n);
+        let what = match res.status {
+            Status::Infeasible => "none",
+            _ => "unknown",
+        };
+        return writeln!(out, "{board},{what},{empty}");
+    }
+    for (i, l) in res.layouts.iter().enumerate() {
+        let rank = match res.layouts.first() {
+            // All optimal layouts share rank 1; --top ranks by position.
+            Some(f) if f.score == l.score && res.optimal_count.is_some() => 1,
+            _ => i + 1,
+        };
+        let q: Vec<String> = l.queens.iter().map(|c| c.to_string()).collect();
+        writeln!(out, "{board},{},{rank},{}", l.score, q.join(","))?;
+    }
+    Ok(())
+}
+
+fn write_json(out: &mut Output, board: usize, res: &BoardResult) -> anyhow::Result<()> {
+    // Scores are i128 internally: write them as JSON numbers exactly (serde_json's i128).
+    let layouts: Vec<serde_json::Value> = res
+        .layouts
+        .iter()
+        .map(|l| serde_json::json!({"score": l.score, "queens": l.queens}))
+        .collect();
+    let v = serde_json::json!({
+        "board": board,
+        "n": res.n,
+        "maximum": res.maximum(),
+        "status": res.status,
+        "bound": res.bound,
+        "optimal_count": res.optimal_count,
+        "nodes": res.nodes,
+        "layouts": layouts,
+    });
+    writeln!(out, "{}", serde_json::to_string(&v)?)?;
+    Ok(())
+}
+
+const CELL: usize = 40;
+
+fn svg_header(n: usize, k: usize) -> String {
+    let w = n * CELL + 20;
+    let h = k * (n * CELL + 50) + 10;
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         font-family=\"sans-serif\" font-size=\"12\">"
+    )
+}
+
+/// One board: squares shaded by weight (light = low, dark = high), the numbers, and the
+/// queens of the best layout as red circles.
+fn write_svg(out: &mut Output, k: usize, board: &[i64], res: &BoardResult) -> std::io::Result<()> {
+    let n = res.n;
+    let y0 = 10 + k * (n * CELL + 50);
+    let title = match res.maximum() {
+        Some(m) => format!("board {}: {m} ({})", k + 1, status_name(res.status)),
+        None => format!("board {}: none", k + 1),
+    };
+    writeln!(out, "<g><text x=\"10\" y=\"{}\">{title}</text>", y0 + 14)?;
+    let lo = board.iter().copied().min().unwrap_or(0) as i128;
+    let hi = board.iter().copied().max().unwrap_or(0) as i128;
+    let queens = res.layouts.first().map(|l| l.queens.as_slice());
+    for r in 0..n {
+        for c in 0..n {
+            let w = board[r * n + c] as i128;
+            let t = if hi > lo {
+                (w - lo) * 200 / (hi - lo)
+            } else {
+                0
+            };
+            let g = 245 - t as i64;
+            let (x, y) = (10 + c * CELL, y0 + 24 + r * CELL);
+            let fg = if g < 120 { "white" } else { "black" };
+            writeln!(
+                out,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"rgb({g},{g},{g})\" stroke=\"#888\"/>\
+                 <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{fg}\">{w}</text>",
+                x + CELL / 2,
+                y + CELL / 2 + 4
+            )?;
+            if queens.is_some_and(|q| q[r] as usize == c) {
+                writeln!(
+                    out,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"red\" stroke-width=\"3\"/>",
+                    x + CELL / 2,
+                    y + CELL / 2,
+                    CELL / 2 - 3
+                )?;
+            }
+        }
+    }
+    writeln!(out, "</g>")
 }

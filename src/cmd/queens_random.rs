@@ -1,10 +1,73 @@
-//! `xcover queens random`.
+//! `xcover queens random`: random weight boards in the classic format, reproducible from the
+//! seed on every platform and version (SplitMix64, see `queens::weighted::SplitMix64`).
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args, Debug)]
-pub struct Args {}
+use super::InputError;
+use crate::io::output::Output;
+use crate::queens::weighted::SplitMix64;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The board size.
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub n: u64,
+    /// How many boards.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub boards: usize,
+    /// The seed of the generator.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Smallest number.
+    #[arg(
+        long,
+        value_name = "A",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub min: i64,
+    /// Largest number.
+    #[arg(
+        long,
+        value_name = "B",
+        default_value_t = 99,
+        allow_negative_numbers = true
+    )]
+    pub max: i64,
+    /// Write to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.min > args.max {
+        return Err(InputError(format!("--min {} is above --max {}", args.min, args.max)).into());
+    }
+    let n = args.n as usize;
+    // Board by board, so that many boards need no memory; the same numbers, in the same order,
+    // as `queens::weighted::random_boards` (the format of `io::weights::write_classic`).
+    let mut g = SplitMix64::new(args.seed);
+    let mut out = Output::create(args.output.as_deref())?;
+    writeln!(out, "{}", args.boards)?;
+    let mut line = String::new();
+    for k in 0..args.boards {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        for _ in 0..n {
+            line.clear();
+            for c in 0..n {
+                if c > 0 {
+                    line.push(' ');
+                }
+                line.push_str(&g.range(args.min, args.max).to_string());
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
+        }
+    }
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,1 +1,441 @@
 //! The optimising layer: branch and bound over the dancing-links search (issue 4).
+//!
+//! Every option carries a weight (an `i64`; the costs of a DLX5-style model are one source, see
+//! [`Problem::cost`], but the weights are passed separately so that one built model serves many
+//! weight sets). The optimiser looks for exact covers of best total weight, for a [`Sense`]:
+//! least total (`Minimize`, DLX5's meaning of costs) or greatest (`Maximize`).
+//!
+//! Internally everything is a maximisation of *gains*: the weight for `Maximize`, its negation
+//! for `Minimize`, held in `i128` so that neither negating `i64::MIN` nor adding many weights can
+//! overflow. At every node of the search a [`Bound`] gives an upper bound on the gain that the
+//! options still to be chosen can add; the subtree is pruned when the gain so far plus the bound
+//! cannot beat (or, when ties are wanted, tie) the solutions kept so far.
+//!
+//! What is kept is a [`Keep`]: the best solution, every optimal solution (with a cap on how
+//! many are stored; all are counted), or the K best. A search may start from known solutions
+//! (a heuristic's), so that pruning bites from the first node; the result says what it is:
+//! [`Status::Optimal`] (the tree was exhausted), [`Status::Feasible`] (the budget ran out: the
+//! best found and an upper bound, so the gap is known), [`Status::Infeasible`] (no exact cover at
+//! all) or [`Status::Unknown`] (the budget ran out before any solution was found).
+//!
+//! The bound is pluggable: [`ShareBound`] works for any model, a model can supply a stronger
+//! one (the n-queens model's assignment bound lives in `queens::weighted`).
+//!
+//! ```
+//! use xcover::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
+//! use xcover::engine::{Budget, ProblemBuilder, Solver};
+//! let mut b = ProblemBuilder::new();
+//! for name in ["a", "b", "c"] { b.primary(name).unwrap(); }
+//! // Costs as DLX5 reads them: cover a, b, c at least total cost.
+//! for (opt, cost) in [("a b", 5), ("c", 1), ("a", 2), ("b c", 3), ("a b c", 7)] {
+//!     b.add_option_named(opt, cost).unwrap();
+//! }
+//! let problem = b.build().unwrap();
+//! let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
+//! let sense = Sense::Minimize;
+//! let gains = sense.gains(&weights);
+//! let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
+//! let mut bound = ShareBound::new(&problem, &gains);
+//! let config = Config { sense, keep: Keep::Top(2), budget: Budget::unlimited() };
+//! let best = optimize::optimize_gains(&mut solver, &gains, &mut bound, &config, &[]);
+//! assert_eq!(best.status, Status::Optimal);
+//! let values: Vec<i128> = best.solutions.iter().map(|s| s.value).collect();
+//! assert_eq!(values, vec![5, 6]); // {a, b c} = 2 + 3, {a b, c} = 5 + 1 (then {a b c} = 7)
+//! ```
+
+use std::ops::ControlFlow;
+
+use super::dlx::{Solver, View, Visitor};
+use super::problem::{OptionId, Problem};
+use super::stats::{Budget, End, Stats};
+
+/// Minimise or maximise the total weight.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sense {
+    Minimize,
+    Maximize,
+}
+
+impl Sense {
+    /// The gain of a weight: what the optimiser maximises.
+    pub fn gain(self, weight: i64) -> i128 {
+        match self {
+            Sense::Maximize => weight as i128,
+            Sense::Minimize => -(weight as i128),
+        }
+    }
+    /// Gains of all weights.
+    pub fn gains(self, weights: &[i64]) -> Vec<i128> {
+        weights.iter().map(|&w| self.gain(w)).collect()
+    }
+    /// A total gain back in the units of the weights.
+    pub fn value(self, gain: i128) -> i128 {
+        match self {
+            Sense::Maximize => gain,
+            Sense::Minimize => -gain,
+        }
+    }
+}
+
+/// An upper bound on what the options still to be chosen can add to the gain.
+///
+/// `bound` is called at every node (before branching) with the view of the search: the options
+/// still available for every active primary item. It must return an upper bound on the sum of
+/// the gains of the options that complete the current partial solution to an exact cover, or
+/// `None` when it can prove that there is no completion at all. Returning a value that is too
+/// low loses solutions; a bound of `i128::MAX` never prunes.
+///
+/// `target` is what the remaining options must add to matter (the subtree is pruned when the
+/// bound is below it, or equal to it when ties are not wanted); `None` while there is nothing
+/// to beat. An iterative bound may stop tightening once it is below the target.
+pub trait Bound {
+    fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
+}
+
+/// A bound that never prunes.
+pub struct NoBound;
+impl Bound for NoBound {
+    fn bound(&mut self, _: &View<'_>, _: Option<i128>) -> Option<i128> {
+        Some(i128::MAX / 4)
+    }
+}
+
+/// The generic bound for any model: the gain of each option is divided among its primary items
+/// (rounded up), and each active primary item adds the best share among its still-available
+/// options. Valid because every primary item is covered by exactly one option, and an option's
+/// shares add up to at least its gain. `None` when some active primary item has no option left.
+///
+/// Secondary items are ignored, so the bound is weak where they matter (the diagonals of
+/// n-queens); there a model-specific bound pays.
+pub struct ShareBound {
+    share: Vec<i128>,
+}
+
+impl ShareBound {
+    pub fn new(problem: &Problem, gains: &[i128]) -> ShareBound {
+        let share = problem
+            .options()
+            .map(|o| {
+                let k = problem
+                    .option_entries(o)
+                    .iter()
+                    .filter(|e| problem.is_primary(e.item))
+                    .count()
+                    .max(1) as i128;
+                let g = gains[o.0 as usize];
+                // Ceiling division, for negative gains too.
+                g.div_euclid(k) + i128::from(g.rem_euclid(k) != 0)
+            })
+            .collect();
+        ShareBound { share }
+    }
+}
+
+impl Bound for ShareBound {
+    fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
+        let mut total = 0i128;
+        for item in view.active_primary() {
+            let best = view.options(item).map(|o| self.share[o.0 as usize]).max()?;
+            total += best;
+        }
+        Some(total)
+    }
+}
+
+/// Which solutions to keep.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// One optimal solution.
+    Best,
+    /// Every optimal solution is counted; at most `limit` of them are stored.
+    AllOptimal { limit: usize },
+    /// The K best solutions (ties at the K-th place broken by the order of discovery).
+    Top(usize),
+}
+
+/// How an optimisation ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The search was complete: the solutions kept are proven best.
+    Optimal,
+    /// The budget ran out: the solutions are the best found, `bound` limits what is possible.
+    Feasible,
+    /// There is no exact cover at all.
+    Infeasible,
+    /// The budget ran out before any solution was found.
+    Unknown,
+}
+
+/// A solution and its total weight (in the units of the weights, not gains).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scored {
+    pub value: i128,
+    /// The options, sorted by id.
+    pub options: Vec<OptionId>,
+}
+
+/// The result of [`optimize`].
+#[derive(Clone, Debug)]
+pub struct Optimum {
+    pub status: Status,
+    /// Best first. For `Keep::Best` one, for `AllOptimal` the optimal ones (up to the limit),
+    /// for `Top(k)` up to k.
+    pub solutions: Vec<Scored>,
+    /// For `Keep::AllOptimal` with status `Optimal`: the number of optimal solutions (0 when
+    /// `Infeasible`).
+    pub optimal_count: Option<u64>,
+    /// The best value any solution can have (in weight units: an upper bound when maximising,
+    /// a lower bound when minimising). Equals the best value when optimal; `None` when
+    /// infeasible.
+    pub bound: Option<i128>,
+    /// Statistics of the search (nodes include pruned ones).
+    pub stats: Stats,
+}
+
+impl Optimum {
+    /// The best value found.
+    pub fn value(&self) -> Option<i128> {
+        self.solutions.first().map(|s| s.value)
+    }
+}
+
+/// Settings of one optimisation.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub sense: Sense,
+    pub keep: Keep,
+    pub budget: Budget,
+}
+
+/// The visitor that does the branch and bound.
+struct BranchBound<'a, B: Bound> {
+    gains: &'a [i128],
+    bound: &'a mut B,
+    keep: Keep,
+    /// Gain and sorted options, best first.
+    kept: Vec<(i128, Vec<OptionId>)>,
+    /// AllOptimal: a seed's gain, which solutions must reach to matter.
+    floor: Option<i128>,
+    /// Number of solutions with the best gain (AllOptimal).
+    ties: u64,
+    /// The bound at the first node of the search.
+    root_bound: Option<Option<i128>>,
+    scratch: Vec<OptionId>,
+}
+
+impl<B: Bound> BranchBound<'_, B> {
+    /// The gain a subtree must reach to matter, and whether reaching it exactly is enough.
+    fn threshold(&self) -> Option<(i128, bool)> {
+        match self.keep {
+            Keep::Best => self.kept.first().map(|k| (k.0, false)),
+            Keep::AllOptimal { .. } => match (self.kept.first().map(|k| k.0), self.floor) {
+                (Some(a), Some(b)) => Some((a.max(b), true)),
+                (a, b) => a.or(b).map(|t| (t, true)),
+            },
+            Keep::Top(k) => {
+                if self.kept.len() >= k {
+                    self.kept.last().map(|s| (s.0, false))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn worth(&self, upper: i128) -> bool {
+        match self.threshold() {
+            None => true,
+            Some((t, ties)) => upper > t || (ties && upper == t),
+        }
+    }
+
+    /// Offers a solution (options sorted); duplicates of kept ones are ignored.
+    fn offer(&mut self, gain: i128, options: &[OptionId]) {
+        if self.kept.iter().any(|(g, o)| *g == gain && o == options) {
+            return;
+        }
+        match self.keep {
+            Keep::Best => {
+                if self.kept.first().is_none_or(|k| gain > k.0) {
+                    self.kept.clear();
+                    self.kept.push((gain, options.to_vec()));
+                }
+            }
+            Keep::AllOptimal { limit } => match self.kept.first().map(|k| k.0) {
+                Some(best) if gain < best => {}
+                Some(best) if gain == best => {
+                    self.ties += 1;
+                    if self.kept.len() < limit {
+                        self.kept.push((gain, options.to_vec()));
+                    }
+                }
+                _ => {
+                    self.kept.clear();
+                    self.ties = 1;
+                    // The best value is remembered even when no layout may be stored.
+                    self.kept.push((gain, options.to_vec()));
+                }
+            },
+            Keep::Top(k) => {
+                if k == 0 {
+                    return;
+                }
+                if self.kept.len() >= k && gain <= self.kept[k - 1].0 {
+                    return;
+                }
+                let pos = self.kept.partition_point(|s| s.0 >= gain);
+                self.kept.insert(pos, (gain, options.to_vec()));
+                self.kept.truncate(k);
+            }
+        }
+    }
+}
+
+impl<B: Bound> Visitor for BranchBound<'_, B> {
+    const PRUNES: bool = true;
+
+    fn enter(&mut self, view: &View<'_>) -> bool {
+        let so_far: i128 = view.chosen().map(|o| self.gains[o.0 as usize]).sum();
+        let target = self.threshold().map(|(t, _)| t.saturating_sub(so_far));
+        let rest = self.bound.bound(view, target);
+        if self.root_bound.is_none() {
+            self.root_bound = Some(rest.map(|r| so_far.saturating_add(r)));
+        }
+        match rest {
+            None => false,
+            Some(r) => self.worth(so_far.saturating_add(r)),
+        }
+    }
+
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        let gain: i128 = options.iter().map(|o| self.gains[o.0 as usize]).sum();
+        if self.worth(gain) {
+            let mut s = std::mem::take(&mut self.scratch);
+            s.clear();
+            s.extend_from_slice(options);
+            s.sort_unstable();
+            self.offer(gain, &s);
+            self.scratch = s;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Options in the order to try them: best gain first (ties by id).
+pub fn best_first(problem: &Problem, gains: &[i128]) -> Vec<OptionId> {
+    let mut order: Vec<OptionId> = problem.options().collect();
+    order.sort_by(|a, b| gains[b.0 as usize].cmp(&gains[a.0 as usize]).then(a.cmp(b)));
+    order
+}
+
+/// Branch and bound on `solver` (whose option order should put good options first, see
+/// [`best_first`]), with `weights` per option of the solver's problem, starting from the
+/// `seeds` (known exact covers, e.g. a heuristic's; each a list of options).
+///
+/// The solver is left as it was found (forced options stay forced and are part of every
+/// solution).
+pub fn optimize<B: Bound>(
+    solver: &mut Solver<'_>,
+    weights: &[i64],
+    bound: &mut B,
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+) -> Optimum {
+    let gains = config.sense.gains(weights);
+    optimize_gains(solver, &gains, bound, config, seeds)
+}
+
+/// [`optimize`] with the gains already computed ([`Sense::gains`]), as the bound was built on.
+pub fn optimize_gains<B: Bound>(
+    solver: &mut Solver<'_>,
+    gains: &[i128],
+    bound: &mut B,
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+) -> Optimum {
+    assert_eq!(
+        gains.len(),
+        solver.problem().option_count(),
+        "one weight per option"
+    );
+    let mut bb = BranchBound {
+        gains,
+        bound,
+        keep: config.keep,
+        kept: Vec::new(),
+        floor: None,
+        ties: 0,
+        root_bound: None,
+        scratch: Vec::new(),
+    };
+    let mut best_seed: Option<(i128, Vec<OptionId>)> = None;
+    for seed in seeds {
+        let mut s = seed.clone();
+        s.sort_unstable();
+        let gain = s.iter().map(|o| gains[o.0 as usize]).sum();
+        if let Keep::AllOptimal { .. } = config.keep {
+            // Under AllOptimal the search meets the seeds again and counts them then; they
+            // only raise the floor here.
+            if best_seed.as_ref().is_none_or(|b| gain > b.0) {
+                bb.floor = Some(gain);
+                best_seed = Some((gain, s));
+            }
+        } else {
+            bb.offer(gain, &s);
+        }
+    }
+    let outcome = solver.run(&config.budget, &mut bb);
+    let complete = outcome.end == End::Exhausted;
+    let sense = config.sense;
+
+    let mut kept = std::mem::take(&mut bb.kept);
+    if let Keep::AllOptimal { limit } = config.keep {
+        if let Some((g, s)) = best_seed {
+            // A search cut short may not have met the seed again.
+            if kept.first().is_none_or(|k| g > k.0) {
+                kept = vec![(g, s)];
+                bb.ties = 1;
+            }
+        }
+        kept.truncate(limit.max(1));
+    }
+    let best_gain = kept.first().map(|k| k.0);
+    let solutions: Vec<Scored> = kept
+        .iter()
+        .map(|(g, o)| Scored {
+            value: sense.value(*g),
+            options: o.clone(),
+        })
+        .collect();
+    let root = bb.root_bound.flatten();
+    let status = match (complete, best_gain) {
+        (true, Some(_)) => Status::Optimal,
+        (true, None) => Status::Infeasible,
+        (false, Some(_)) => Status::Feasible,
+        (false, None) => Status::Unknown,
+    };
+    let bound_gain = match status {
+        Status::Optimal => best_gain,
+        Status::Infeasible => None,
+        _ => Some(match (root, best_gain) {
+            (Some(r), Some(b)) => r.max(b),
+            (Some(r), None) => r,
+            (None, Some(b)) => b,
+            (None, None) => i128::MAX / 4,
+        }),
+    };
+    let optimal_count = match (config.keep, status) {
+        (Keep::AllOptimal { .. }, Status::Optimal) => Some(bb.ties),
+        (Keep::AllOptimal { .. }, Status::Infeasible) => Some(0),
+        _ => None,
+    };
+    Optimum {
+        status,
+        solutions,
+        optimal_count,
+        bound: bound_gain.map(|g| sense.value(g)),
+        stats: outcome.stats,
+    }
+}

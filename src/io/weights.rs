@@ -1,1 +1,347 @@
 //! Weight boards for weighted N-queens (issue 4).
+//!
+//! Two formats:
+//! - The classic one: the number of boards k, then k boards of n×n integers, row by row,
+//!   separated by any whitespace (spaces, tabs, newlines, CRLF). n follows from the count of
+//!   numbers (k·n²) unless it is given. Parsed from bytes in one pass.
+//! - A CSV matrix (`--weights FILE.csv`): one board, one CSV record per rank, n fields each.
+//!
+//! Errors name the input, line and column (1-based), and the board where it is known.
+
+/// A bad weight input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WeightsError(pub String);
+
+/// Boards of n×n numbers, row by row, concatenated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Boards {
+    pub n: usize,
+    pub numbers: Vec<i64>,
+}
+
+impl Boards {
+    pub fn count(&self) -> usize {
+        if self.n == 0 {
+            0
+        } else {
+            self.numbers.len() / (self.n * self.n)
+        }
+    }
+    /// Board `k` (0-based).
+    pub fn board(&self, k: usize) -> &[i64] {
+        let s = self.n * self.n;
+        &self.numbers[k * s..(k + 1) * s]
+    }
+}
+
+/// A token that is not an integer, or one out of range.
+struct BadToken {
+    index: usize,
+    line: usize,
+    col: usize,
+    text: String,
+    too_big: bool,
+}
+
+/// Parses the classic format. `name` is used in messages; `n` states the board size.
+pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Boards, WeightsError> {
+    let err = |msg: String| WeightsError(format!("{name}: {msg}"));
+    let mut numbers: Vec<i64> = Vec::new();
+    let mut bad: Option<BadToken> = None;
+    // Token count and where each token starts are only needed for messages: track the line
+    // and the start of the line as we go.
+    let mut line = 1usize;
+    let mut line_start = 0usize;
+    let mut tokens = 0usize;
+    let mut k_pos = None;
+    let mut i = 0usize;
+    let len = bytes.len();
+    while i < len {
+        let b = bytes[i];
+        if b == b'\n' {
+            line += 1;
+            line_start = i + 1;
+            i += 1;
+            continue;
+        }
+        if b == b' ' || b == b'\t' || b == b'\r' || b == 0x0b || b == 0x0c {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < len && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let tok = &bytes[start..i];
+        if tokens == 0 {
+            k_pos = Some((line, start - line_start + 1));
+        }
+        match parse_i64(tok) {
+            Ok(v) => {
+                if bad.is_none() {
+                    numbers.push(v);
+                }
+            }
+            Err(too_big) => {
+                if bad.is_none() {
+                    bad = Some(BadToken {
+                        index: tokens,
+                        line,
+                        col: column(&bytes[line_start..start]),
+                        text: String::from_utf8_lossy(tok).into_owned(),
+                        too_big,
+                    });
+                }
+            }
+        }
+        tokens += 1;
+    }
+    if tokens == 0 {
+        return Err(err(
+            "the number of boards is missing (empty input)".to_string()
+        ));
+    }
+    let count_numbers = tokens - 1;
+    // Find k, even if a later token is bad.
+    let (kl, kc) = k_pos.unwrap_or((1, 1));
+    if let Some(b) = &bad
+        && b.index == 0
+    {
+        return Err(err(format!(
+            "line {}, column {}: the number of boards must be a non-negative integer, not `{}`",
+            b.line, b.col, b.text
+        )));
+    }
+    let k = numbers[0];
+    if k < 0 {
+        return Err(err(format!(
+            "line {kl}, column {kc}: the number of boards must be non-negative, not {k}"
+        )));
+    }
+    let k = k as u64;
+    // n: stated, or inferred from the count.
+    let inferred = || -> Option<usize> {
+        if k == 0 {
+            return if count_numbers == 0 { Some(0) } else { None };
+        }
+        if !(count_numbers as u64).is_multiple_of(k) {
+            return None;
+        }
+        let sq = (count_numbers as u64 / k) as usize;
+        let r = (sq as f64).sqrt().round() as usize;
+        (r.saturating_sub(1)..=r + 1).find(|&x| x * x == sq && x > 0)
+    };
+    let n = match n {
+        Some(n) => n,
+        None => match inferred() {
+            Some(n) => n,
+            None => {
+                if let Some(b) = &bad {
+                    return Err(err(bad_message(b, None)));
+                }
+                return Err(err(format!(
+                    "cannot infer n: {count_numbers} numbers after the count are not {k} boards of n×n \
+                     (a board has too few or too many numbers; give -n N to find which)"
+                )));
+            }
+        },
+    };
+    if let Some(b) = &bad {
+        return Err(err(bad_message(b, Some(n))));
+    }
+    let per = (n as u64).saturating_mul(n as u64);
+    let want = k.saturating_mul(per);
+    let have = count_numbers as u64;
+    if have < want {
+        let board = have.checked_div(per).map_or(1, |b| b + 1);
+        let inside = if per == 0 { 0 } else { have % per };
+        return Err(err(format!(
+            "board {board} has too few numbers: the input ends after {inside} of its {per} \
+             (line {line}); expected {k} board(s) of {n}×{n}"
+        )));
+    }
+    if have > want {
+        // The first extra token: find its position.
+        let (l, c) = token_position(bytes, want as usize + 1);
+        return Err(err(format!(
+            "line {l}, column {c}: more numbers than {k} board(s) of {n}×{n}: board {k} has too many \
+             numbers or k is too small"
+        )));
+    }
+    numbers.remove(0);
+    if n == 0 {
+        numbers.clear();
+    }
+    Ok(Boards { n, numbers })
+}
+
+fn bad_message(b: &BadToken, n: Option<usize>) -> String {
+    let board = match n {
+        Some(n) if n > 0 => format!("board {}, ", (b.index - 1) / (n * n) + 1),
+        _ => String::new(),
+    };
+    let what = if b.too_big {
+        "does not fit in 64 bits"
+    } else {
+        "is not an integer"
+    };
+    format!(
+        "{board}line {}, column {}: `{}` {what}",
+        b.line, b.col, b.text
+    )
+}
+
+/// Column (1-based, in characters) of the byte after `prefix`.
+fn column(prefix: &[u8]) -> usize {
+    String::from_utf8_lossy(prefix).chars().count() + 1
+}
+
+/// Line and column of token `index` (0-based).
+fn token_position(bytes: &[u8], index: usize) -> (usize, usize) {
+    let mut line = 1;
+    let mut line_start = 0;
+    let mut t = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' {
+            line += 1;
+            line_start = i + 1;
+            i += 1;
+        } else if b.is_ascii_whitespace() {
+            i += 1;
+        } else {
+            if t == index {
+                return (line, column(&bytes[line_start..i]));
+            }
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            t += 1;
+        }
+    }
+    (line, column(&bytes[line_start..]))
+}
+
+/// An optional sign and decimal digits. `Err(true)` when it is an integer that does not fit.
+fn parse_i64(tok: &[u8]) -> Result<i64, bool> {
+    let (neg, digits) = match tok.first() {
+        Some(b'-') => (true, &tok[1..]),
+        Some(b'+') => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(false);
+    }
+    let mut v: i128 = 0;
+    for &d in digits {
+        v = v * 10 + (d - b'0') as i128;
+        if v > 1 << 64 {
+            return Err(true);
+        }
+    }
+    let v = if neg { -v } else { v };
+    i64::try_from(v).map_err(|_| true)
+}
+
+/// Parses one board as a CSV matrix: n records of n integer fields (surrounding spaces
+/// allowed).
+pub fn parse_csv(bytes: &[u8], name: &str) -> Result<Boards, WeightsError> {
+    let err = |msg: String| WeightsError(format!("{name}: {msg}"));
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(bytes);
+    let mut numbers = Vec::new();
+    let mut n = None;
+    let mut rows = 0usize;
+    for rec in rdr.byte_records() {
+        let rec = rec.map_err(|e| err(format!("{e}")))?;
+        let line = rec.position().map_or(rows + 1, |p| p.line() as usize);
+        if rec.len() == 1 && rec[0].is_empty() {
+            continue; // blank line
+        }
+        let width = *n.get_or_insert(rec.len());
+        if rec.len() != width {
+            return Err(err(format!(
+                "line {line}: {} fields, but the first row has {width}",
+                rec.len()
+            )));
+        }
+        for (j, f) in rec.iter().enumerate() {
+            let v = parse_i64(f).map_err(|too_big| {
+                let what = if too_big {
+                    "does not fit in 64 bits"
+                } else {
+                    "is not an integer"
+                };
+                err(format!(
+                    "line {line}, field {}: `{}` {what}",
+                    j + 1,
+                    String::from_utf8_lossy(f)
+                ))
+            })?;
+            numbers.push(v);
+        }
+        rows += 1;
+    }
+    let n = n.ok_or_else(|| err("empty board".to_string()))?;
+    if rows != n {
+        return Err(err(format!(
+            "{rows} rows of {n} numbers: a board must be square"
+        )));
+    }
+    Ok(Boards { n, numbers })
+}
+
+/// Writes boards in the classic format: k, then each board as n lines of n numbers, a blank
+/// line between boards.
+pub fn write_classic(
+    out: &mut impl std::io::Write,
+    n: usize,
+    boards: &[Vec<i64>],
+) -> std::io::Result<()> {
+    writeln!(out, "{}", boards.len())?;
+    for (k, b) in boards.iter().enumerate() {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        for r in 0..n {
+            let row: Vec<String> = b[r * n..(r + 1) * n]
+                .iter()
+                .map(|v| v.to_string())
+                .collect();
+            writeln!(out, "{}", row.join(" "))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn infers_n_and_reads_crlf_tabs() {
+        let b = parse_classic(b"1\r\n1\t2\r\n3 4\r\n", "x", None).unwrap();
+        assert_eq!(b.n, 2);
+        assert_eq!(b.numbers, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn names_board_line_column() {
+        let e = parse_classic(b"2\n1 2\n3 4\n5 x\n7 8\n", "in", None).unwrap_err();
+        assert_eq!(e.0, "in: board 2, line 4, column 3: `x` is not an integer");
+    }
+
+    #[test]
+    fn extremes() {
+        assert_eq!(parse_i64(b"-9223372036854775808"), Ok(i64::MIN));
+        assert_eq!(parse_i64(b"9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(parse_i64(b"9223372036854775808"), Err(true));
+        assert_eq!(parse_i64(b"-"), Err(false));
+        assert_eq!(parse_i64(b"1e3"), Err(false));
+    }
+}

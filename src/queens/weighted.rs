@@ -1,1 +1,959 @@
-//! Weighted n-queens (issue 4).
+//! Weighted n-queens, "the Sultan's Successors" (issue 4): a board of integers, place n
+//! non-attacking queens so that the numbers under them add up to as much as possible.
+//!
+//! The model is the exact-cover one: primary items for the ranks and files (organ-pipe order,
+//! middle first, as Knuth lists them), secondary items for the diagonals, one option per square,
+//! option `r·n + c` for square (r, c). It is built once per n ([`WeightedQueens::new`]) and
+//! reused for every board; a board's numbers are the options' weights.
+//!
+//! Two ways to solve a board:
+//! - [`Method::BranchBound`]: the engine's branch and bound ([`crate::engine::optimize`]),
+//!   heaviest squares first, started from a heuristic layout (the first layout in heaviest-first
+//!   order, improved by swapping pairs of files), with a bound from [`BoundKind`]: the
+//!   assignment (Hungarian) bound over the free ranks and files using the still-safe squares,
+//!   or the weaker rank/file maxima.
+//! - [`Method::Enumerate`]: for small n, every solution is listed once (92 for n=8) and each
+//!   board is scored against all of them. Exact and fast for many small boards.
+//!
+//! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
+//! with the Lagrangian-tightened assignment bound.
+
+use std::ops::ControlFlow;
+
+use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
+use crate::engine::{Budget, Entry, ItemId, OptionId, Problem, ProblemBuilder, Solver, View};
+
+/// Largest n for which [`Method::Auto`] enumerates all solutions (724 of them for n=10).
+pub const ENUMERATE_MAX_N: usize = 10;
+
+/// Subgradient steps per node of the default bound (measured best of 1, 3, 8, 15, 30 at
+/// n = 16..24; see docs/weighted.md).
+pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
+
+/// The root node of a Lagrangian search gets this many times the steps of the other nodes
+/// (a good start for the multipliers, and a tighter bound to report when the time runs out).
+pub const ROOT_STEP_FACTOR: u32 = 20;
+
+/// How to solve a board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Method {
+    Auto,
+    Enumerate,
+    BranchBound(BoundKind),
+}
+
+/// The bound used by the branch and bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// Maximum-weight assignment of the free ranks to the free files on still-safe squares.
+    Assignment,
+    /// The assignment bound tightened by Lagrangian penalties on the diagonals (up to this
+    /// many subgradient steps per node).
+    Lagrangian(u32),
+    /// The smaller of: the sum over free ranks of their best safe square, the same over files.
+    RankFileMax,
+    /// The engine's generic bound (each square's weight split between its rank and file).
+    Generic,
+}
+
+/// One layout: the file of the queen in each rank, and its score.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Layout {
+    pub score: i128,
+    pub queens: Vec<u32>,
+}
+
+/// The result for one board.
+#[derive(Clone, Debug)]
+pub struct BoardResult {
+    pub n: usize,
+    pub status: Status,
+    /// Best first: one, every optimal one (up to a limit) or the K best, as asked.
+    pub layouts: Vec<Layout>,
+    /// The number of optimal layouts, when asked for all of them and proven.
+    pub optimal_count: Option<u64>,
+    /// Upper bound on the maximum (equal to it when optimal; `None` when infeasible).
+    pub bound: Option<i128>,
+    /// Search nodes (0 for enumeration).
+    pub nodes: u64,
+}
+
+impl BoardResult {
+    pub fn maximum(&self) -> Option<i128> {
+        self.layouts.first().map(|l| l.score)
+    }
+}
+
+/// What to report for a board.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub keep: Keep,
+    pub budget: Budget,
+    pub method: Method,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            keep: Keep::Best,
+            budget: Budget::unlimited(),
+            method: Method::Auto,
+        }
+    }
+}
+
+/// The weighted n-queens model for one n, reusable for many boards.
+pub struct WeightedQueens {
+    n: usize,
+    problem: Problem,
+    /// For each item: `Some((true, r))` for rank r, `Some((false, c))` for file c, None for
+    /// a diagonal.
+    line_of_item: Vec<Option<(bool, u32)>>,
+    /// All solutions (as files per rank), listed once on demand for enumeration.
+    all: Option<Vec<u32>>,
+}
+
+/// Knuth's organ-pipe order of 0..n: middle first, then outward.
+fn organ_pipe(n: usize) -> Vec<usize> {
+    (0..n)
+        .map(|k| {
+            let half = n / 2;
+            if k % 2 == 0 {
+                half + k / 2
+            } else {
+                half - 1 - k / 2
+            }
+        })
+        .map(|x| x.min(n.saturating_sub(1)))
+        .collect()
+}
+
+impl WeightedQueens {
+    /// The model for an n×n board (n >= 1).
+    pub fn new(n: usize) -> WeightedQueens {
+        assert!(n >= 1, "a board has at least one square");
+        let mut b = ProblemBuilder::new();
+        let mut rank = vec![ItemId(0); n];
+        let mut file = vec![ItemId(0); n];
+        let mut line_of_item = Vec::new();
+        for k in organ_pipe(n) {
+            rank[k] = b.primary(&format!("r{k}")).expect("fresh name");
+            line_of_item.push(Some((true, k as u32)));
+            file[k] = b.primary(&format!("c{k}")).expect("fresh name");
+            line_of_item.push(Some((false, k as u32)));
+        }
+        let mut diag_a = Vec::new();
+        let mut diag_b = Vec::new();
+        for d in 0..2 * n - 1 {
+            diag_a.push(b.secondary(&format!("a{d}")).expect("fresh name"));
+            line_of_item.push(None);
+            diag_b.push(b.secondary(&format!("b{d}")).expect("fresh name"));
+            line_of_item.push(None);
+        }
+        for r in 0..n {
+            for c in 0..n {
+                let entries = [
+                    Entry::plain(rank[r]),
+                    Entry::plain(file[c]),
+                    Entry::plain(diag_a[r + c]),
+                    Entry::plain(diag_b[r + n - 1 - c]),
+                ];
+                b.add_option(entries, 0).expect("valid option");
+            }
+        }
+        WeightedQueens {
+            n,
+            problem: b.build().expect("items declared"),
+            line_of_item,
+            all: None,
+        }
+    }
+
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The exact-cover problem (option `r·n + c` is square (r, c)).
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// Every solution, as files per rank, concatenated (n entries each), in search order.
+    pub fn all_solutions(&mut self) -> &[u32] {
+        if self.all.is_none() {
+            let n = self.n;
+            let mut all = Vec::new();
+            let mut solver = Solver::new(&self.problem);
+            solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+                all.extend(layout_of(n, s));
+                ControlFlow::Continue(())
+            });
+            self.all = Some(all);
+        }
+        self.all.as_deref().unwrap_or(&[])
+    }
+
+    /// Solves one board (`board[r·n + c]` is the number on square (r, c)).
+    pub fn solve(&mut self, board: &[i64], req: &Request) -> BoardResult {
+        assert_eq!(board.len(), self.n * self.n, "board of n² numbers");
+        let method = match req.method {
+            Method::Auto if self.n <= ENUMERATE_MAX_N => Method::Enumerate,
+            Method::Auto => Method::BranchBound(BoundKind::Lagrangian(DEFAULT_LAGRANGE_STEPS)),
+            m => m,
+        };
+        match method {
+            Method::Enumerate => self.enumerate(board, req.keep),
+            Method::BranchBound(kind) => self.branch_bound(board, req, kind),
+            Method::Auto => unreachable!("resolved above"),
+        }
+    }
+
+    fn enumerate(&mut self, board: &[i64], keep: Keep) -> BoardResult {
+        let n = self.n;
+        let all = self.all_solutions();
+        let count = all.len() / n.max(1);
+        let score = |k: usize| -> i128 {
+            let q = &all[k * n..(k + 1) * n];
+            q.iter()
+                .enumerate()
+                .map(|(r, &c)| board[r * n + c as usize] as i128)
+                .sum()
+        };
+        let layout = |k: usize, s: i128| Layout {
+            score: s,
+            queens: all[k * n..(k + 1) * n].to_vec(),
+        };
+        let mut layouts: Vec<Layout>;
+        let mut optimal_count = None;
+        match keep {
+            Keep::Best | Keep::AllOptimal { .. } => {
+                let scores: Vec<i128> = (0..count).map(score).collect();
+                let best = scores.iter().copied().max();
+                layouts = Vec::new();
+                if let Keep::AllOptimal { .. } = keep {
+                    optimal_count = Some(0);
+                }
+                if let Some(best) = best {
+                    let mut ties = 0u64;
+                    for (k, &s) in scores.iter().enumerate() {
+                        if s == best {
+                            ties += 1;
+                            layouts.push(layout(k, s));
+                        }
+                    }
+                    layouts.sort();
+                    let cap = match keep {
+                        Keep::AllOptimal { limit } => {
+                            optimal_count = Some(ties);
+                            limit.max(1)
+                        }
+                        _ => 1,
+                    };
+                    layouts.truncate(cap);
+                }
+            }
+            Keep::Top(k) => {
+                layouts = (0..count).map(|i| layout(i, score(i))).collect();
+                layouts.sort_by(|a, b| b.score.cmp(&a.score).then(a.queens.cmp(&b.queens)));
+                layouts.truncate(k);
+            }
+        }
+        let status = if count == 0 {
+            Status::Infeasible
+        } else {
+            Status::Optimal
+        };
+        let bound = layouts.first().map(|l| l.score);
+        BoardResult {
+            n,
+            status,
+            layouts,
+            optimal_count,
+            bound,
+            nodes: 0,
+        }
+    }
+
+    fn branch_bound(&mut self, board: &[i64], req: &Request, kind: BoundKind) -> BoardResult {
+        let n = self.n;
+        let gains = Sense::Maximize.gains(board);
+        let order = optimize::best_first(&self.problem, &gains);
+        let mut solver = Solver::with_options(&self.problem, order);
+        let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver)
+            .map(|q| {
+                q.iter()
+                    .enumerate()
+                    .map(|(r, &c)| OptionId((r * n) as u32 + c))
+                    .collect()
+            })
+            .into_iter()
+            .collect();
+        let config = Config {
+            sense: Sense::Maximize,
+            keep: req.keep,
+            budget: req.budget,
+        };
+        let opt = match kind {
+            BoundKind::Assignment | BoundKind::Lagrangian(_) => {
+                let k = match kind {
+                    BoundKind::Lagrangian(k) => k,
+                    _ => 0,
+                };
+                let lines = &self.line_of_item;
+                if fits_i64(n, board) {
+                    let mut b = AssignmentBound::<i64>::with_lagrange(n, lines, board, k);
+                    optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+                } else {
+                    let mut b = AssignmentBound::<i128>::with_lagrange(n, lines, board, k);
+                    optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+                }
+            }
+            BoundKind::RankFileMax => {
+                let mut b = RankFileMaxBound::new(n, &self.line_of_item, board);
+                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+            }
+            BoundKind::Generic => {
+                let mut b = optimize::ShareBound::new(&self.problem, &gains);
+                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+            }
+        };
+        let mut layouts: Vec<Layout> = opt
+            .solutions
+            .iter()
+            .map(|s| Layout {
+                score: s.value,
+                queens: layout_of(n, &s.options),
+            })
+            .collect();
+        if let Keep::AllOptimal { .. } = req.keep {
+            layouts.sort();
+        }
+        BoardResult {
+            n,
+            status: opt.status,
+            layouts,
+            optimal_count: opt.optimal_count,
+            bound: opt.bound,
+            nodes: opt.stats.nodes(),
+        }
+    }
+}
+
+/// The files per rank of a solution given as square options.
+fn layout_of(n: usize, options: &[OptionId]) -> Vec<u32> {
+    let mut q = vec![0u32; n];
+    for o in options {
+        let r = o.0 as usize / n;
+        q[r] = o.0 % n as u32;
+    }
+    q
+}
+
+/// A quick starting layout: the first solution in heaviest-first order (within a small node
+/// budget), then improved by swapping the files of two ranks while that keeps the queens
+/// apart and raises the score.
+pub fn heuristic(n: usize, board: &[i64], solver: &mut Solver<'_>) -> Option<Vec<u32>> {
+    let budget = Budget {
+        nodes: Some(2_000 + 200 * n as u64),
+        ..Budget::solutions(1)
+    };
+    let mut first = None;
+    solver.run(&budget, &mut |s: &[OptionId]| {
+        first = Some(layout_of(n, s));
+        ControlFlow::Break(())
+    });
+    let mut q = first?;
+    improve_by_swaps(n, board, &mut q);
+    Some(q)
+}
+
+/// Local repair: swap the files of ranks i and j when both diagonals stay free and the score
+/// rises; repeat until no swap helps.
+pub fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32]) {
+    let mut da = vec![0u32; 2 * n];
+    let mut db = vec![0u32; 2 * n];
+    for (r, &c) in q.iter().enumerate() {
+        da[r + c as usize] += 1;
+        db[r + n - 1 - c as usize] += 1;
+    }
+    let w = |r: usize, c: u32| board[r * n + c as usize] as i128;
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for i in 0..n {
+            for j in i + 1..n {
+                let (ci, cj) = (q[i], q[j]);
+                let delta = w(i, cj) + w(j, ci) - w(i, ci) - w(j, cj);
+                if delta <= 0 {
+                    continue;
+                }
+                da[i + ci as usize] -= 1;
+                db[i + n - 1 - ci as usize] -= 1;
+                da[j + cj as usize] -= 1;
+                db[j + n - 1 - cj as usize] -= 1;
+                let (ai, bi) = (i + cj as usize, i + n - 1 - cj as usize);
+                let (aj, bj) = (j + ci as usize, j + n - 1 - ci as usize);
+                let ok = da[ai] == 0
+                    && db[bi] == 0
+                    && da[aj] == 0
+                    && db[bj] == 0
+                    && ai != aj
+                    && bi != bj;
+                if ok {
+                    q.swap(i, j);
+                    da[ai] += 1;
+                    db[bi] += 1;
+                    da[aj] += 1;
+                    db[bj] += 1;
+                    improved = true;
+                } else {
+                    da[i + ci as usize] += 1;
+                    db[i + n - 1 - ci as usize] += 1;
+                    da[j + cj as usize] += 1;
+                    db[j + n - 1 - cj as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The still-safe squares of the free ranks, read from the search's view, as a matrix over the
+/// free ranks × free files. Shared by the queens bounds.
+struct FreeSquares {
+    n: usize,
+    ranks: Vec<u32>,
+    /// Position of each free file among the free files, `u32::MAX` if not free.
+    file_pos: Vec<u32>,
+    files: usize,
+    /// The free files, in the order of their positions.
+    file_list: Vec<u32>,
+    /// `cell[i·files + j]`: weight of the safe square (rank i, file j) or None.
+    cell: Vec<Option<i64>>,
+}
+
+impl FreeSquares {
+    fn new(n: usize) -> Self {
+        FreeSquares {
+            n,
+            ranks: Vec::with_capacity(n),
+            file_pos: vec![u32::MAX; n],
+            files: 0,
+            file_list: Vec::with_capacity(n),
+            cell: Vec::with_capacity(n * n),
+        }
+    }
+
+    /// Fills from the view; false if a free rank or file has no safe square left.
+    fn read(&mut self, view: &View<'_>, lines: &[Option<(bool, u32)>], board: &[i64]) -> bool {
+        let n = self.n;
+        self.ranks.clear();
+        self.file_pos.iter_mut().for_each(|p| *p = u32::MAX);
+        self.files = 0;
+        self.file_list.clear();
+        let mut rank_items = Vec::with_capacity(n);
+        for item in view.active_primary() {
+            if view.len(item) == 0 {
+                return false;
+            }
+            match lines[item.0 as usize] {
+                Some((true, r)) => {
+                    self.ranks.push(r);
+                    rank_items.push(item);
+                }
+                Some((false, c)) => {
+                    self.file_pos[c as usize] = self.files as u32;
+                    self.file_list.push(c);
+                    self.files += 1;
+                }
+                None => {}
+            }
+        }
+        let m = self.files;
+        self.cell.clear();
+        self.cell.resize(self.ranks.len() * m, None);
+        for (i, &item) in rank_items.iter().enumerate() {
+            for o in view.options(item) {
+                let c = o.0 as usize % n;
+                let j = self.file_pos[c] as usize;
+                self.cell[i * m + j] = Some(board[o.0 as usize]);
+            }
+        }
+        true
+    }
+}
+
+/// The assignment bound: the maximum-weight perfect matching of free ranks to free files over
+/// the still-safe squares (the queens then may still attack each other along diagonals, so this
+/// relaxes only the diagonals). Computed by the Hungarian method (shortest augmenting paths,
+/// O(m³) for m free ranks); `None` when no perfect matching exists, which prunes the node.
+///
+/// With Lagrangian tightening (`iterations > 0`) the diagonal constraints come back as
+/// penalties: with multipliers λ ≥ 0 per diagonal, every placement of the remaining queens
+/// scores at most `assignment(w − λ_a − λ_b) + Σ λ` (Σ over the diagonals that still hold a safe
+/// square: each holds at most one queen), for any λ. The multipliers are integers (so the bound
+/// is exact arithmetic), adjusted by subgradient steps (raised on diagonals the assignment
+/// overloads, lowered on empty ones), kept from node to node as a warm start, and the
+/// iterations stop as soon as the bound falls below what the subtree must reach.
+pub struct AssignmentBound<'a, T = i128> {
+    n: usize,
+    lines: &'a [Option<(bool, u32)>],
+    board: &'a [i64],
+    free: FreeSquares,
+    hungarian: Hungarian<T>,
+    iterations: u32,
+    lambda_a: Vec<i128>,
+    lambda_b: Vec<i128>,
+    adjusted: Vec<Option<T>>,
+    count_a: Vec<i32>,
+    count_b: Vec<i32>,
+    /// A typical weight, to scale the first steps.
+    scale: i128,
+    /// Whether the first (root) node was bounded: it gets more steps.
+    root_done: bool,
+    /// Step scale in percent.
+    mu: i128,
+}
+
+/// Multipliers are capped here (any λ >= 0 gives a valid bound), which keeps the `i64`
+/// computation in range.
+const LAMBDA_CAP: i128 = 1 << 40;
+
+/// Whether a board's numbers allow the `i64` Hungarian: |w| < 2^31, so penalised weights stay
+/// below 2^42 and sums over up to 2^16 ranks below 2^60.
+pub fn fits_i64(n: usize, board: &[i64]) -> bool {
+    n < 1 << 16 && board.iter().all(|w| w.unsigned_abs() < 1 << 31)
+}
+
+impl<'a, T: HungarianInt> AssignmentBound<'a, T> {
+    pub fn new(n: usize, lines: &'a [Option<(bool, u32)>], board: &'a [i64]) -> Self {
+        Self::with_lagrange(n, lines, board, 0)
+    }
+
+    /// With up to `iterations` subgradient steps on the diagonal multipliers per node.
+    pub fn with_lagrange(
+        n: usize,
+        lines: &'a [Option<(bool, u32)>],
+        board: &'a [i64],
+        iterations: u32,
+    ) -> Self {
+        let lo = board.iter().copied().min().unwrap_or(0) as i128;
+        let hi = board.iter().copied().max().unwrap_or(0) as i128;
+        AssignmentBound {
+            n,
+            lines,
+            board,
+            free: FreeSquares::new(n),
+            hungarian: Hungarian::default(),
+            iterations,
+            lambda_a: vec![0; 2 * n],
+            lambda_b: vec![0; 2 * n],
+            adjusted: Vec::new(),
+            count_a: vec![0; 2 * n],
+            count_b: vec![0; 2 * n],
+            scale: ((hi - lo) / 4).max(1),
+            root_done: false,
+            mu: 100,
+        }
+    }
+}
+
+impl<T: HungarianInt> Bound for AssignmentBound<'_, T> {
+    fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
+        if !self.free.read(view, self.lines, self.board) {
+            return None;
+        }
+        let m = self.free.ranks.len();
+        if m == 0 {
+            return Some(0);
+        }
+        if self.iterations == 0 {
+            self.adjusted.clear();
+            self.adjusted.extend(
+                self.free
+                    .cell
+                    .iter()
+                    .map(|c| c.map(|w| T::from_i128(w as i128))),
+            );
+            return self.hungarian.max_weight(m, &self.adjusted).map(T::to_i128);
+        }
+        let n = self.n;
+        let mut best: Option<i128> = None;
+        let iterations = if self.root_done {
+            self.iterations
+        } else {
+            self.root_done = true;
+            self.iterations.saturating_mul(ROOT_STEP_FACTOR)
+        };
+        for it in 0..=iterations {
+            // Penalised weights, and Σλ over the diagonals that still hold a safe square.
+            self.count_a.iter_mut().for_each(|x| *x = -1);
+            self.count_b.iter_mut().for_each(|x| *x = -1);
+            self.adjusted.clear();
+            for i in 0..m {
+                let r = self.free.ranks[i] as usize;
+                for j in 0..m {
+                    let c = self.free.file_list[j] as usize;
+                    let (a, b) = (r + c, r + n - 1 - c);
+                    self.adjusted.push(self.free.cell[i * m + j].map(|w| {
+                        self.count_a[a] = 0;
+                        self.count_b[b] = 0;
+                        T::from_i128(w as i128 - self.lambda_a[a] - self.lambda_b[b])
+                    }));
+                }
+            }
+            let mut penalty = 0i128;
+            for d in 0..2 * n - 1 {
+                if self.count_a[d] == 0 {
+                    penalty += self.lambda_a[d];
+                }
+                if self.count_b[d] == 0 {
+                    penalty += self.lambda_b[d];
+                }
+            }
+            let value = self.hungarian.max_weight(m, &self.adjusted)?.to_i128() + penalty;
+            // Polyak's step scaled by mu (percent): mu shrinks when a step did not improve
+            // the bound and grows slowly when it did (kept from node to node).
+            match best {
+                Some(b) if value >= b => self.mu = (self.mu * 2 / 3).max(1),
+                Some(_) => self.mu = (self.mu * 11 / 10).clamp(1, 200),
+                None => {}
+            }
+            best = Some(best.map_or(value, |b: i128| b.min(value)));
+            if it == iterations || target.is_some_and(|t| value < t) {
+                break;
+            }
+            // Subgradient: queens of the assignment per diagonal.
+            for j in 1..=m {
+                let i = self.hungarian.p[j] - 1;
+                let r = self.free.ranks[i] as usize;
+                let c = self.free.file_list[j - 1] as usize;
+                self.count_a[r + c] += 1;
+                self.count_b[r + n - 1 - c] += 1;
+            }
+            // The projected subgradient: an empty diagonal whose multiplier is already 0
+            // cannot move, so it does not count in the step's norm.
+            let mut norm = 0i128;
+            for d in 0..2 * n - 1 {
+                for (g, l) in [
+                    (self.count_a[d], self.lambda_a[d]),
+                    (self.count_b[d], self.lambda_b[d]),
+                ] {
+                    if g >= 0 && (g >= 1 || l > 0) {
+                        let g = (g - 1) as i128;
+                        norm += g * g;
+                    }
+                }
+            }
+            // Overloaded diagonals: the assignment is a placement, the bound cannot improve.
+            let overloaded = self.count_a.iter().chain(&self.count_b).any(|&g| g >= 2);
+            if !overloaded {
+                break;
+            }
+            let step = match target {
+                Some(t) if value > t => ((value - t) * self.mu / (100 * norm.max(1))).max(1),
+                _ => (self.scale / (it as i128 + 1)).max(1),
+            };
+            for d in 0..2 * n - 1 {
+                if self.count_a[d] >= 0 {
+                    let g = (self.count_a[d] - 1) as i128;
+                    self.lambda_a[d] = (self.lambda_a[d] + step * g).clamp(0, LAMBDA_CAP);
+                }
+                if self.count_b[d] >= 0 {
+                    let g = (self.count_b[d] - 1) as i128;
+                    self.lambda_b[d] = (self.lambda_b[d] + step * g).clamp(0, LAMBDA_CAP);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The rank/file maxima bound: min(Σ over free ranks of the best safe square, Σ over free
+/// files of the same). Cheap and weak.
+pub struct RankFileMaxBound<'a> {
+    lines: &'a [Option<(bool, u32)>],
+    board: &'a [i64],
+    free: FreeSquares,
+}
+
+impl<'a> RankFileMaxBound<'a> {
+    pub fn new(n: usize, lines: &'a [Option<(bool, u32)>], board: &'a [i64]) -> Self {
+        RankFileMaxBound {
+            lines,
+            board,
+            free: FreeSquares::new(n),
+        }
+    }
+}
+
+impl Bound for RankFileMaxBound<'_> {
+    fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
+        if !self.free.read(view, self.lines, self.board) {
+            return None;
+        }
+        let m = self.free.files;
+        let mut by_rank = 0i128;
+        let mut col = vec![None::<i64>; m];
+        for i in 0..self.free.ranks.len() {
+            let mut best = None::<i64>;
+            for (j, cm) in col.iter_mut().enumerate() {
+                if let Some(w) = self.free.cell[i * m + j] {
+                    best = Some(best.map_or(w, |b| b.max(w)));
+                    *cm = Some(cm.map_or(w, |b| b.max(w)));
+                }
+            }
+            by_rank += best? as i128;
+        }
+        let mut by_file = 0i128;
+        for c in col {
+            by_file += c? as i128;
+        }
+        Some(by_rank.min(by_file))
+    }
+}
+
+/// The integer type the Hungarian method computes in: `i64` when the board's numbers are small
+/// enough for every sum to fit (checked in [`AssignmentBound::with_lagrange`]), else `i128`.
+pub trait HungarianInt:
+    Copy
+    + Ord
+    + Default
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Neg<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+    + std::iter::Sum
+{
+    const ZERO: Self;
+    const INF: Self;
+    /// Exact for the values the bound passes (see the range check).
+    fn from_i128(x: i128) -> Self;
+    fn to_i128(self) -> i128;
+}
+
+impl HungarianInt for i64 {
+    const ZERO: Self = 0;
+    const INF: Self = i64::MAX / 4;
+    fn from_i128(x: i128) -> Self {
+        debug_assert!(x.unsigned_abs() < 1 << 60);
+        x as i64
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+}
+
+impl HungarianInt for i128 {
+    const ZERO: Self = 0;
+    const INF: Self = i128::MAX / 4;
+    fn from_i128(x: i128) -> Self {
+        x
+    }
+    fn to_i128(self) -> i128 {
+        self
+    }
+}
+
+/// The Hungarian method for a maximum-weight perfect matching on an m×m matrix with missing
+/// entries (Kuhn–Munkres with potentials, in the shortest-augmenting-path form).
+#[derive(Default)]
+struct Hungarian<T> {
+    u: Vec<T>,
+    v: Vec<T>,
+    p: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<T>,
+    used: Vec<bool>,
+}
+
+impl<T: HungarianInt> Hungarian<T> {
+    /// The maximum total weight of a perfect matching, None if there is none.
+    fn max_weight(&mut self, m: usize, cell: &[Option<T>]) -> Option<T> {
+        let inf = T::INF;
+        // Minimise cost = -weight, rows and columns 1-based, 0 is the virtual start.
+        self.u.clear();
+        self.u.resize(m + 1, T::ZERO);
+        self.v.clear();
+        self.v.resize(m + 1, T::ZERO);
+        self.p.clear();
+        self.p.resize(m + 1, 0);
+        self.way.clear();
+        self.way.resize(m + 1, 0);
+        for i in 1..=m {
+            self.p[0] = i;
+            let mut j0 = 0usize;
+            self.minv.clear();
+            self.minv.resize(m + 1, inf);
+            self.used.clear();
+            self.used.resize(m + 1, false);
+            loop {
+                self.used[j0] = true;
+                let i0 = self.p[j0];
+                let mut delta = inf;
+                let mut j1 = 0usize;
+                let row = &cell[(i0 - 1) * m..i0 * m];
+                for j in 1..=m {
+                    if self.used[j] {
+                        continue;
+                    }
+                    if let Some(w) = row[j - 1] {
+                        let cur = -w - self.u[i0] - self.v[j];
+                        if cur < self.minv[j] {
+                            self.minv[j] = cur;
+                            self.way[j] = j0;
+                        }
+                    }
+                    if self.minv[j] < delta {
+                        delta = self.minv[j];
+                        j1 = j;
+                    }
+                }
+                if delta >= inf {
+                    return None;
+                }
+                for j in 0..=m {
+                    if self.used[j] {
+                        self.u[self.p[j]] += delta;
+                        self.v[j] -= delta;
+                    } else {
+                        self.minv[j] -= delta;
+                    }
+                }
+                j0 = j1;
+                if self.p[j0] == 0 {
+                    break;
+                }
+            }
+            loop {
+                let j1 = self.way[j0];
+                self.p[j0] = self.p[j1];
+                j0 = j1;
+                if j0 == 0 {
+                    break;
+                }
+            }
+        }
+        let mut total = T::ZERO;
+        for j in 1..=m {
+            total += cell[(self.p[j] - 1) * m + j - 1]?;
+        }
+        Some(total)
+    }
+}
+
+/// A tiny, documented pseudo-random generator for reproducible boards: SplitMix64 (Steele,
+/// Lea and Flood 2014; the constants of Vigna's reference code). Output is the same on every
+/// platform and version.
+#[derive(Clone, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64 { state: seed }
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..span` (span >= 1) by rejection: draws below `2^64 mod span` are redrawn,
+    /// so every value is equally likely. `span` 0 means the full 2^64 range.
+    pub fn below(&mut self, span: u64) -> u64 {
+        if span == 0 {
+            return self.next_u64();
+        }
+        let reject_below = span.wrapping_neg() % span; // 2^64 mod span
+        loop {
+            let x = self.next_u64();
+            if x >= reject_below {
+                return x % span;
+            }
+        }
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        assert!(lo <= hi);
+        let span = (hi as i128 - lo as i128 + 1) as u128;
+        let span = if span == 1u128 << 64 { 0 } else { span as u64 };
+        (lo as i128 + self.below(span) as i128) as i64
+    }
+}
+
+/// `k` boards of n×n numbers in `min..=max`, row by row, from SplitMix64 seeded with `seed`:
+/// board after board, rank after rank, one draw of [`SplitMix64::range`] per square.
+pub fn random_boards(n: usize, k: usize, seed: u64, min: i64, max: i64) -> Vec<Vec<i64>> {
+    let mut g = SplitMix64::new(seed);
+    (0..k)
+        .map(|_| (0..n * n).map(|_| g.range(min, max)).collect())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn organ_pipe_is_a_permutation() {
+        for n in 1..12 {
+            let mut v = organ_pipe(n);
+            v.sort();
+            assert_eq!(v, (0..n).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn hungarian_matches_brute_force() {
+        let mut g = SplitMix64::new(7);
+        let mut h = Hungarian::<i128>::default();
+        let mut h64 = Hungarian::<i64>::default();
+        for m in 1..=6 {
+            for _ in 0..30 {
+                let cell: Vec<Option<i128>> = (0..m * m)
+                    .map(|_| {
+                        if g.below(4) == 0 {
+                            None
+                        } else {
+                            Some(g.range(-20, 50) as i128)
+                        }
+                    })
+                    .collect();
+                let mut best: Option<i128> = None;
+                let mut perm: Vec<usize> = (0..m).collect();
+                permute(&mut perm, 0, &mut |p| {
+                    let s: Option<i128> = (0..m).map(|i| cell[i * m + p[i]]).sum();
+                    if let Some(s) = s {
+                        best = Some(best.map_or(s, |b| b.max(s)));
+                    }
+                });
+                assert_eq!(h.max_weight(m, &cell), best, "{cell:?}");
+                let cell64: Vec<Option<i64>> = cell.iter().map(|c| c.map(|w| w as i64)).collect();
+                assert_eq!(h64.max_weight(m, &cell64).map(|v| v as i128), best);
+            }
+        }
+    }
+
+    fn permute(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
+        if k == v.len() {
+            f(v);
+            return;
+        }
+        for i in k..v.len() {
+            v.swap(k, i);
+            permute(v, k + 1, f);
+            v.swap(k, i);
+        }
+    }
+
+    #[test]
+    fn splitmix_reference_values() {
+        // Vigna's splitmix64.c with seed 1234567: first outputs.
+        let mut g = SplitMix64::new(1234567);
+        assert_eq!(g.next_u64(), 6457827717110365317);
+        assert_eq!(g.next_u64(), 3203168211198807973);
+    }
+}

@@ -1,1 +1,685 @@
-//! Tests: queens_max
+//! Tests: weighted n-queens (`queens max`, `queens random`) and the engine's optimiser.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use proptest::prelude::*;
+use xcover::engine::optimize::{self, Config, Keep, NoBound, Sense, ShareBound, Status};
+use xcover::engine::{Budget, Entry, ItemId, OptionId, ProblemBuilder, Solver};
+use xcover::queens::weighted::{
+    BoundKind, Method, Request, SplitMix64, WeightedQueens, random_boards,
+};
+
+fn xcover() -> Command {
+    Command::cargo_bin("xcover").unwrap()
+}
+
+/// The sample board 1..64, rows of 8, in the classic format.
+fn sample(seventh_row_first: i64) -> (String, Vec<i64>) {
+    let mut b: Vec<i64> = (1..=64).collect();
+    b[48] = seventh_row_first;
+    (classic(8, &[b.clone()]), b)
+}
+
+fn classic(n: usize, boards: &[Vec<i64>]) -> String {
+    let mut s = format!("{}\n", boards.len());
+    for b in boards {
+        for r in 0..n {
+            let row: Vec<String> = b[r * n..(r + 1) * n]
+                .iter()
+                .map(|v| v.to_string())
+                .collect();
+            s.push_str(&row.join(" "));
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Brute force, independent of the engine: every permutation, checked for diagonals.
+fn brute_force(n: usize) -> Vec<Vec<u32>> {
+    fn rec(n: usize, q: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        let r = q.len();
+        if r == n {
+            out.push(q.clone());
+            return;
+        }
+        for c in 0..n as u32 {
+            let ok = q.iter().enumerate().all(|(r2, &c2)| {
+                c2 != c && (r as i64 - r2 as i64).abs() != (c as i64 - c2 as i64).abs()
+            });
+            if ok {
+                q.push(c);
+                rec(n, q, out);
+                q.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    rec(n, &mut Vec::new(), &mut out);
+    out
+}
+
+fn score(n: usize, board: &[i64], q: &[u32]) -> i128 {
+    q.iter()
+        .enumerate()
+        .map(|(r, &c)| board[r * n + c as usize] as i128)
+        .sum()
+}
+
+/// (maximum, optimal layouts) by brute force.
+fn brute_best(n: usize, board: &[i64], all: &[Vec<u32>]) -> (Option<i128>, BTreeSet<Vec<u32>>) {
+    let best = all.iter().map(|q| score(n, board, q)).max();
+    let set = all
+        .iter()
+        .filter(|q| Some(score(n, board, q)) == best)
+        .cloned()
+        .collect();
+    (best, set)
+}
+
+const METHODS: [Method; 5] = [
+    Method::Enumerate,
+    Method::BranchBound(BoundKind::Assignment),
+    Method::BranchBound(BoundKind::Lagrangian(4)),
+    Method::BranchBound(BoundKind::RankFileMax),
+    Method::BranchBound(BoundKind::Generic),
+];
+
+fn all_optimal(method: Method) -> Request {
+    Request {
+        keep: Keep::AllOptimal { limit: usize::MAX },
+        budget: Budget::unlimited(),
+        method,
+    }
+}
+
+#[test]
+fn sample_board_and_its_variant() {
+    for (first, count) in [(49, 92u64), (48, 84)] {
+        let (text, board) = sample(first);
+        let mut model = WeightedQueens::new(8);
+        for m in METHODS {
+            let r = model.solve(&board, &all_optimal(m));
+            assert_eq!(r.status, Status::Optimal);
+            assert_eq!(r.maximum(), Some(260), "{m:?}");
+            assert_eq!(r.optimal_count, Some(count), "{m:?}");
+            assert_eq!(r.layouts.len() as u64, count, "{m:?}");
+        }
+        xcover()
+            .args(["queens", "max", "-"])
+            .write_stdin(text.clone())
+            .assert()
+            .success()
+            .stdout("260\n");
+        xcover()
+            .args(["queens", "max", "--all-optimal", "--limit", "1"])
+            .write_stdin(text)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(format!(
+                "260 ({count} optimal)\n"
+            )));
+    }
+}
+
+#[test]
+fn random_boards_against_brute_force() {
+    let mut g = SplitMix64::new(2024);
+    for n in 4..=9 {
+        let all = brute_force(n);
+        let mut model = WeightedQueens::new(n);
+        let trials = if n <= 7 { 6 } else { 3 };
+        for t in 0..trials {
+            // Narrow ranges make ties (several optimal layouts); wide ones make them rare.
+            let (lo, hi) = if t % 2 == 0 { (1, 3) } else { (-1000, 1000) };
+            let board: Vec<i64> = (0..n * n).map(|_| g.range(lo, hi)).collect();
+            let (best, set) = brute_best(n, &board, &all);
+            for m in METHODS {
+                let r = model.solve(&board, &all_optimal(m));
+                assert_eq!(r.maximum(), best, "n={n} {m:?} {board:?}");
+                assert_eq!(r.optimal_count, Some(set.len() as u64), "n={n} {m:?}");
+                let got: BTreeSet<Vec<u32>> = r.layouts.iter().map(|l| l.queens.clone()).collect();
+                assert_eq!(got, set, "n={n} {m:?}");
+                for l in &r.layouts {
+                    assert_eq!(l.score, score(n, &board, &l.queens));
+                }
+                // Best only: one optimal layout.
+                let r = model.solve(
+                    &board,
+                    &Request {
+                        method: m,
+                        ..Request::default()
+                    },
+                );
+                assert_eq!(r.maximum(), best);
+                assert!(set.contains(&r.layouts[0].queens));
+            }
+        }
+    }
+}
+
+#[test]
+fn top_k_against_brute_force_sorted_list() {
+    let mut g = SplitMix64::new(99);
+    for n in [5, 6, 8] {
+        let all = brute_force(n);
+        let mut model = WeightedQueens::new(n);
+        let board: Vec<i64> = (0..n * n).map(|_| g.range(1, 99)).collect();
+        let mut scores: Vec<i128> = all.iter().map(|q| score(n, &board, q)).collect();
+        scores.sort_by(|a, b| b.cmp(a));
+        for k in [1, 3, 7, 200] {
+            for m in METHODS {
+                let r = model.solve(
+                    &board,
+                    &Request {
+                        keep: Keep::Top(k),
+                        budget: Budget::unlimited(),
+                        method: m,
+                    },
+                );
+                let got: Vec<i128> = r.layouts.iter().map(|l| l.score).collect();
+                assert_eq!(got, scores[..k.min(scores.len())], "n={n} k={k} {m:?}");
+                for l in &r.layouts {
+                    assert_eq!(l.score, score(n, &board, &l.queens));
+                    assert!(all.contains(&l.queens));
+                }
+                let distinct: BTreeSet<_> = r.layouts.iter().map(|l| &l.queens).collect();
+                assert_eq!(distinct.len(), r.layouts.len());
+            }
+        }
+    }
+    let (text, _) = sample(49);
+    let out = xcover()
+        .args(["queens", "max", "--top", "3", "--format", "csv"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "board,score,rank,q0,q1,q2,q3,q4,q5,q6,q7");
+    assert_eq!(lines.len(), 4);
+    for (i, l) in lines[1..].iter().enumerate() {
+        assert!(l.starts_with(&format!("1,260,{},", i + 1)), "{l}");
+    }
+}
+
+#[test]
+fn equal_weights_make_every_solution_optimal() {
+    for (n, count) in [(1, 1u64), (4, 2), (6, 4), (8, 92)] {
+        let mut model = WeightedQueens::new(n);
+        let board = vec![7i64; n * n];
+        for m in METHODS {
+            let r = model.solve(&board, &all_optimal(m));
+            assert_eq!(r.optimal_count, Some(count), "n={n} {m:?}");
+            assert_eq!(r.maximum(), Some(7 * n as i128));
+        }
+    }
+}
+
+#[test]
+fn negative_weights_and_extremes() {
+    let all = brute_force(8);
+    let mut g = SplitMix64::new(5);
+    let board: Vec<i64> = (0..64).map(|_| g.range(-99, -1)).collect();
+    let (best, set) = brute_best(8, &board, &all);
+    let mut model = WeightedQueens::new(8);
+    for m in METHODS {
+        let r = model.solve(&board, &all_optimal(m));
+        assert_eq!(r.maximum(), best);
+        assert_eq!(r.optimal_count, Some(set.len() as u64));
+    }
+    // int32 and int64 extremes: sums are exact.
+    for v in [i32::MAX as i64, i32::MIN as i64, i64::MAX, i64::MIN] {
+        let board = vec![v; 64];
+        for m in METHODS {
+            let r = model.solve(&board, &all_optimal(m));
+            assert_eq!(r.maximum(), Some(8 * v as i128), "{v} {m:?}");
+        }
+        let expect = format!("{}\n", 8 * v as i128);
+        xcover()
+            .args(["queens", "max"])
+            .write_stdin(classic(8, &[board]))
+            .assert()
+            .success()
+            .stdout(expect);
+    }
+    assert_eq!(8 * i32::MAX as i128, 17179869176);
+    // A mix of both extremes on one board, checked against the brute force.
+    let board: Vec<i64> = (0..64)
+        .map(|_| if g.below(2) == 0 { i64::MAX } else { i64::MIN })
+        .collect();
+    let (best, set) = brute_best(8, &board, &all);
+    for m in METHODS {
+        let r = model.solve(&board, &all_optimal(m));
+        assert_eq!(r.maximum(), best);
+        assert_eq!(r.optimal_count, Some(set.len() as u64));
+    }
+}
+
+#[test]
+fn no_placement_prints_none_and_continues() {
+    for n in [2usize, 3] {
+        let boards = vec![vec![1i64; n * n], vec![5i64; n * n]];
+        xcover()
+            .args(["queens", "max"])
+            .write_stdin(classic(n, &boards))
+            .assert()
+            .success()
+            .stdout("none\nnone\n");
+        let mut model = WeightedQueens::new(n);
+        for m in METHODS {
+            let r = model.solve(&boards[0], &all_optimal(m));
+            assert_eq!(r.status, Status::Infeasible);
+            assert!(r.layouts.is_empty());
+            assert_eq!(r.optimal_count, Some(0));
+            assert_eq!(r.bound, None);
+        }
+    }
+    // n=1 has one placement.
+    xcover()
+        .args(["queens", "max", "--width", "5"])
+        .write_stdin("2\n-4\n9")
+        .assert()
+        .success()
+        .stdout("   -4\n    9\n");
+}
+
+#[test]
+fn time_limit_reports_feasible_with_a_valid_bound() {
+    let n = 40;
+    let text = xcover()
+        .args(["queens", "random", "40", "--seed", "3"])
+        .output()
+        .unwrap()
+        .stdout;
+    let out = xcover()
+        .args(["queens", "max", "--time-limit", "0.05", "--format", "json"])
+        .write_stdin(text.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["status"], "feasible");
+    assert_eq!(v["n"], n);
+    let value = v["maximum"].as_i64().unwrap();
+    let bound = v["bound"].as_i64().unwrap();
+    assert!(bound >= value, "{bound} < {value}");
+    // The layout is a placement and scores the value.
+    let boards = xcover::io::weights::parse_classic(&text, "x", None).unwrap();
+    let q: Vec<u32> = v["layouts"][0]["queens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect();
+    assert_eq!(score(n, boards.board(0), &q) as i64, value);
+    for i in 0..n {
+        for j in i + 1..n {
+            assert_ne!(q[i], q[j]);
+            assert_ne!((j - i) as i64, (q[j] as i64 - q[i] as i64).abs());
+        }
+    }
+    // The assignment bound never exceeds the sum of the rank maxima (a weaker relaxation).
+    let rank_max: i64 = (0..n)
+        .map(|r| *boards.board(0)[r * n..(r + 1) * n].iter().max().unwrap())
+        .sum();
+    assert!(bound <= rank_max);
+    // Text mode says so on the line.
+    xcover()
+        .args(["queens", "max", "--time-limit", "0.05"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"^\d+ feasible bound=\d+\n$").unwrap());
+}
+
+#[test]
+fn board_and_formats() {
+    let (text, board) = sample(49);
+    let out = xcover()
+        .args(["queens", "max", "--board"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    let s = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines[0], "260");
+    let q: Vec<u32> = lines[1..9]
+        .iter()
+        .map(|l| {
+            let cells: Vec<&str> = l.split(' ').collect();
+            assert_eq!(cells.len(), 8);
+            assert_eq!(cells.iter().filter(|c| **c == "X").count(), 1);
+            cells.iter().position(|c| *c == "X").unwrap() as u32
+        })
+        .collect();
+    assert!(brute_force(8).contains(&q));
+    assert_eq!(score(8, &board, &q), 260);
+
+    let out = xcover()
+        .args([
+            "queens",
+            "max",
+            "--format",
+            "json",
+            "--all-optimal",
+            "--limit",
+            "5",
+        ])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["maximum"], 260);
+    assert_eq!(v["optimal_count"], 92);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["layouts"].as_array().unwrap().len(), 5);
+
+    let out = xcover()
+        .args(["queens", "max", "--format", "csv", "--all-optimal"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(s.lines().count(), 93);
+    assert!(s.lines().skip(1).all(|l| l.starts_with("1,260,1,")));
+
+    let out = xcover()
+        .args(["queens", "max", "--format", "svg"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+    assert_eq!(s.matches("<circle").count(), 8);
+    assert_eq!(s.matches("<rect").count(), 64);
+}
+
+#[test]
+fn weights_csv_and_atomic_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("b.csv");
+    let rows: Vec<String> = (0..8)
+        .map(|r| {
+            (1..=8)
+                .map(|c| (r * 8 + c).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    std::fs::write(&csv, rows.join("\r\n")).unwrap();
+    let out = dir.path().join("out.txt");
+    xcover()
+        .args(["queens", "max", "--weights"])
+        .arg(&csv)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "260\n");
+    std::fs::write(&csv, "1,2\n3,x\n").unwrap();
+    let bad_out = dir.path().join("bad.txt");
+    xcover()
+        .args(["queens", "max", "--weights"])
+        .arg(&csv)
+        .arg("-o")
+        .arg(&bad_out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "line 2, field 2: `x` is not an integer",
+        ));
+    assert!(!bad_out.exists());
+    std::fs::write(&csv, "1,2\n3,4\n5,6\n").unwrap();
+    xcover()
+        .args(["queens", "max", "--weights"])
+        .arg(&csv)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("must be square"));
+}
+
+fn bad(input: &str, args: &[&str], message: &str, dir: &Path) {
+    let out = dir.join("out.txt");
+    xcover()
+        .args(["queens", "max"])
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .write_stdin(input.to_string())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(message));
+    assert!(!out.exists(), "{input:?} left a file");
+}
+
+#[test]
+fn bad_input_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let four = "1 2 3 4 ";
+    bad("", &[], "number of boards is missing", d);
+    bad("  \r\n\t", &[], "number of boards is missing", d);
+    bad(
+        "-1\n1",
+        &[],
+        "line 1, column 1: the number of boards must be non-negative",
+        d,
+    );
+    bad(
+        "x 1 2 3 4",
+        &[],
+        "line 1, column 1: the number of boards must be a non-negative integer, not `x`",
+        d,
+    );
+    // Not an integer: board, line and column.
+    bad(
+        &format!("2\n{four}\n1 2\n3 4.5\n"),
+        &[],
+        "board 2, line 4, column 3: `4.5` is not an integer",
+        d,
+    );
+    bad(
+        "1\n1 2\n3 99999999999999999999\n",
+        &[],
+        "board 1, line 3, column 3: `99999999999999999999` does not fit in 64 bits",
+        d,
+    );
+    bad(
+        "1\n1 2\n3 -9223372036854775809\n",
+        &[],
+        "does not fit in 64 bits",
+        d,
+    );
+    // n cannot be inferred.
+    bad("2\n1 2 3 4 5 6 7\n", &[], "cannot infer n", d);
+    bad("1\n1 2 3\n", &[], "cannot infer n", d);
+    // With -n: too few / too many numbers, and which board.
+    bad(
+        &format!("2\n{four}1 2 3\n"),
+        &["-n", "2"],
+        "board 2 has too few numbers: the input ends after 3 of its 4",
+        d,
+    );
+    bad(
+        &format!("2\n{four}{four}9\n"),
+        &["-n", "2"],
+        "line 2, column 17: more numbers than 2 board(s) of 2×2",
+        d,
+    );
+    bad(
+        &format!("3\n{four}{four}"),
+        &["-n", "2"],
+        "board 3 has too few numbers",
+        d,
+    );
+    // A bad time limit is a usage error.
+    bad("1\n5", &["--time-limit=-1"], "--time-limit", d);
+    // A good input with -n that fits works; k = 0 prints nothing.
+    xcover()
+        .args(["queens", "max", "-n", "2"])
+        .write_stdin(format!("1\n{four}"))
+        .assert()
+        .success()
+        .stdout("none\n");
+    xcover()
+        .args(["queens", "max"])
+        .write_stdin("0\n")
+        .assert()
+        .success()
+        .stdout("");
+}
+
+#[test]
+fn random_is_reproducible_and_documented() {
+    // SplitMix64 reference (Vigna's splitmix64.c, seed 1234567): first output.
+    let x: u64 = 6457827717110365317;
+    // 2^64 mod 99 is the rejection threshold; x is above it, so the first number is x % 99 + 1.
+    assert!(x >= ((1u128 << 64) % 99) as u64);
+    let first = (x % 99) as i64 + 1;
+    let out = xcover()
+        .args([
+            "queens", "random", "5", "--boards", "2", "--seed", "1234567",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    let b = xcover::io::weights::parse_classic(s.as_bytes(), "x", None).unwrap();
+    assert_eq!(b.n, 5);
+    assert_eq!(b.count(), 2);
+    assert_eq!(b.numbers[0], first);
+    assert!(b.numbers.iter().all(|&v| (1..=99).contains(&v)));
+    assert_eq!(b.numbers, random_boards(5, 2, 1234567, 1, 99).concat());
+    // Extreme ranges.
+    let out = xcover()
+        .args([
+            "queens",
+            "random",
+            "3",
+            "--seed",
+            "9",
+            "--min",
+            "-9223372036854775808",
+            "--max",
+            "9223372036854775807",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    xcover()
+        .args(["queens", "random", "3", "--min", "5", "--max", "4"])
+        .assert()
+        .code(2);
+}
+
+/// A small random exact-cover problem with costs: (primary, secondary, options as item lists,
+/// costs).
+fn small_problem() -> impl Strategy<Value = (usize, usize, Vec<Vec<usize>>, Vec<i64>)> {
+    (1usize..5, 0usize..3).prop_flat_map(|(p, s)| {
+        let option =
+            proptest::sample::subsequence((0..p + s).collect::<Vec<_>>(), 1..=(p + s).min(3));
+        (
+            Just(p),
+            Just(s),
+            proptest::collection::vec(option, 1..10),
+            proptest::collection::vec(-20i64..20, 10),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn optimiser_matches_brute_force((p, s, opts, costs) in small_problem()) {
+        let mut b = ProblemBuilder::new();
+        let mut items: Vec<ItemId> = (0..p).map(|i| b.primary(&format!("p{i}")).unwrap()).collect();
+        items.extend((0..s).map(|i| b.secondary(&format!("s{i}")).unwrap()));
+        let mut kept = Vec::new();
+        for (k, o) in opts.iter().enumerate() {
+            if b.add_option(o.iter().map(|&i| Entry::plain(items[i])), costs[k]).is_ok() {
+                kept.push((o.clone(), costs[k]));
+            }
+        }
+        let problem = b.build().unwrap();
+        let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
+        // Brute force over all subsets of options.
+        let m = kept.len();
+        let mut values: Vec<i128> = Vec::new();
+        for mask in 0u32..(1 << m) {
+            let mut used = vec![0; p + s];
+            let mut total = 0i128;
+            for (k, (o, c)) in kept.iter().enumerate() {
+                if mask >> k & 1 == 1 {
+                    for &i in o { used[i] += 1; }
+                    total += *c as i128;
+                }
+            }
+            if used[..p].iter().all(|&u| u == 1) && used[p..].iter().all(|&u| u <= 1) {
+                values.push(total);
+            }
+        }
+        for sense in [Sense::Maximize, Sense::Minimize] {
+            let gains = sense.gains(&weights);
+            // Best first in the sense's order.
+            let mut sorted: Vec<i128> = values.iter().map(|&v| match sense { Sense::Maximize => v, Sense::Minimize => -v }).collect();
+            sorted.sort_by(|a, b| b.cmp(a));
+            let sorted: Vec<i128> = sorted.into_iter().map(|g| sense.value(g)).collect();
+            // A search cut short: whatever it reports is consistent with the true optimum.
+            {
+                let budget = Budget { nodes: Some(2), ..Budget::unlimited() };
+                let config = Config { sense, keep: Keep::Best, budget };
+                let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
+                let r = optimize::optimize(&mut solver, &weights, &mut ShareBound::new(&problem, &gains), &config, &[]);
+                if let Some(&best) = sorted.first() {
+                    // In gain terms: found <= best <= bound.
+                    let g = |v: i128| match sense { Sense::Maximize => v, Sense::Minimize => -v };
+                    if let Some(v) = r.value() { prop_assert!(g(v) <= g(best)); }
+                    if let Some(b) = r.bound { prop_assert!(g(b) >= g(best)); }
+                    prop_assert!(r.status != Status::Infeasible);
+                }
+            }
+            for keep in [Keep::Best, Keep::AllOptimal { limit: usize::MAX }, Keep::Top(3)] {
+                let config = Config { sense, keep, budget: Budget::unlimited() };
+                let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
+                let r1 = optimize::optimize(&mut solver, &weights, &mut ShareBound::new(&problem, &gains), &config, &[]);
+                let r2 = optimize::optimize(&mut solver, &weights, &mut NoBound, &config, &[]);
+                for r in [&r1, &r2] {
+                    if values.is_empty() {
+                        prop_assert_eq!(r.status, Status::Infeasible);
+                        prop_assert!(r.solutions.is_empty());
+                        prop_assert_eq!(r.bound, None);
+                        continue;
+                    }
+                    prop_assert_eq!(r.status, Status::Optimal);
+                    prop_assert_eq!(r.value(), Some(sorted[0]));
+                    prop_assert_eq!(r.bound, Some(sorted[0]));
+                    let got: Vec<i128> = r.solutions.iter().map(|s| s.value).collect();
+                    match keep {
+                        Keep::Best => prop_assert_eq!(got.len(), 1),
+                        Keep::AllOptimal { .. } => {
+                            let ties = sorted.iter().filter(|&&v| v == sorted[0]).count();
+                            prop_assert_eq!(r.optimal_count, Some(ties as u64));
+                            prop_assert_eq!(got.len(), ties);
+                        }
+                        Keep::Top(k) => prop_assert_eq!(&got[..], &sorted[..k.min(sorted.len())]),
+                    }
+                    for sol in &r.solutions {
+                        let v: i128 = sol.options.iter().map(|o: &OptionId| problem.cost(*o) as i128).sum();
+                        prop_assert_eq!(v, sol.value);
+                    }
+                }
+            }
+        }
+    }
+}
