@@ -13,6 +13,12 @@
 //! - `--count`: only the number of solutions (text: the number; csv: a `solutions` column;
 //!   json: a `{"type":"count",...}` record).
 //!
+//! - `--minimize` / `--maximize` (DLX5's costs, `|n` at the end of an option): branch and
+//!   bound with the generic bound; the best solution (or the `--top K` best), best first, each
+//!   with its total cost (text heading `1: cost 5`; CSV `solution,cost,position,line,option`;
+//!   JSON solution records then an `optimum` record with status, cost and bound). The status
+//!   (optimal, feasible with a bound when a budget ran out, infeasible) is also said on stderr.
+//!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage.
@@ -25,6 +31,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::cmd::InputError;
+use crate::engine::optimize::{self, Config, Keep, Optimum, Sense, ShareBound, Status};
 use crate::engine::{Budget, End, OptionId, Outcome, Solver, Stats};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::{Output, read_input};
@@ -79,7 +87,18 @@ pub struct Args {
     /// Stop after SECONDS of search (a decimal number).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
-    // Room for the optimising search of a later issue: --minimize, --maximize, --top K.
+
+    /// Find a solution of least total cost (DLX5's `|n` cost entries), by branch and bound.
+    #[arg(long, conflicts_with_all = ["maximize", "count"])]
+    pub minimize: bool,
+
+    /// Find a solution of greatest total cost, by branch and bound.
+    #[arg(long, conflicts_with = "count")]
+    pub maximize: bool,
+
+    /// With --minimize/--maximize: the K best solutions instead of one.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub top: Option<u64>,
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -111,7 +130,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         budget.deadline = Instant::now().checked_add(t);
     }
 
+    if args.top.is_some() && !(args.minimize || args.maximize) {
+        return Err(InputError("--top needs --minimize or --maximize".into()).into());
+    }
     let mut out = Output::create(args.output.as_deref())?;
+    if args.minimize || args.maximize {
+        let sense = if args.maximize {
+            Sense::Maximize
+        } else {
+            Sense::Minimize
+        };
+        budget.solutions = None;
+        let keep = match args.top {
+            Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
+            None => Keep::Best,
+        };
+        let best = optimize_problem(&dlx, sense, keep, budget);
+        write_optimum(&mut out, args.format, &dlx, &best)?;
+        out.finish()?;
+        eprintln!("xcover: {}", status_line(&best));
+        if args.stats {
+            eprintln!("{}", best.stats.knuth_line());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let outcome = if args.count {
         let outcome = Solver::new(&dlx.problem).count(&budget);
         write_count(&mut out, args.format, outcome.stats.solutions())?;
@@ -278,4 +320,120 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
             ControlFlow::Break(())
         }
     }
+}
+
+/// Branch and bound over the problem's costs, with the generic bound.
+fn optimize_problem(dlx: &DlxFile, sense: Sense, keep: Keep, budget: Budget) -> Optimum {
+    let problem = &dlx.problem;
+    let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
+    let gains = sense.gains(&weights);
+    let mut solver = Solver::with_options(problem, optimize::best_first(problem, &gains));
+    let mut bound = ShareBound::new(problem, &gains);
+    let config = Config {
+        sense,
+        keep,
+        budget,
+    };
+    optimize::optimize_gains(&mut solver, &gains, &mut bound, &config, &[])
+}
+
+/// One line for stderr saying what the result is.
+fn status_line(best: &Optimum) -> String {
+    match (best.status, best.value(), best.bound) {
+        (Status::Optimal, Some(v), _) => format!("optimal: cost {v} (proven)"),
+        (Status::Feasible, Some(v), Some(b)) => {
+            format!("feasible: cost {v}, bound {b} (a budget ran out before the proof)")
+        }
+        (Status::Unknown, _, Some(b)) => {
+            format!("unknown: no solution found before the budget ran out (bound {b})")
+        }
+        _ => "infeasible: the problem has no exact cover".to_string(),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct ScoredData<'a> {
+    solution: usize,
+    cost: i128,
+    options: &'a [String],
+    lines: &'a [usize],
+}
+
+#[derive(serde::Serialize)]
+struct OptimumData {
+    status: Status,
+    cost: Option<i128>,
+    bound: Option<i128>,
+    solutions: usize,
+    stats: Stats,
+}
+
+/// The kept solutions, best first: text as DLX1 prints solutions with the cost in the heading
+/// (`1: cost 5`), CSV `solution,cost,position,line,option`, or JSON Lines solution records
+/// followed by an `optimum` record (status, cost, bound).
+fn write_optimum(
+    out: &mut Output,
+    format: Format,
+    dlx: &DlxFile,
+    best: &Optimum,
+) -> anyhow::Result<()> {
+    let problem = &dlx.problem;
+    match format {
+        Format::Text => {
+            for (k, s) in best.solutions.iter().enumerate() {
+                writeln!(out, "{}: cost {}", k + 1, s.value)?;
+                for &o in &s.options {
+                    writeln!(out, " {}", problem.format_option(o))?;
+                }
+            }
+        }
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(&mut *out);
+            w.write_record(["solution", "cost", "position", "line", "option"])?;
+            for (k, s) in best.solutions.iter().enumerate() {
+                for (p, &o) in s.options.iter().enumerate() {
+                    w.write_record([
+                        (k + 1).to_string(),
+                        s.value.to_string(),
+                        (p + 1).to_string(),
+                        dlx.line_of(o).to_string(),
+                        problem.format_option(o),
+                    ])?;
+                }
+            }
+            w.flush()?;
+        }
+        Format::Json => {
+            for (k, s) in best.solutions.iter().enumerate() {
+                let options: Vec<String> = s
+                    .options
+                    .iter()
+                    .map(|&o| problem.format_option(o))
+                    .collect();
+                let lines: Vec<usize> = s.options.iter().map(|&o| dlx.line_of(o)).collect();
+                write_json(
+                    out,
+                    "solution",
+                    ScoredData {
+                        solution: k + 1,
+                        cost: s.value,
+                        options: &options,
+                        lines: &lines,
+                    },
+                )?;
+            }
+            write_json(
+                out,
+                "optimum",
+                OptimumData {
+                    status: best.status,
+                    cost: best.value(),
+                    bound: best.bound,
+                    solutions: best.solutions.len(),
+                    stats: best.stats,
+                },
+            )?;
+        }
+    }
+    Ok(())
 }

@@ -33,9 +33,15 @@ impl Output {
                     Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
                     _ => PathBuf::from("."),
                 };
-                let tmp = tempfile::Builder::new()
-                    .prefix(".xcover-")
-                    .suffix(".tmp")
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(".xcover-").suffix(".tmp");
+                // An ordinary file's mode (0666 less the umask), not a temporary file's 0600.
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    builder.permissions(std::fs::Permissions::from_mode(0o666));
+                }
+                let tmp = builder
                     .tempfile_in(&dir)
                     .with_context(|| format!("cannot create a file in {}", dir.display()))?;
                 Ok(Output {

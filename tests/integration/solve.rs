@@ -535,3 +535,112 @@ fn closed_pipe_is_not_an_error() {
         assert_eq!(stderr, "", "{format}");
     }
 }
+
+/// All exact covers of a small costed problem by brute force over subsets of options,
+/// with their total costs, sorted ascending.
+fn brute_force_costs(items: &[&str], options: &[(&str, i64)]) -> Vec<i64> {
+    let mut totals = Vec::new();
+    for mask in 0u32..1 << options.len() {
+        let mut covered: Vec<&str> = Vec::new();
+        let mut cost = 0;
+        for (k, (opt, c)) in options.iter().enumerate() {
+            if mask >> k & 1 == 1 {
+                covered.extend(opt.split_whitespace());
+                cost += c;
+            }
+        }
+        covered.sort_unstable();
+        let mut want: Vec<&str> = items.to_vec();
+        want.sort_unstable();
+        if covered == want {
+            totals.push(cost);
+        }
+    }
+    totals.sort_unstable();
+    totals
+}
+
+#[test]
+fn minimize_and_maximize_with_costs_match_brute_force() {
+    let items = ["a", "b", "c", "d"];
+    let options = [
+        ("a b", 5),
+        ("c", 1),
+        ("a", 2),
+        ("b c", 3),
+        ("a b c", 7),
+        ("d", 4),
+        ("c d", 2),
+        ("b", 6),
+    ];
+    let mut text = String::from("a b c d\n");
+    for (opt, cost) in &options {
+        text.push_str(&format!("{opt} |{cost}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "costs.dlx", &text);
+    let totals = brute_force_costs(&items, &options);
+    let csv_costs = |args: &[&str]| -> Vec<i64> {
+        let out = xcover()
+            .arg("solve")
+            .arg(&file)
+            .args(args)
+            .args(["--format", "csv"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let mut r = csv::Reader::from_reader(&out[..]);
+        let mut by_solution = std::collections::BTreeMap::new();
+        for rec in r.records() {
+            let rec = rec.unwrap();
+            by_solution.insert(
+                rec[0].parse::<u32>().unwrap(),
+                rec[1].parse::<i64>().unwrap(),
+            );
+        }
+        by_solution.into_values().collect()
+    };
+    assert_eq!(csv_costs(&["--minimize"]), vec![totals[0]]);
+    assert_eq!(
+        csv_costs(&["--minimize", "--top", "3"]),
+        totals[..3].to_vec()
+    );
+    let mut desc = totals.clone();
+    desc.reverse();
+    assert_eq!(csv_costs(&["--maximize"]), vec![desc[0]]);
+    assert_eq!(
+        csv_costs(&["--maximize", "--top", "100"]),
+        desc,
+        "--top larger than the number of solutions lists them all"
+    );
+    xcover()
+        .arg("solve")
+        .arg(&file)
+        .arg("--minimize")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("optimal: cost"));
+}
+
+#[test]
+fn optimising_without_a_solution_says_infeasible_and_top_needs_a_sense() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "none.dlx", "a b\na |1\n");
+    xcover()
+        .args(["solve", "--maximize"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("")
+        .stderr(predicate::str::contains("infeasible"));
+    xcover()
+        .args(["solve", "--top", "2"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--top needs --minimize or --maximize",
+        ));
+}
