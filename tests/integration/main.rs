@@ -1,6 +1,5 @@
 //! One integration-test binary (links once); a module per area.
 
-mod common;
 mod engine;
 mod instances;
 mod queens;
