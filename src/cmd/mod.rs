@@ -3,6 +3,7 @@
 //! writes output.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -63,3 +64,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct InputError(pub String);
+
+/// A clap value parser for a duration given as a nonnegative decimal number of seconds.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if secs.is_nan() || secs < 0.0 {
+        return Err(format!("'{s}' is not a nonnegative number of seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
+}

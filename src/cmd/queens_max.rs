@@ -73,8 +73,8 @@ pub struct Args {
     pub output: Option<PathBuf>,
     /// Stop each board's search after this many seconds; the best layout found is reported
     /// with its bound and the status "feasible".
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
+    pub time_limit: Option<Duration>,
     /// How to solve.
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
@@ -100,13 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Keep::Best
     };
-    let time_limit = match args.time_limit {
-        None => None,
-        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
-        Some(s) => {
-            return Err(InputError(format!("--time-limit {s}: not a number of seconds")).into());
-        }
-    };
+    let time_limit = args.time_limit;
     let method = match args.method {
         MethodArg::Auto => Method::Auto,
         MethodArg::Enumerate => Method::Enumerate,

@@ -85,7 +85,7 @@ pub struct Args {
     pub mems: Option<u64>,
 
     /// Stop after SECONDS of search (a decimal number).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
     pub time_limit: Option<Duration>,
 
     /// Find a solution of least total cost (DLX5's `|n` cost entries), by branch and bound.
@@ -99,16 +99,6 @@ pub struct Args {
     /// With --minimize/--maximize: the K best solutions instead of one.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
-}
-
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if secs.is_nan() || secs < 0.0 {
-        return Err(format!("'{s}' is not a nonnegative number of seconds"));
-    }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
