@@ -1,13 +1,13 @@
 //! N-queens counting benchmark (a plain `main`, `harness = false`): prints a table.
 //!
 //! For n = 12..=16 (set `XCOVER_BENCH_MAX_N` to change the top): the dancing-links count with
-//! the left-right mirror on 1 and 2 threads, the same engine without the mirror on 1 thread,
-//! and a plain mirror-only bitboard counter (Jeff Somers' method, one thread) as the baseline,
-//! all timed in the same run. Run with `cargo bench --bench queens`.
+//! all 8 symmetries and with the left-right mirror, each on 1 and 2 threads, the same engine
+//! without symmetry on 1 thread, and a plain mirror-only bitboard counter (Jeff Somers'
+//! method, one thread) as the baseline, all timed in the same run. Run with `cargo bench --bench queens`.
 
 use std::time::Instant;
 
-use xcover::queens::model::{Count, CountConfig, Queens, count};
+use xcover::queens::model::{Count, CountConfig, Queens, Reduction, count};
 
 /// A000170 for n = 0..=17, to check every run.
 const A000170: [u64; 18] = [
@@ -63,14 +63,14 @@ fn somers(n: usize) -> u64 {
     total
 }
 
-fn dlx(n: usize, threads: usize, mirror: bool) -> (Count, f64) {
+fn dlx(n: usize, threads: usize, reduction: Reduction) -> (Count, f64) {
     let model = Queens::new(n).expect("valid n");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("thread pool");
     let config = CountConfig {
-        mirror,
+        reduction,
         ..CountConfig::default()
     };
     let start = Instant::now();
@@ -90,15 +90,16 @@ fn main() {
         .min(17);
     println!("Nodes (DLX2 count; a solution is a node), 1 thread:");
     println!(
-        "{:>3} {:>12} {:>14} {:>12}",
-        "n", "solutions", "no symmetry", "mirror"
+        "{:>3} {:>12} {:>14} {:>12} {:>12}",
+        "n", "solutions", "no symmetry", "mirror", "full"
     );
     for n in 8..=11 {
-        let (m, _) = dlx(n, 1, true);
-        let (p, _) = dlx(n, 1, false);
+        let (p, _) = dlx(n, 1, Reduction::None);
+        let (m, _) = dlx(n, 1, Reduction::Mirror);
+        let (f, _) = dlx(n, 1, Reduction::Full);
         println!(
-            "{n:>3} {:>12} {:>14} {:>12}",
-            m.solutions, p.work.nodes, m.work.nodes
+            "{n:>3} {:>12} {:>14} {:>12} {:>12}",
+            m.solutions, p.work.nodes, m.work.nodes, f.work.nodes
         );
     }
     println!();
@@ -108,16 +109,20 @@ fn main() {
     );
     let mut summary = Vec::new();
     for (n, &known) in A000170.iter().enumerate().take(max_n + 1).skip(12) {
-        let (m1, t1) = dlx(n, 1, true);
-        let (m2, t2) = dlx(n, 2, true);
-        let (p1, tp) = dlx(n, 1, false);
+        let (f1, tf1) = dlx(n, 1, Reduction::Full);
+        let (f2, tf2) = dlx(n, 2, Reduction::Full);
+        let (m1, tm1) = dlx(n, 1, Reduction::Mirror);
+        let (m2, tm2) = dlx(n, 2, Reduction::Mirror);
+        let (p1, tp) = dlx(n, 1, Reduction::None);
         let start = Instant::now();
         let s = somers(n);
         let ts = start.elapsed().as_secs_f64();
         assert_eq!(s, known, "Somers n = {n}");
         for (name, threads, c, t) in [
-            ("dlx mirror", 1, &m1, t1),
-            ("dlx mirror", 2, &m2, t2),
+            ("dlx full symmetry", 1, &f1, tf1),
+            ("dlx full symmetry", 2, &f2, tf2),
+            ("dlx mirror", 1, &m1, tm1),
+            ("dlx mirror", 2, &m2, tm2),
             ("dlx no symmetry", 1, &p1, tp),
         ] {
             println!(
@@ -129,20 +134,21 @@ fn main() {
             "{n:>3} {:<22} {:>7} {s:>12} {:>12} {ts:>9.3}",
             "bitboard (Somers)", 1, "-"
         );
-        summary.push((
-            n,
-            tp / t1,
-            p1.work.nodes as f64 / m1.work.nodes as f64,
-            t1 / t2,
-            t2 / ts,
-        ));
+        summary.push((n, tp / tm1, tp / tf1, tm1 / tm2, tf1 / tf2, tf2 / ts));
     }
     println!();
     println!(
-        "{:>3} {:>14} {:>14} {:>16} {:>20}",
-        "n", "mirror speedup", "mirror nodes", "2 vs 1 threads", "dlx 2t / Somers 1t"
+        "{:>3} {:>15} {:>13} {:>16} {:>16} {:>20}",
+        "n",
+        "mirror speedup",
+        "full speedup",
+        "mirror 2t vs 1t",
+        "full 2t vs 1t",
+        "full 2t / Somers 1t"
     );
-    for (n, mirror, nodes, threads, somers) in summary {
-        println!("{n:>3} {mirror:>13.2}x {nodes:>13.2}x {threads:>15.2}x {somers:>19.2}x");
+    for (n, mirror, full, m_threads, f_threads, somers) in summary {
+        println!(
+            "{n:>3} {mirror:>14.2}x {full:>12.2}x {m_threads:>15.2}x {f_threads:>15.2}x {somers:>19.2}x"
+        );
     }
 }

@@ -141,6 +141,14 @@ impl Queens {
         self.n
     }
 
+    /// A solver over all options, or only over `options` (a symmetry-restricted board).
+    pub fn solver(&self, options: Option<&[OptionId]>) -> Solver<'_> {
+        match options {
+            None => Solver::new(&self.problem),
+            Some(o) => Solver::with_options(&self.problem, o.iter().copied()),
+        }
+    }
+
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -181,13 +189,34 @@ impl Queens {
 #[derive(Clone, Debug)]
 pub struct Task {
     pub part: Part,
+    /// 2 for a piece standing for itself and its mirror image, else 1 (with
+    /// [`Reduction::Full`], 1: each solution is weighted by its class instead).
     pub weight: u8,
+    /// Index into [`Tasks::roots`]: the options the task's solver holds.
+    pub root: usize,
+}
+
+/// How much of the symmetry of the square the count uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reduction {
+    /// No symmetry: one plain search (Knuth's node counts).
+    None,
+    /// The left-right mirror: the middle rank's queen in the left half, counted twice.
+    Mirror,
+    /// All 8 symmetries: only solutions whose rank-0 queen is nearest a corner among the
+    /// queens of the four edges are searched, and each class representative counts its
+    /// class size.
+    #[default]
+    Full,
 }
 
 /// The deterministic split of the count into tasks, and the work done above the cut.
 #[derive(Clone, Debug)]
 pub struct Tasks {
     pub tasks: Vec<Task>,
+    /// The option sets of the roots (`None`: all options).
+    pub roots: Vec<Option<Vec<OptionId>>>,
     /// Search-tree nodes, updates and mems spent above the cut (counted in shard 1).
     pub above: Work,
 }
@@ -230,70 +259,98 @@ fn split_levels(n: usize) -> usize {
 }
 
 impl Tasks {
-    /// The split for `model`; with `mirror` false, the plain search without symmetry (for
-    /// comparison: then the node counts are those of one sequential DLX2 run).
-    pub fn new(model: &Queens, mirror: bool) -> Tasks {
+    /// The split for `model` under the given symmetry reduction; with `Reduction::None` the
+    /// node counts are those of one sequential DLX2 run.
+    pub fn new(model: &Queens, reduction: Reduction) -> Tasks {
         let n = model.n;
-        let mut roots: Vec<(Vec<OptionId>, u8)> = Vec::new();
-        if !mirror || n == 1 {
-            roots.push((Vec::new(), 1));
-        } else {
-            // The middle rank m = n/2 is the first item the search branches on (organ-pipe
-            // order, all lengths equal): its queen goes into the left half, each sub-tree
-            // standing for its mirror image too, so the tree is cut exactly in half.
-            let m = n / 2;
-            for c in 0..n / 2 {
-                roots.push((vec![model.option(m, c)], 2));
+        // (options of the root's solver, forced options, weight)
+        let mut roots: Vec<(Option<Vec<OptionId>>, Vec<OptionId>, u8)> = Vec::new();
+        match reduction {
+            _ if n == 1 => roots.push((None, Vec::new(), 1)),
+            Reduction::None => roots.push((None, Vec::new(), 1)),
+            Reduction::Mirror => {
+                // The middle rank m = n/2 is the first item the search branches on
+                // (organ-pipe order, all lengths equal): its queen goes into the left half,
+                // each sub-tree standing for its mirror image too, so the tree is cut
+                // exactly in half.
+                let m = n / 2;
+                for c in 0..n / 2 {
+                    roots.push((None, vec![model.option(m, c)], 2));
+                }
+                if n % 2 == 1 {
+                    // Odd n: the middle file of rank m is its own mirror image; then the
+                    // queen of rank m-1 (two or more files away from the middle) goes into
+                    // the left half.
+                    for c in 0..m.saturating_sub(1) {
+                        roots.push((None, vec![model.option(m, m), model.option(m - 1, c)], 2));
+                    }
+                }
             }
-            if n % 2 == 1 {
-                // Odd n: the middle file of rank m is its own mirror image; then the queen of
-                // rank m-1 (two or more files away from the middle) goes into the left half.
-                for c in 0..m.saturating_sub(1) {
-                    roots.push((vec![model.option(m, m), model.option(m - 1, c)], 2));
+            Reduction::Full => {
+                // The 8 symmetries map the four edges of the board onto each other, each
+                // edge with either corner first; an image's rank-0 queen stands in file d,
+                // where d is the distance of some edge queen from some corner along its edge.
+                // So the lexicographically smallest image (the class representative) has
+                // its rank-0 queen in file c = the least such distance, and every queen on
+                // another edge at distance >= c from both ends of that edge. The root for c
+                // forces the queen (0, c), c <= (n-1)/2, and leaves out the edge squares
+                // nearer a corner than c.
+                for c in 0..n.div_ceil(2) {
+                    let near = |k: usize| k < c || k > n - 1 - c;
+                    let options: Vec<OptionId> = (0..n * n)
+                        .filter(|&k| {
+                            let (r, f) = (k / n, k % n);
+                            !((r == n - 1 && near(f)) || ((f == 0 || f == n - 1) && near(r)))
+                        })
+                        .map(|k| OptionId(k as u32))
+                        .collect();
+                    roots.push((Some(options), vec![model.option(0, c)], 1));
                 }
             }
         }
-        let mut solver = Solver::new(model.problem());
         let mut tasks = Vec::new();
         let mut above = Work::default();
-        for (prefix, weight) in roots {
+        let mut root_options = Vec::new();
+        for (root, (options, prefix, weight)) in roots.into_iter().enumerate() {
+            let mut solver = model.solver(options.as_deref());
             for &o in &prefix {
                 solver.force(o).expect("roots are consistent");
             }
             let split = solver.split(prefix.len() + split_levels(n));
-            solver.unforce_all();
             above += Work::from(split.stats);
-            tasks.extend(split.parts.into_iter().map(|part| Task { part, weight }));
+            tasks.extend(
+                split
+                    .parts
+                    .into_iter()
+                    .map(|part| Task { part, weight, root }),
+            );
+            root_options.push(options);
         }
-        Tasks { tasks, above }
+        Tasks {
+            tasks,
+            roots: root_options,
+            above,
+        }
     }
 }
 
-/// The number of tasks of the (mirrored) count split for board size n: shards beyond it are
+/// The number of tasks of the default count split for board size n: shards beyond it are
 /// empty.
 pub fn task_count(n: usize) -> Result<usize, QueensError> {
-    Ok(Tasks::new(&Queens::new(n)?, true).tasks.len())
+    Ok(Tasks::new(&Queens::new(n)?, Reduction::default())
+        .tasks
+        .len())
 }
 
 /// What to count.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, Default)]
 pub struct CountConfig {
     /// Also count the fundamental solutions (classes under the 8 symmetries).
     pub unique: bool,
-    /// Use the left-right mirror (false only for comparisons).
-    pub mirror: bool,
+    /// How much symmetry to use (less only for comparisons).
+    pub reduction: Reduction,
     /// Only shard `I` of `M` (1-based) of the tasks.
     pub shard: Option<(usize, usize)>,
-}
-
-impl Default for CountConfig {
-    fn default() -> Self {
-        CountConfig {
-            unique: false,
-            mirror: true,
-            shard: None,
-        }
-    }
 }
 
 /// Whether columns `q` lie in the region the mirrored count searches (see [`Tasks::new`]).
@@ -337,7 +394,11 @@ pub fn count(
     if shard == 0 || shard > shards {
         return Err(QueensError::BadShard(shard, shards));
     }
-    let Tasks { tasks, above } = Tasks::new(model, config.mirror);
+    let Tasks {
+        tasks,
+        roots,
+        above,
+    } = Tasks::new(model, config.reduction);
     let mine: Vec<&Task> = tasks
         .iter()
         .enumerate()
@@ -349,48 +410,64 @@ pub fn count(
     let so_far = Mutex::new(0u128);
     let n = model.n;
     let unique = config.unique;
+    let mirror = config.reduction == Reduction::Mirror;
+    let full = config.reduction == Reduction::Full;
 
-    let mirror = config.mirror;
-    // Per task: (solutions found, classes counted, work).
-    let results: Vec<(u64, u64, Work)> = mine
+    // What one solution (columns `q`) of a task of weight `w` adds: (solutions, classes).
+    // Under the full reduction a class representative stands for its whole class and other
+    // solutions of the searched region for nothing; otherwise every solution stands for `w`.
+    let score = |q: &[u8], w: u8| -> (u128, u64) {
+        if full {
+            match symmetry::representative_class(q) {
+                Some(size) => (u128::from(size), 1),
+                None => (0, 0),
+            }
+        } else {
+            let reps = if unique { counted_rep(q, mirror) } else { 0 };
+            (u128::from(w), reps)
+        }
+    };
+
+    // Per task: (solutions it stands for, classes counted, work).
+    let results: Vec<(u128, u64, Work)> = mine
         .par_iter()
         .map_init(
-            || Solver::new(model.problem()),
-            |solver, task| {
+            || -> Vec<Option<Solver>> { (0..roots.len()).map(|_| None).collect() },
+            |solvers, task| {
+                let solver = solvers[task.root]
+                    .get_or_insert_with(|| model.solver(roots[task.root].as_deref()));
                 let r = match &task.part {
                     Part::Solution(options) => {
-                        let reps = if unique {
-                            counted_rep(&model.columns(options), mirror)
-                        } else {
-                            0
-                        };
-                        (1, reps, Work::default())
+                        let (s, reps) = score(&model.columns(options), task.weight);
+                        (s, reps, Work::default())
+                    }
+                    Part::Subproblem(prefix) if full || unique => {
+                        let mut q = vec![0u8; n];
+                        let (mut sols, mut reps) = (0u128, 0u64);
+                        let outcome = solver.run_subproblem(
+                            prefix,
+                            &Budget::unlimited(),
+                            &mut |s: &[OptionId]| {
+                                model.columns_into(s, &mut q);
+                                let (a, b) = score(&q, task.weight);
+                                sols += a;
+                                reps += b;
+                                ControlFlow::Continue(())
+                            },
+                        );
+                        (sols, reps, Work::from(outcome.stats))
                     }
                     Part::Subproblem(prefix) => {
-                        if unique {
-                            let mut q = vec![0u8; n];
-                            let mut reps = 0u64;
-                            let outcome = solver.run_subproblem(
-                                prefix,
-                                &Budget::unlimited(),
-                                &mut |s: &[OptionId]| {
-                                    model.columns_into(s, &mut q);
-                                    reps += counted_rep(&q, mirror);
-                                    ControlFlow::Continue(())
-                                },
-                            );
-                            (outcome.stats.solutions(), reps, Work::from(outcome.stats))
-                        } else {
-                            let outcome =
-                                solver.run_subproblem(prefix, &Budget::unlimited(), &mut CountOnly);
-                            (outcome.stats.solutions(), 0, Work::from(outcome.stats))
-                        }
+                        let outcome =
+                            solver.run_subproblem(prefix, &Budget::unlimited(), &mut CountOnly);
+                        let sols = u128::from(outcome.stats.solutions()) * u128::from(task.weight);
+                        (sols, 0, Work::from(outcome.stats))
                     }
                 };
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let s = {
                     let mut g = so_far.lock().unwrap_or_else(|e| e.into_inner());
-                    *g += r.0 as u128 * task.weight as u128;
+                    *g += r.0;
                     *g
                 };
                 progress(d, total, s);
@@ -408,15 +485,14 @@ pub fn count(
     if shard == 1 {
         out.work = above;
     }
-    for ((solutions, reps, work), task) in results.into_iter().zip(&mine) {
-        let weighted = solutions as u128 * task.weight as u128;
+    for (weighted, reps, work) in results {
         out.solutions = out
             .solutions
             .checked_add(weighted)
             .expect("u128 cannot overflow here");
         out.residue = (out.residue + (weighted % RESIDUE_MODULUS as u128) as u64) % RESIDUE_MODULUS;
         if let Some(u) = out.unique.as_mut() {
-            *u += reps as u128;
+            *u += u128::from(reps);
         }
         out.work += work;
     }
@@ -668,39 +744,42 @@ mod tests {
     }
 
     #[test]
-    fn mirror_and_plain_counts_agree() {
+    fn every_reduction_agrees_with_the_plain_count_and_shards_add_up() {
         for n in 1..=9 {
             let m = Queens::new(n).unwrap();
-            let mirrored = CountConfig {
+            let plain = CountConfig {
                 unique: true,
-                ..CountConfig::default()
+                reduction: Reduction::None,
+                shard: None,
             };
-            let a = count(&m, &mirrored, &|_, _, _| {}).unwrap();
-            // Shards add up to the whole, fundamental solutions included.
-            let mut sum = (0u128, 0u128);
-            for i in 1..=3 {
-                let shard = CountConfig {
-                    shard: Some((i, 3)),
-                    ..mirrored
-                };
-                let c = count(&m, &shard, &|_, _, _| {}).unwrap();
-                sum.0 += c.solutions;
-                sum.1 += c.unique.unwrap();
-            }
-            assert_eq!(sum, (a.solutions, a.unique.unwrap()), "n = {n}");
-            let b = count(
-                &m,
-                &CountConfig {
-                    mirror: false,
+            let b = count(&m, &plain, &|_, _, _| {}).unwrap();
+            for reduction in [Reduction::Mirror, Reduction::Full] {
+                let config = CountConfig {
                     unique: true,
+                    reduction,
                     shard: None,
-                },
-                &|_, _, _| {},
-            )
-            .unwrap();
-            assert_eq!(a.solutions, b.solutions, "n = {n}");
-            assert_eq!(a.unique, b.unique, "n = {n}");
-            assert_eq!(a.residue as u128, a.solutions % RESIDUE_MODULUS as u128);
+                };
+                let a = count(&m, &config, &|_, _, _| {}).unwrap();
+                // Shards add up to the whole, fundamental solutions included.
+                let mut sum = (0u128, 0u128);
+                for i in 1..=3 {
+                    let shard = CountConfig {
+                        shard: Some((i, 3)),
+                        ..config
+                    };
+                    let c = count(&m, &shard, &|_, _, _| {}).unwrap();
+                    sum.0 += c.solutions;
+                    sum.1 += c.unique.unwrap();
+                }
+                assert_eq!(
+                    sum,
+                    (a.solutions, a.unique.unwrap()),
+                    "n = {n} {reduction:?}"
+                );
+                assert_eq!(a.solutions, b.solutions, "n = {n} {reduction:?}");
+                assert_eq!(a.unique, b.unique, "n = {n} {reduction:?}");
+                assert_eq!(a.residue as u128, a.solutions % RESIDUE_MODULUS as u128);
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use xcover::queens::model::{CountConfig, Queens, count, task_count};
+use xcover::queens::model::{CountConfig, Queens, Reduction, count, task_count};
 
 /// A000170 for n = 1..=14 (OEIS; also /work/shared/reference/queens-counts.csv).
 const A000170: [u128; 14] = [
@@ -129,7 +129,7 @@ fn library_count_matches_knuths_dlx2_figures_without_symmetry_and_halves_with_it
     let plain = count(
         &model,
         &CountConfig {
-            mirror: false,
+            reduction: Reduction::None,
             ..CountConfig::default()
         },
         &|_, _, _| {},
@@ -138,12 +138,28 @@ fn library_count_matches_knuths_dlx2_figures_without_symmetry_and_halves_with_it
     assert_eq!(plain.solutions, 73712);
     assert_eq!(plain.work.nodes, 1_046_319);
     assert_eq!(plain.work.updates, 17_463_157);
-    let mirrored = count(&model, &CountConfig::default(), &|_, _, _| {}).unwrap();
+    let mirrored = count(
+        &model,
+        &CountConfig {
+            reduction: Reduction::Mirror,
+            ..CountConfig::default()
+        },
+        &|_, _, _| {},
+    )
+    .unwrap();
     assert_eq!(mirrored.solutions, 73712);
     assert!(
         mirrored.work.nodes * 19 < plain.work.nodes * 10,
         "mirror cuts the tree about in half: {} vs {}",
         mirrored.work.nodes,
+        plain.work.nodes
+    );
+    let full = count(&model, &CountConfig::default(), &|_, _, _| {}).unwrap();
+    assert_eq!(full.solutions, 73712);
+    assert!(
+        full.work.nodes * 3 < plain.work.nodes,
+        "all 8 symmetries cut the tree to under a third: {} vs {}",
+        full.work.nodes,
         plain.work.nodes
     );
 }
