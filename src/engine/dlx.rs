@@ -159,25 +159,26 @@ fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counter
     }
 }
 
-/// `hide` for colour-free problems. There the `color` slot of an option node holds the index
-/// of the option's first node, and the spacer before it points (`down`) to its last node, so
-/// the option is walked in two tight loops without testing for spacers: from `rr` to the
-/// last node, then from the first node to `rr`.
+/// `hide` for colour-free problems, in two tight loops: right of `rr` up to the spacer that
+/// ends the option, then from the option's first node (the spacer's `up`) back to `rr`. Only
+/// the first loop tests for the spacer, and the spacer's position gives the number of nodes
+/// removed, so nothing is counted node by node.
 #[inline(always)]
 fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
-    let first = at!(nd, len, rr).color as u32;
-    let last = at!(nd, len, first - STEP).down;
     c.hides += 1;
-    c.removals += u64::from((last - first) / STEP);
     let mut nn = rr + STEP;
-    while nn <= last {
+    loop {
         let node = *at!(nd, len, nn);
+        if node.itm <= 0 {
+            c.removals += u64::from((nn - node.up) / STEP - 1);
+            nn = node.up;
+            break;
+        }
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
         nn += STEP;
     }
-    nn = first;
     while nn != rr {
         let node = *at!(nd, len, nn);
         at!(nd, len, node.up).down = node.down;
@@ -187,24 +188,26 @@ fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
     }
 }
 
-/// `unhide` for colour-free problems: the mirror image of `hide_plain`, right to left.
+/// `unhide` for colour-free problems: the mirror image of `hide_plain`, right to left (the
+/// spacer before the option points, `down`, to its last node).
 #[inline(always)]
 fn unhide_plain<const TALLY: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
-    let first = at!(nd, len, rr).color as u32;
-    let last = at!(nd, len, first - STEP).down;
-    if TALLY {
-        c.hides += 1;
-        c.removals += u64::from((last - first) / STEP);
-    }
-    let mut nn = rr;
-    while nn > first {
-        nn -= STEP;
+    let mut nn = rr - STEP;
+    loop {
         let node = *at!(nd, len, nn);
+        if node.itm <= 0 {
+            if TALLY {
+                c.hides += 1;
+                c.removals += u64::from((node.down - nn) / STEP - 1);
+            }
+            nn = node.down;
+            break;
+        }
         at!(nd, len, node.up).down = nn;
         at!(nd, len, node.down).up = nn;
         at!(nd, len, node.itm).itm += 1;
+        nn -= STEP;
     }
-    nn = last;
     while nn != rr {
         let node = *at!(nd, len, nn);
         at!(nd, len, node.up).down = nn;
@@ -255,12 +258,16 @@ impl Links {
         let last_itm = self.last_itm;
         let mut rr = at!(nd, len, item).down;
         while rr >= last_itm {
+            // The next option of the list is read before hiding this one: hiding never
+            // changes the links of `item`'s own list, and reading first keeps the list walk
+            // off the critical path of the stores.
+            let next = at!(nd, len, rr).down;
             if COLOURS {
                 hide::<true>(nd, len, rr, c);
             } else {
                 hide_plain(nd, len, rr, c);
             }
-            rr = at!(nd, len, rr).down;
+            rr = next;
             if COLOURS {
                 c.mems += 1;
             }
@@ -280,12 +287,13 @@ impl Links {
             c.covers += 1;
         }
         while rr >= last_itm {
+            let next = at!(nd, len, rr).up;
             if COLOURS {
                 unhide::<true>(nd, len, rr, c);
             } else {
                 unhide_plain::<TALLY>(nd, len, rr, c);
             }
-            rr = at!(nd, len, rr).up;
+            rr = next;
             if COLOURS {
                 c.mems += 1;
             }
@@ -609,18 +617,11 @@ impl<'p> Solver<'p> {
                 nd[up as usize].down = x;
                 nd[k as usize].up = x;
                 nd[k as usize].itm += 1;
-                // Colour-free problems keep the option's first node in the colour slot
-                // (see `hide_plain`).
-                let aux = if problem.has_colours() {
-                    e.colour.0 as i32
-                } else {
-                    first_node[opt.0 as usize] as i32
-                };
                 nd.push(Node {
                     up,
                     down: k,
                     itm: k as i32,
-                    color: aux,
+                    color: e.colour.0 as i32,
                 });
                 node_option.push(opt.0);
             }
@@ -644,9 +645,6 @@ impl<'p> Solver<'p> {
         for node in nd.iter_mut().skip(last_itm as usize + 1) {
             if node.itm > 0 {
                 node.itm *= STEP as i32;
-                if !problem.has_colours() {
-                    node.color *= STEP as i32;
-                }
             }
         }
         let mut cl_slots = vec![Link::default(); cl.len() * STEP as usize];
@@ -756,10 +754,7 @@ impl<'p> Solver<'p> {
         let node_at = |r: u32| self.links.nd[(r / STEP) as usize];
         let mut p = first;
         loop {
-            let mut node = node_at(p);
-            if !self.has_colours {
-                node.color = 0;
-            }
+            let node = node_at(p);
             if node.itm <= 0 {
                 p = node.up;
             } else {
