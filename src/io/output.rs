@@ -108,28 +108,32 @@ impl Write for Output {
     }
 }
 
+/// The largest input read: far beyond any real problem file, but a bound, so that reading
+/// `/dev/zero` or a runaway pipe ends in an error instead of exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 4 << 30;
+
 /// Reads a whole input: a file, or stdin for `None` or `-`. Returns the bytes and the name to
 /// use in messages.
 pub fn read_input(path: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
-    use std::io::Read;
     match path {
-        None => read_stdin(),
-        Some(p) if p == Path::new("-") => read_stdin(),
+        None => read_limited(io::stdin().lock(), "<stdin>".to_string()),
+        Some(p) if p == Path::new("-") => read_limited(io::stdin().lock(), "<stdin>".to_string()),
         Some(p) => {
-            let mut bytes = Vec::new();
-            File::open(p)
-                .and_then(|mut f| f.read_to_end(&mut bytes))
-                .with_context(|| format!("cannot read {}", p.display()))?;
-            Ok((bytes, p.display().to_string()))
+            let f = File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+            read_limited(f, p.display().to_string())
         }
     }
 }
 
-fn read_stdin() -> anyhow::Result<(Vec<u8>, String)> {
+fn read_limited(input: impl io::Read, name: String) -> anyhow::Result<(Vec<u8>, String)> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    io::stdin()
+    input
+        .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .context("cannot read standard input")?;
-    Ok((bytes, "<stdin>".to_string()))
+        .with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        anyhow::bail!("{name}: input larger than {} GiB", MAX_INPUT_BYTES >> 30);
+    }
+    Ok((bytes, name))
 }
