@@ -187,7 +187,11 @@ fn main() {
                 time.as_secs_f64(),
                 cpu,
                 c.solutions,
-                if unique { c.unique.to_string() } else { "-".into() },
+                if unique {
+                    c.unique.to_string()
+                } else {
+                    "-".into()
+                },
                 c.nodes,
                 dlx_s,
                 ratio

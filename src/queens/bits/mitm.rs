@@ -1,29 +1,30 @@
 //! Totals by meeting in the middle (issue 5). The board is cut into `h` top ranks, a middle
-//! band of `b` ranks (`b = n mod 2`, or more) and `h` bottom ranks. A *unit* is a file set `C`
-//! of the top half and a placement `P` of the band; the bottom half then has the files
-//! `D = !C - files(P)`. The unit's solutions are the pairs (top placement on the files `C`,
-//! bottom placement on the files `D`) that attack neither each other nor `P`. See docs/bits.md.
+//! band of `b` ranks (one for odd `n`, two for even `n`) and `h` bottom ranks. A *unit* is a
+//! file set `C` of the top half and a placement `P` of the band; the bottom half then has the
+//! files `D = !C - files(P)`. The unit's solutions are the pairs (top placement on the files
+//! `C`, bottom placement on the files `D`) that attack neither each other nor `P`. See
+//! docs/bits.md.
 //!
 //! Only the diagonals that meet two parts matter: sum diagonals `r + c` and difference
 //! diagonals `r - c + n - 1` in the window `h..h + n + b - 1`. A placement keeps them in one
 //! `u64` *pattern* (sums in the low half, differences from bit 32), so two parts are compatible
-//! exactly when their patterns share no bit: one AND per pair, and the pairs of a unit are
-//! counted with vector instructions (AVX-512 or AVX2 when the CPU has them).
+//! exactly when their patterns share no bit: one AND per pair. The pairs of a unit are counted
+//! with vector instructions (AVX-512 or AVX2 when the CPU has them).
 //!
-//! The halves of a unit are found by a small search over the ranks of the half, restricted to
-//! its files and pruned by the band's diagonals; the bottom half is searched as a top half of
-//! the upside-down board (its pattern flipped), so nothing is stored between units.
+//! Every placement of the top `h` ranks is listed once, grouped by file set (the *table*). The
+//! bottom half is a top half of the upside-down board, so the same table serves both halves:
+//! a bottom placement on the files `D` is the flip of a table entry of group `D`.
 //!
 //! Symmetry: the left-right mirror maps a unit `(C, P)` to `(m(C), m(P))`, and the up-down flip
 //! maps it to `(D, flip(P))`, with the same number of solutions. Only the smallest unit of each
 //! orbit is joined, and its count is multiplied by the orbit's size.
 
-/// The largest board counted this way (masks and patterns need `n + b - 1 <= 32`; beyond 18
-/// the old search is as good a use of the time as any).
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+/// The largest board counted this way: the table holds every placement of the top half
+/// (n = 18: 8 ranks, 1.2 GB in all; n = 19, 9 ranks, would need about ten times more).
 pub(super) const MAX_N: usize = 18;
 
 /// How the board is cut: `h` top ranks, a middle band of `b` ranks, `h` bottom ranks
@@ -32,7 +33,6 @@ pub(super) const MAX_N: usize = 18;
 #[derive(Clone, Copy, Debug)]
 struct Geometry {
     n: usize,
-    b: usize,
     h: usize,
     w: usize,
 }
@@ -45,7 +45,6 @@ impl Geometry {
         );
         Geometry {
             n,
-            b,
             h: (n - b) / 2,
             w: n + b - 1,
         }
@@ -76,19 +75,10 @@ impl Geometry {
     }
 }
 
-/// The band used for `n`: one rank for odd `n`, two for even `n` from 14 up (fewer pairs, at
-/// the cost of more units), none below (measured, docs/bits.md).
+/// The band used for `n`: one rank for odd `n`, two for even `n` (measured fastest for
+/// n = 16..18: a wider band means fewer pairs but many more, smaller units; docs/bits.md).
 fn band(n: usize) -> usize {
-    if let Some(b) = std::env::var("XCOVER_BAND").ok().and_then(|v| v.parse().ok()) {
-        return b;
-    }
-    if n % 2 == 1 {
-        1
-    } else if n >= 14 {
-        2
-    } else {
-        0
-    }
+    if n % 2 == 1 { 1 } else { 2 }
 }
 
 /// Half-board placements grouped by file set: the patterns of set `C` are
@@ -132,7 +122,13 @@ fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
             let bit = a & a.wrapping_neg();
             a ^= bit;
             let q = p | bits[r][bit.trailing_zeros() as usize];
-            walk(bits, mask, r + 1, (c | bit, (l | bit) << 1, (d | bit) >> 1, q), leaf);
+            walk(
+                bits,
+                mask,
+                r + 1,
+                (c | bit, (l | bit) << 1, (d | bit) >> 1, q),
+                leaf,
+            );
         }
     }
     fn first<F: FnMut(u32, u64)>(bits: &[Vec<u64>], mask: u32, f0: usize, leaf: &mut F) {
@@ -199,7 +195,10 @@ pub(super) struct Plan {
 impl Plan {
     /// The units for `n` (`6 <= n <= MAX_N`).
     pub(super) fn new(n: usize) -> Plan {
-        assert!((6..=MAX_N).contains(&n), "meet in the middle takes 6..={MAX_N}");
+        assert!(
+            (6..=MAX_N).contains(&n),
+            "meet in the middle takes 6..={MAX_N}"
+        );
         Plan::with_band(n, band(n))
     }
 
@@ -421,7 +420,15 @@ mod tests {
 
     #[test]
     fn flip_is_an_involution_and_matches_the_geometry() {
-        for (n, b) in [(6usize, 0usize), (6, 2), (9, 1), (9, 3), (12, 0), (17, 1), (18, 2)] {
+        for (n, b) in [
+            (6usize, 0usize),
+            (6, 2),
+            (9, 1),
+            (9, 3),
+            (12, 0),
+            (17, 1),
+            (18, 2),
+        ] {
             let g = Geometry::new(n, b);
             for r in 0..n {
                 for f in 0..n {
@@ -441,7 +448,9 @@ mod tests {
             for b in (n % 2..=4).step_by(2) {
                 let plan = Plan::with_band(n, b);
                 let (mut t, mut u) = (Vec::new(), Vec::new());
-                let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut t, &mut u).0).sum();
+                let got: u128 = (0..plan.len())
+                    .map(|k| plan.join(k, &mut t, &mut u).0)
+                    .sum();
                 assert_eq!(got, want, "n={n} b={b}");
             }
         }
@@ -465,5 +474,26 @@ mod tests {
         assert!(want > 0 && want < 37 * 101);
         assert_eq!(disjoint_plain(&a, &b), want);
         assert_eq!(disjoint_pairs(&a, &b), want);
+        for avoid in [0, b[0], b[3] | b[7], u64::MAX] {
+            let mut kept = vec![99; 3];
+            keep_disjoint(&b, avoid, &mut kept);
+            let want: Vec<u64> = b.iter().copied().filter(|&q| q & avoid == 0).collect();
+            assert_eq!(kept, want);
+        }
+    }
+
+    #[test]
+    fn units_cover_every_file_set_and_band_once_by_weight() {
+        // Summing the orbit sizes of the representatives gives back every (C, P) pair.
+        for (n, b) in [(8usize, 0usize), (8, 2), (9, 1), (10, 2), (11, 3)] {
+            let plan = Plan::with_band(n, b);
+            let h = (n - b) / 2;
+            let all: usize = (0u32..1 << n)
+                .filter(|c| c.count_ones() as usize == h)
+                .map(|c| plan.bands.iter().filter(|p| p.files & c == 0).count())
+                .sum();
+            let covered: usize = plan.reps.iter().map(|r| usize::from(r.2)).sum();
+            assert_eq!(covered, all, "n={n} b={b}");
+        }
     }
 }
