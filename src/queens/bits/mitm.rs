@@ -40,7 +40,7 @@ struct Geometry {
 impl Geometry {
     fn new(n: usize, b: usize) -> Geometry {
         assert!(
-            b <= n && (n - b) % 2 == 0 && n + b <= 33 && n <= 32,
+            b <= n && (n - b).is_multiple_of(2) && n + b <= 33 && n <= 32,
             "bad band {b} for n={n}"
         );
         Geometry {
