@@ -335,9 +335,9 @@ pub fn count(
             .par_iter()
             .map(|&(k, _)| {
                 let (mut solutions, mut nodes) = (0u128, 0u64);
-                let (mut tops, mut bots) = (Vec::new(), Vec::new());
+                let mut scratch = mitm::Scratch::default();
                 for i in (k..plan.len()).step_by(stride) {
-                    let (s, tested) = plan.join(i, &mut tops, &mut bots);
+                    let (s, tested) = plan.join(i, &mut scratch);
                     solutions += s;
                     nodes = nodes.saturating_add(tested);
                 }

@@ -33,18 +33,21 @@ pub(super) const MAX_N: usize = 18;
 #[derive(Clone, Copy, Debug)]
 struct Geometry {
     n: usize,
+    b: usize,
     h: usize,
     w: usize,
 }
 
 impl Geometry {
     fn new(n: usize, b: usize) -> Geometry {
+        // The patterns fit in u64 (w <= 32) and the squeezed ones in u32 (n - b <= 17).
         assert!(
-            b <= n && (n - b).is_multiple_of(2) && n + b <= 33 && n <= 32,
+            b <= n && (n - b).is_multiple_of(2) && n + b <= 33 && n - b <= 17,
             "bad band {b} for n={n}"
         );
         Geometry {
             n,
+            b,
             h: (n - b) / 2,
             w: n + b - 1,
         }
@@ -72,6 +75,13 @@ impl Geometry {
         let low = (1u64 << w) - 1;
         let rev = |x: u64| x.reverse_bits() >> (64 - w);
         rev((p >> 32) & low) | rev(p & low) << 32
+    }
+
+    /// The part of a pattern that a top half and a bottom half can share: the diagonals
+    /// `h + b..=h + n - 2` of both families (`n - 1 - b` bits each, 16 at most), in one `u32`.
+    fn squeeze(&self, p: u64) -> u32 {
+        let m = (1u64 << (self.n - 1 - self.b)) - 1;
+        (((p >> self.b) & m) | (((p >> (32 + self.b)) & m) << 16)) as u32
     }
 }
 
@@ -283,9 +293,14 @@ impl Plan {
         self.reps.len()
     }
 
-    /// Joins unit `i`: (solutions counted for its whole orbit, pairs tested). `tops` and
-    /// `bots` are scratch buffers.
-    pub(super) fn join(&self, i: usize, tops: &mut Vec<u64>, bots: &mut Vec<u64>) -> (u128, u64) {
+    /// Joins unit `i`: (solutions counted for its whole orbit, pairs tested).
+    pub(super) fn join(&self, i: usize, scratch: &mut Scratch) -> (u128, u64) {
+        let Scratch {
+            tops,
+            bots,
+            top_sq,
+            bot_sq,
+        } = scratch;
         let (c, bi, weight) = self.reps[i];
         let g = self.g;
         let full = (1u32 << g.n) - 1;
@@ -302,10 +317,24 @@ impl Plan {
             return (0, 0);
         }
         keep_disjoint(self.top.group(d), avoid, bots);
-        let found = disjoint_pairs(tops, bots);
+        // Now only the diagonals the two halves can share matter.
+        top_sq.clear();
+        top_sq.extend(tops.iter().map(|&p| g.squeeze(p)));
+        bot_sq.clear();
+        bot_sq.extend(bots.iter().map(|&p| g.squeeze(p)));
+        let found = disjoint_pairs(top_sq, bot_sq);
         let tested = (tops.len() * bots.len()) as u64;
         (u128::from(found) * u128::from(weight), tested)
     }
+}
+
+/// Scratch buffers of [`Plan::join`], kept by a worker across units.
+#[derive(Default)]
+pub(super) struct Scratch {
+    tops: Vec<u64>,
+    bots: Vec<u64>,
+    top_sq: Vec<u32>,
+    bot_sq: Vec<u32>,
 }
 
 /// Sets `out` to the patterns of `src` that share no bit with `avoid`, in order.
@@ -357,19 +386,20 @@ unsafe fn keep_disjoint_avx512(src: &[u64], avoid: u64, out: &mut Vec<u64>) {
 /// at a time against all of `b`, so each load of `b` serves four tests.
 macro_rules! disjoint_body {
     ($a:expr, $b:expr) => {{
-        let (a, b): (&[u64], &[u64]) = ($a, $b);
+        let (a, b): (&[u32], &[u32]) = ($a, $b);
         let mut total = 0u64;
+        // Lane sums stay below 2^32: a group holds far fewer than 2^32 placements.
         let mut quads = a.chunks_exact(4);
         for q in &mut quads {
             let (x0, x1, x2, x3) = (q[0], q[1], q[2], q[3]);
-            let (mut s0, mut s1, mut s2, mut s3) = (0u64, 0u64, 0u64, 0u64);
+            let (mut s0, mut s1, mut s2, mut s3) = (0u32, 0u32, 0u32, 0u32);
             for &y in b {
-                s0 += u64::from(x0 & y == 0);
-                s1 += u64::from(x1 & y == 0);
-                s2 += u64::from(x2 & y == 0);
-                s3 += u64::from(x3 & y == 0);
+                s0 += u32::from(x0 & y == 0);
+                s1 += u32::from(x1 & y == 0);
+                s2 += u32::from(x2 & y == 0);
+                s3 += u32::from(x3 & y == 0);
             }
-            total += s0 + s1 + s2 + s3;
+            total += u64::from(s0) + u64::from(s1) + u64::from(s2) + u64::from(s3);
         }
         for &x in quads.remainder() {
             total += b.iter().map(|&y| u64::from(x & y == 0)).sum::<u64>();
@@ -380,22 +410,22 @@ macro_rules! disjoint_body {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,popcnt")]
-fn disjoint_avx512(a: &[u64], b: &[u64]) -> u64 {
+fn disjoint_avx512(a: &[u32], b: &[u32]) -> u64 {
     disjoint_body!(a, b)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn disjoint_avx2(a: &[u64], b: &[u64]) -> u64 {
+fn disjoint_avx2(a: &[u32], b: &[u32]) -> u64 {
     disjoint_body!(a, b)
 }
 
-fn disjoint_plain(a: &[u64], b: &[u64]) -> u64 {
+fn disjoint_plain(a: &[u32], b: &[u32]) -> u64 {
     disjoint_body!(a, b)
 }
 
 /// The number of pairs `(x, y)`, `x` in `a`, `y` in `b`, with `x & y == 0`.
-fn disjoint_pairs(a: &[u64], b: &[u64]) -> u64 {
+fn disjoint_pairs(a: &[u32], b: &[u32]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if is_x86_feature_detected!("avx512f")
@@ -447,10 +477,8 @@ mod tests {
             let n = i + 6;
             for b in (n % 2..=4).step_by(2) {
                 let plan = Plan::with_band(n, b);
-                let (mut t, mut u) = (Vec::new(), Vec::new());
-                let got: u128 = (0..plan.len())
-                    .map(|k| plan.join(k, &mut t, &mut u).0)
-                    .sum();
+                let mut scratch = Scratch::default();
+                let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut scratch).0).sum();
                 assert_eq!(got, want, "n={n} b={b}");
             }
         }
@@ -472,8 +500,25 @@ mod tests {
             .map(|&p| b.iter().filter(|&&q| p & q == 0).count() as u64)
             .sum::<u64>();
         assert!(want > 0 && want < 37 * 101);
-        assert_eq!(disjoint_plain(&a, &b), want);
-        assert_eq!(disjoint_pairs(&a, &b), want);
+        // Squeezed to u32 (low 16 bits of each half) the answer is that of the squeezed sets.
+        let sq = |v: &[u64]| -> Vec<u32> {
+            v.iter()
+                .map(|&p| ((p & 0xffff) | ((p >> 32) & 0xffff) << 16) as u32)
+                .collect()
+        };
+        let (a32, b32) = (sq(&a), sq(&b));
+        let want32 = a32
+            .iter()
+            .map(|&p| b32.iter().filter(|&&q| p & q == 0).count() as u64)
+            .sum::<u64>();
+        assert!(want32 > 0 && want32 < 37 * 101);
+        assert_eq!(disjoint_plain(&a32, &b32), want32);
+        assert_eq!(disjoint_pairs(&a32, &b32), want32);
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            assert_eq!(unsafe { disjoint_avx2(&a32, &b32) }, want32);
+        }
         for avoid in [0, b[0], b[3] | b[7], u64::MAX] {
             let mut kept = vec![99; 3];
             keep_disjoint(&b, avoid, &mut kept);
