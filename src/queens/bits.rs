@@ -19,6 +19,15 @@
 //!   in `S`; a leaf of `S` is canonical exactly when no image with `b` on rank 0 is smaller,
 //!   which a short test at the leaf decides (and it also finds the stabiliser).
 //!
+//! # Totals only
+//!
+//! When the fundamental count is not asked for, boards of 12 to 18 are counted by meeting in
+//! the middle instead (the `mitm` submodule, several times faster): every placement of the top
+//! half is listed once, grouped by its set of files, and the solutions are the pairs (top half,
+//! upside-down top half) on complementary files, with a middle band of one or two ranks
+//! enumerated between them, whose diagonals are disjoint. Mirror and flip symmetry divide the
+//! work by about 4. The same [`task_count`] tasks carry the work, so shards work alike.
+//!
 //! # Sub-problems
 //!
 //! The tasks are the placements of the first few ranks (a fixed depth depending on `n` only)
@@ -56,9 +65,11 @@ pub struct BitsCount {
     /// Number of solutions (A000170).
     pub solutions: u128,
     /// Number of fundamental solutions: classes under the 8 symmetries of the square (A002562).
+    /// 0 when [`count`] was not asked for it.
     pub unique: u128,
-    /// Queens placed by the workers below the tasks' pre-placements (a measure of work; it
-    /// saturates at `u64::MAX` rather than wrap).
+    /// A measure of work: queens placed by the workers below the tasks' pre-placements (the
+    /// symmetric search), or pairs of half-boards tested (the meet-in-the-middle totals). It
+    /// saturates at `u64::MAX` rather than wrap.
     pub nodes: u64,
     /// Sum over the counted tasks of (task solutions mod [`RESIDUE_PRIME`]), mod that prime.
     /// It is accumulated independently of `solutions`, so a merged record whose `solutions`
