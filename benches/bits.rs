@@ -71,7 +71,12 @@ fn cpu_seconds() -> f64 {
 }
 
 /// Best wall time of `reps` runs, the CPU seconds of that run, and the count.
-fn time_bits(n: usize, threads: usize, reps: usize) -> (Duration, f64, bits::BitsCount) {
+fn time_bits(
+    n: usize,
+    unique: bool,
+    threads: usize,
+    reps: usize,
+) -> (Duration, f64, bits::BitsCount) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -82,7 +87,7 @@ fn time_bits(n: usize, threads: usize, reps: usize) -> (Duration, f64, bits::Bit
     for _ in 0..reps {
         let c0 = cpu_seconds();
         let t = Instant::now();
-        result = pool.install(|| bits::count(n, true, None, &|_, _, _| {}));
+        result = pool.install(|| bits::count(n, unique, None, &|_, _, _| {}));
         let e = t.elapsed();
         if e < best {
             best = e;
@@ -120,9 +125,21 @@ fn main() {
     let reps = arg(&args, "--reps", 1).max(1);
     let only = arg(&args, "--threads", 0);
     let thread_counts: Vec<usize> = if only > 0 { vec![only] } else { vec![1, 2] };
+    // `--method search` (with the fundamental count), `mitm` (totals only), `both` (default).
+    let method = args
+        .iter()
+        .position(|a| a == "--method")
+        .and_then(|i| args.get(i + 1))
+        .map_or("both", |s| s.as_str());
+    let uniques: Vec<bool> = match method {
+        "search" => vec![true],
+        "mitm" => vec![false],
+        _ => vec![true, false],
+    };
     println!(
-        "{:>3} {:>7} {:>6} {:>9} {:>7} {:>12} {:>11} {:>12} {:>8} {:>8}",
+        "{:>3} {:>7} {:>7} {:>6} {:>9} {:>7} {:>12} {:>11} {:>14} {:>8} {:>8}",
         "n",
+        "method",
         "threads",
         "tasks",
         "seconds",
@@ -141,11 +158,15 @@ fn main() {
             let out = Solver::new(&p).count(&Budget::unlimited());
             (t.elapsed(), out.stats.solutions())
         });
-        for &threads in &thread_counts {
-            let (time, cpu, c) = time_bits(n, threads, reps);
+        for (&threads, &unique) in thread_counts
+            .iter()
+            .flat_map(|t| uniques.iter().map(move |u| (t, u)))
+        {
+            let (time, cpu, c) = time_bits(n, unique, threads, reps);
             assert!(c.residue_ok());
             if let Some(&want) = n.checked_sub(12).and_then(|i| OEIS.get(i)) {
-                assert_eq!((c.solutions, c.unique), want, "n={n}: not the OEIS counts");
+                let got = (c.solutions, if unique { c.unique } else { want.1 });
+                assert_eq!(got, want, "n={n}: not the OEIS counts");
             }
             let (dlx_s, ratio) = match dlx {
                 Some((d, sols)) => {
@@ -158,14 +179,19 @@ fn main() {
                 None => ("-".into(), "-".into()),
             };
             println!(
-                "{:>3} {:>7} {:>6} {:>9.3} {:>7.2} {:>12} {:>11} {:>12} {:>8} {:>8}",
+                "{:>3} {:>7} {:>7} {:>6} {:>9.3} {:>7.2} {:>12} {:>11} {:>14} {:>8} {:>8}",
                 n,
+                if unique { "search" } else { "mitm" },
                 threads,
                 bits::task_count(n),
                 time.as_secs_f64(),
                 cpu,
                 c.solutions,
-                c.unique,
+                if unique {
+                    c.unique.to_string()
+                } else {
+                    "-".into()
+                },
                 c.nodes,
                 dlx_s,
                 ratio

@@ -19,6 +19,15 @@
 //!   in `S`; a leaf of `S` is canonical exactly when no image with `b` on rank 0 is smaller,
 //!   which a short test at the leaf decides (and it also finds the stabiliser).
 //!
+//! # Totals only
+//!
+//! When the fundamental count is not asked for, boards of 12 to 18 are counted by meeting in
+//! the middle instead (the `mitm` submodule, several times faster): every placement of the top
+//! half is listed once, grouped by its set of files, and the solutions are the pairs (top half,
+//! upside-down top half) on complementary files, with a middle band of one or two ranks
+//! enumerated between them, whose diagonals are disjoint. Mirror and flip symmetry divide the
+//! work by about 4. The same [`task_count`] tasks carry the work, so shards work alike.
+//!
 //! # Sub-problems
 //!
 //! The tasks are the placements of the first few ranks (a fixed depth depending on `n` only)
@@ -33,6 +42,12 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::engine::in_shard;
+
+mod mitm;
+
+/// Boards from this size up to [`mitm::MAX_N`] are counted by meeting in the middle when the
+/// fundamental count is not asked for.
+const MITM_MIN_N: usize = 12;
 
 /// The prime of the check residue carried by [`BitsCount::residue`].
 pub const RESIDUE_PRIME: u64 = 1_000_000_007;
@@ -50,9 +65,11 @@ pub struct BitsCount {
     /// Number of solutions (A000170).
     pub solutions: u128,
     /// Number of fundamental solutions: classes under the 8 symmetries of the square (A002562).
+    /// 0 when [`count`] was not asked for it.
     pub unique: u128,
-    /// Queens placed by the workers below the tasks' pre-placements (a measure of work; it
-    /// saturates at `u64::MAX` rather than wrap).
+    /// A measure of work: queens placed by the workers below the tasks' pre-placements (the
+    /// symmetric search), or pairs of half-boards tested (the meet-in-the-middle totals). It
+    /// saturates at `u64::MAX` rather than wrap.
     pub nodes: u64,
     /// Sum over the counted tasks of (task solutions mod [`RESIDUE_PRIME`]), mod that prime.
     /// It is accumulated independently of `solutions`, so a merged record whose `solutions`
@@ -278,13 +295,19 @@ pub fn task_count(n: usize) -> usize {
     tasks(n).len()
 }
 
-/// Counts the `n`-queens solutions and fundamental solutions (`1 <= n <= 32`; panics outside
-/// that range). `unique` is accepted for symmetry with the other engine: the fundamental count
-/// costs nothing extra here and is always computed.
+/// Counts the `n`-queens solutions, and with `unique` the fundamental solutions too
+/// (`1 <= n <= 32`; panics outside that range).
 ///
-/// Runs on the current rayon pool. `shard = Some((i, m))` (1-based `i <= m`) counts only the
-/// tasks `k` with [`in_shard`]`(k, i, m)`. `progress(done, total, solutions_so_far)` is called
-/// from the worker threads after each task (total = the tasks of this shard).
+/// With `unique`, or for `n` outside `12..=18`, the symmetric search runs (it finds both
+/// counts). Without `unique`, boards of 12 to 18 are counted by meeting in the middle
+/// (docs/bits.md), which is faster and gives the solutions only: `unique` is then 0. Without
+/// `unique`, the field is always 0, whichever method ran.
+///
+/// Runs on the current rayon pool. The work is split into [`task_count`]`(n)` tasks in both
+/// methods; `shard = Some((i, m))` (1-based `i <= m`) counts only the tasks `k` with
+/// [`in_shard`]`(k, i, m)`, so the `m` shards add up to the whole. `progress(done, total,
+/// solutions_so_far)` is called from the worker threads after each task (total = the tasks of
+/// this shard).
 ///
 /// Feasibility: n=18 takes seconds, each further n about 7-9 times longer; n=27 took a large
 /// cluster a year. Nothing overflows for any `n <= 32` (sums in `u128`, checked).
@@ -294,26 +317,59 @@ pub fn count(
     shard: Option<(usize, usize)>,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
 ) -> BitsCount {
-    let _ = unique;
     if let Some((i, m)) = shard {
         assert!(m >= 1 && (1..=m).contains(&i), "bad shard {i}/{m}");
     }
     let all = tasks(n);
-    let mine: Vec<Task> = all
-        .into_iter()
+    let mine: Vec<(usize, Task)> = all
+        .iter()
+        .copied()
         .enumerate()
         .filter(|(k, _)| shard.is_none_or(|(i, m)| in_shard(*k, i, m)))
-        .map(|(_, t)| t)
         .collect();
     let total = mine.len();
     let state = Mutex::new((0usize, 0u128));
+    let report = |c: &BitsCount| {
+        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+        s.0 += 1;
+        s.1 += c.solutions;
+        progress(s.0, total, s.1);
+    };
+    if !unique && (MITM_MIN_N..=mitm::MAX_N).contains(&n) {
+        if mine.is_empty() {
+            return BitsCount::default();
+        }
+        // Task k joins the orbit representatives i with i % tasks == k.
+        let plan = mitm::Plan::new(n);
+        let stride = all.len();
+        return mine
+            .par_iter()
+            .map(|&(k, _)| {
+                let (mut solutions, mut nodes) = (0u128, 0u64);
+                let mut scratch = mitm::Scratch::default();
+                for i in (k..plan.len()).step_by(stride) {
+                    let (s, tested) = plan.join(i, &mut scratch);
+                    solutions += s;
+                    nodes = nodes.saturating_add(tested);
+                }
+                let c = BitsCount {
+                    solutions,
+                    unique: 0,
+                    nodes,
+                    residue: (solutions % u128::from(RESIDUE_PRIME)) as u64,
+                };
+                report(&c);
+                c
+            })
+            .sum();
+    }
     mine.par_iter()
-        .map(|t| {
-            let c = run_task(n, t);
-            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
-            s.0 += 1;
-            s.1 += c.solutions;
-            progress(s.0, total, s.1);
+        .map(|(_, t)| {
+            let mut c = run_task(n, t);
+            if !unique {
+                c.unique = 0;
+            }
+            report(&c);
             c
         })
         .sum()

@@ -242,3 +242,67 @@ fn large_boards_split_without_overflow() {
     // The split for the largest boards is built (no count: that would take ages).
     assert!(bits::task_count(32) > bits::task_count(20));
 }
+
+/// Totals only (`unique = false`): boards of 12..=18 are counted by meeting in the middle.
+fn totals(n: usize, shard: Option<(usize, usize)>) -> BitsCount {
+    bits::count(n, false, shard, &|_, _, _| {})
+}
+
+#[test]
+fn totals_only_match_oeis_with_one_and_two_threads() {
+    for threads in [1, 2] {
+        let p = pool(threads);
+        for (i, &(solutions, _)) in OEIS.iter().enumerate() {
+            let n = i + 1;
+            let c = p.install(|| totals(n, None));
+            assert_eq!(c.solutions, solutions, "n={n} threads={threads}");
+            assert_eq!(c.unique, 0, "n={n}: unique is not computed when not asked");
+            assert!(c.residue_ok(), "n={n}");
+        }
+    }
+}
+
+#[test]
+fn totals_only_agree_with_the_symmetric_search() {
+    // The two methods are independent: the search (with the fundamental count) and the join.
+    let p = pool(2);
+    for n in 12..=14 {
+        let joined = p.install(|| totals(n, None));
+        let searched = p.install(|| count(n, None));
+        assert_eq!(joined.solutions, searched.solutions, "n={n}");
+        assert!(joined.nodes > 0);
+    }
+}
+
+#[test]
+fn totals_only_shards_add_up() {
+    let p = pool(2);
+    for n in [12, 13] {
+        let whole = p.install(|| totals(n, None));
+        let tasks = bits::task_count(n);
+        for m in [2, 3, 7, tasks + 5] {
+            let mut merged = BitsCount::default();
+            for i in 1..=m {
+                let part = p.install(|| totals(n, Some((i, m))));
+                assert!(part.residue_ok(), "n={n} shard {i}/{m}");
+                merged += part;
+            }
+            assert_eq!(merged, whole, "n={n} M={m}");
+        }
+    }
+}
+
+#[test]
+fn totals_only_progress_reaches_the_total() {
+    let seen = Mutex::new(Vec::new());
+    let c = pool(2).install(|| {
+        bits::count(13, false, Some((1, 4)), &|done, total, sols| {
+            seen.lock().unwrap().push((done, total, sols))
+        })
+    });
+    let seen = seen.into_inner().unwrap();
+    let total = (0..bits::task_count(13)).filter(|k| k % 4 == 0).count();
+    assert_eq!(seen.len(), total);
+    let last = seen.iter().max_by_key(|s| s.0).unwrap();
+    assert_eq!(*last, (total, total, c.solutions));
+}
