@@ -81,6 +81,19 @@ impl Counters {
     /// removed node (2 to read it, 4 to unlink it and decrement the length), and the same again
     /// for the matching uncover. `undone` are the events an early stop unwound without a
     /// matching uncover in the search (Knuth just stops).
+    /// The mems spent so far, for the mem budget. On the colour-free path the covering events
+    /// are converted as in `fold_plain`, counting each cover's uncover as done: a slight
+    /// overestimate (by what the current path will uncover), which only makes a mem budget
+    /// stop a little early.
+    #[inline(always)]
+    fn mems_so_far<const COLOURS: bool>(&self) -> u64 {
+        if COLOURS {
+            self.mems
+        } else {
+            self.mems + 2 * (4 * self.covers + 3 * self.hides + 6 * self.removals)
+        }
+    }
+
     fn fold_plain(&mut self, undone: &Counters) {
         let cover_mems = 4 * self.covers + 3 * self.hides + 6 * self.removals;
         let uncover_mems =
@@ -886,7 +899,7 @@ impl<'p> Solver<'p> {
                         depth_to_unwind = level;
                         break;
                     }
-                    if c.mems >= max_mems {
+                    if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
                         end = End::MemLimit;
                         depth_to_unwind = level;
                         break;

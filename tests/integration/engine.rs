@@ -648,3 +648,26 @@ fn reader_columns_count_characters() {
         (2, 2, dlx_format::ErrorKind::InvalidUtf8)
     );
 }
+
+#[test]
+fn mem_budget_stops_within_the_budget_and_close_to_it() {
+    let f = parse(&instances::queens(12, true));
+    let full = Solver::new(&f.problem).count(&Budget::unlimited()).stats;
+    for limit in [1_000_000u64, 10_000_000] {
+        let budget = Budget {
+            mems: Some(limit),
+            ..Budget::unlimited()
+        };
+        let mut solver = Solver::new(&f.problem);
+        let outcome = solver.count(&budget);
+        assert_eq!(outcome.end, End::MemLimit);
+        let mems = outcome.stats.mems();
+        assert!(
+            mems <= limit && mems * 10 >= limit * 9,
+            "stopped at {mems} mems for a budget of {limit}"
+        );
+        assert!(outcome.stats.solutions() < full.solutions());
+        // The solver is whole again afterwards.
+        assert_eq!(solver.count(&Budget::unlimited()).stats, full);
+    }
+}
