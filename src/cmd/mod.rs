@@ -75,3 +75,14 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
     Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
 }
+
+/// The board size argument of the n-queens commands that take one.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct BoardSize {
+    /// Board size (1 to 32).
+    #[arg(
+        value_parser = clap::value_parser!(u32).range(1..=crate::queens::model::MAX_N as i64),
+        allow_negative_numbers = true
+    )]
+    pub n: u32,
+}

@@ -14,10 +14,8 @@ use crate::queens::model::{self, CountConfig, Queens, Reduction};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Board size (1 to 32).
-    #[arg(value_parser = clap::value_parser!(u32).range(1..=model::MAX_N as i64),
-          allow_negative_numbers = true)]
-    pub n: u32,
+    #[command(flatten)]
+    pub board: super::BoardSize,
     /// Count fundamental solutions: classes under the 8 symmetries of the square.
     #[arg(long)]
     pub unique: bool,
@@ -180,7 +178,7 @@ pub fn thread_pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let n = args.n as usize;
+    let n = args.board.n as usize;
     let model = Queens::new(n)?;
     let pool = thread_pool(args.threads)?;
     let pb = progress_bar();

@@ -12,10 +12,8 @@ use crate::queens::model::{self, CountConfig, Queens};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Board size (1 to 32).
-    #[arg(value_parser = clap::value_parser!(u32).range(1..=model::MAX_N as i64),
-          allow_negative_numbers = true)]
-    pub n: u32,
+    #[command(flatten)]
+    pub board: super::BoardSize,
     /// One representative per class under the 8 symmetries of the square (the
     /// lexicographically smallest image), with the size of its class.
     #[arg(long)]
@@ -105,7 +103,7 @@ fn svg_board(q: &[u8], index: u64, class_size: Option<u8>) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let n = args.n as usize;
+    let n = args.board.n as usize;
     let model = Queens::new(n)?;
     let pool = thread_pool(args.threads)?;
     let limit = args.limit.unwrap_or(u64::MAX);
