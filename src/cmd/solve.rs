@@ -195,10 +195,33 @@ struct Record<'a, T> {
 }
 
 #[derive(serde::Serialize)]
-struct SolutionData<'a> {
+struct SolutionData {
     solution: u64,
-    options: &'a [String],
-    lines: &'a [usize],
+    /// Total cost, for the optimising search only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<i128>,
+    options: Vec<String>,
+    lines: Vec<usize>,
+}
+
+/// One `solution` record: its number, cost (when optimising), options and input lines.
+fn write_solution_json(
+    out: &mut Output,
+    dlx: &DlxFile,
+    solution: u64,
+    cost: Option<i128>,
+    options: &[OptionId],
+) -> anyhow::Result<()> {
+    let data = SolutionData {
+        solution,
+        cost,
+        options: options
+            .iter()
+            .map(|&o| dlx.problem.format_option(o))
+            .collect(),
+        lines: options.iter().map(|&o| dlx.line_of(o)).collect(),
+    };
+    write_json(out, "solution", data)
 }
 
 #[derive(serde::Serialize)]
@@ -282,17 +305,7 @@ fn enumerate(
         }
         Format::Json => solver.run(budget, &mut |s: &[OptionId]| {
             number += 1;
-            let options: Vec<String> = s.iter().map(|&o| problem.format_option(o)).collect();
-            let lines: Vec<usize> = s.iter().map(|&o| dlx.line_of(o)).collect();
-            let r = write_json(
-                out,
-                "solution",
-                SolutionData {
-                    solution: number,
-                    options: &options,
-                    lines: &lines,
-                },
-            );
+            let r = write_solution_json(out, dlx, number, None, s);
             stop_on_error(r, &mut failure)
         }),
     };
@@ -342,14 +355,6 @@ fn status_line(best: &Optimum) -> String {
 }
 
 #[derive(serde::Serialize)]
-struct ScoredData<'a> {
-    solution: usize,
-    cost: i128,
-    options: &'a [String],
-    lines: &'a [usize],
-}
-
-#[derive(serde::Serialize)]
 struct OptimumData {
     status: Status,
     cost: Option<i128>,
@@ -395,22 +400,7 @@ fn write_optimum(
         }
         Format::Json => {
             for (k, s) in best.solutions.iter().enumerate() {
-                let options: Vec<String> = s
-                    .options
-                    .iter()
-                    .map(|&o| problem.format_option(o))
-                    .collect();
-                let lines: Vec<usize> = s.options.iter().map(|&o| dlx.line_of(o)).collect();
-                write_json(
-                    out,
-                    "solution",
-                    ScoredData {
-                        solution: k + 1,
-                        cost: s.value,
-                        options: &options,
-                        lines: &lines,
-                    },
-                )?;
+                write_solution_json(out, dlx, k as u64 + 1, Some(s.value), &s.options)?;
             }
             write_json(
                 out,
