@@ -91,6 +91,10 @@ impl Sense {
 /// to beat. An iterative bound may stop tightening once it is below the target.
 pub trait Bound {
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
+    /// Called after `bound` kept a node: options of the node that cannot be part of a
+    /// completion reaching that call's target, to be left out of the node's subtree (see
+    /// [`Visitor::exclude`]). None by default.
+    fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
 }
 
 /// A bound that never prunes.
@@ -312,6 +316,10 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
             None => false,
             Some(r) => self.worth(so_far.saturating_add(r)),
         }
+    }
+
+    fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
+        self.bound.exclude(view, out);
     }
 
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {

@@ -24,7 +24,7 @@
 //! the node is proven useless (its dual sum drops below the target).
 
 use super::FreeSquares;
-use crate::engine::View;
+use crate::engine::{OptionId, View};
 use crate::engine::optimize::Bound;
 
 /// Weights are multiplied by this before the multipliers are subtracted.
@@ -42,12 +42,25 @@ struct Level<T> {
     /// The assignment: file of each free rank (`u32::MAX` if none).
     file_of_rank: Vec<u32>,
     /// The multipliers the duals belong to (scaled units).
-    lambda_a: Vec<i128>,
-    lambda_b: Vec<i128>,
+    lambda_a: Vec<T>,
+    lambda_b: Vec<T>,
     /// What the free ranks can still add, in scaled units: Σ U + Σ V + Σλ (of this state).
     value: i128,
     /// False when the node was pruned by the O(1) test (it left no state).
     valid: bool,
+}
+
+impl<T: Copy> Level<T> {
+    /// `clone_from` field by field, reusing the allocations.
+    fn copy_from(&mut self, o: &Level<T>) {
+        self.u_rank.clone_from(&o.u_rank);
+        self.v_file.clone_from(&o.v_file);
+        self.file_of_rank.clone_from(&o.file_of_rank);
+        self.lambda_a.clone_from(&o.lambda_a);
+        self.lambda_b.clone_from(&o.lambda_b);
+        self.value = o.value;
+        self.valid = o.valid;
+    }
 }
 
 /// Counters of what the bound did, for tuning and the benchmark.
@@ -61,6 +74,8 @@ pub struct BoundStats {
     pub solves: u64,
     /// Shortest-path augmentations in all.
     pub augmentations: u64,
+    /// Squares left out of subtrees by reduced-cost fixing.
+    pub excluded: u64,
 }
 
 /// The Lagrangian assignment bound with dual inheritance and warm starts (see the module).
@@ -78,8 +93,12 @@ pub struct LagrangeBound<'a, T> {
     /// Depth of the current search's root (forced options count as depth).
     root_depth: Option<usize>,
     hungarian: WarmHungarian<T>,
-    /// Scratch: the penalised cost matrix (minimisation form).
+    /// Scratch: the node's scaled weights (minimisation form, `FORBIDDEN` for unsafe
+    /// squares) and the penalised cost matrix of a step.
+    base: Vec<T>,
     cost: Vec<T>,
+    has_a: Vec<i32>,
+    has_b: Vec<i32>,
     count_a: Vec<i32>,
     count_b: Vec<i32>,
     /// Polyak step scale in percent, adapted across nodes.
@@ -87,6 +106,10 @@ pub struct LagrangeBound<'a, T> {
     /// A typical weight (scaled), for the first steps without a target.
     typical: i128,
     pub stats: BoundStats,
+    /// The last node's goal (scaled), for `exclude`.
+    goal: Option<i128>,
+    /// Scratch: the state of the step with the tightest bound so far at this node.
+    best_state: Level<T>,
 }
 
 impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
@@ -110,12 +133,17 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             levels: Vec::new(),
             root_depth: None,
             hungarian: WarmHungarian::default(),
+            base: Vec::new(),
             cost: Vec::new(),
+            has_a: vec![-1; 2 * n],
+            has_b: vec![-1; 2 * n],
             count_a: vec![0; 2 * n],
             count_b: vec![0; 2 * n],
             mu: 100,
             typical: ((hi - lo) * SCALE / 4).max(1),
             stats: BoundStats::default(),
+            goal: None,
+            best_state: Level::default(),
         }
     }
 
@@ -125,8 +153,8 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
         root.valid.then(|| RootDuals {
             u_rank: root.u_rank.iter().map(|x| x.to_i128()).collect(),
             v_file: root.v_file.iter().map(|x| x.to_i128()).collect(),
-            lambda_a: root.lambda_a.clone(),
-            lambda_b: root.lambda_b.clone(),
+            lambda_a: root.lambda_a.iter().map(|x| x.to_i128()).collect(),
+            lambda_b: root.lambda_b.iter().map(|x| x.to_i128()).collect(),
             value: root.value,
         })
     }
@@ -138,8 +166,8 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
                 u_rank: vec![T::ZERO; n],
                 v_file: vec![T::ZERO; n],
                 file_of_rank: vec![u32::MAX; n],
-                lambda_a: vec![0; 2 * n],
-                lambda_b: vec![0; 2 * n],
+                lambda_a: vec![T::ZERO; 2 * n],
+                lambda_b: vec![T::ZERO; 2 * n],
                 value: 0,
                 valid: false,
             });
@@ -174,6 +202,12 @@ fn unscale(x: i128) -> i128 {
 }
 
 impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
+    fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
+        let before = out.len();
+        self.fixable(view, out);
+        self.stats.excluded += (out.len() - before) as u64;
+    }
+
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
         let n = self.n;
         let depth = view.depth();
@@ -186,6 +220,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         let root = self.root_depth == Some(depth);
         // In scaled units the node is useless when its value is below `goal`.
         let goal = target.map(|t| t.saturating_mul(SCALE));
+        self.goal = goal;
         // 1. The O(1) test from the parent's duals.
         if !root {
             let last = view.chosen().last().expect("below the root");
@@ -193,10 +228,9 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             let parent = &self.levels[depth - 1];
             debug_assert!(parent.valid);
             let quick = parent.value
-                - parent.u_rank[r].to_i128()
-                - parent.v_file[c].to_i128()
-                - parent.lambda_a[r + c]
-                - parent.lambda_b[r + n - 1 - c];
+                - (parent.u_rank[r] + parent.v_file[c] + parent.lambda_a[r + c]
+                    + parent.lambda_b[r + n - 1 - c])
+                    .to_i128();
             if goal.is_some_and(|g| quick < g) {
                 self.stats.quick_prunes += 1;
                 self.level_mut(depth).valid = false;
@@ -215,8 +249,8 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             lv.u_rank.iter_mut().for_each(|x| *x = T::ZERO);
             lv.v_file.iter_mut().for_each(|x| *x = T::ZERO);
             lv.file_of_rank.iter_mut().for_each(|x| *x = u32::MAX);
-            lv.lambda_a.iter_mut().for_each(|x| *x = 0);
-            lv.lambda_b.iter_mut().for_each(|x| *x = 0);
+            lv.lambda_a.iter_mut().for_each(|x| *x = T::ZERO);
+            lv.lambda_b.iter_mut().for_each(|x| *x = T::ZERO);
         } else {
             let (above, below) = self.levels.split_at_mut(depth);
             let (parent, lv) = (&above[depth - 1], &mut below[0]);
@@ -234,28 +268,48 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         self.stats.full += 1;
         let steps = if root { self.root_steps } else { self.steps };
         let mut best: Option<i128> = None;
+        // The node's scaled weights (minimisation form) and the diagonals that still hold a
+        // safe square (count 0; −1 for none), once per node.
+        self.has_a.iter_mut().for_each(|x| *x = -1);
+        self.has_b.iter_mut().for_each(|x| *x = -1);
+        self.base.clear();
+        for i in 0..m {
+            let r = self.free.ranks[i] as usize;
+            for j in 0..m {
+                let c = self.free.file_list[j] as usize;
+                self.base.push(match self.free.cell[i * m + j] {
+                    Some(w) => {
+                        self.has_a[r + c] = 0;
+                        self.has_b[r + n - 1 - c] = 0;
+                        T::from_i128(-SCALE * w as i128)
+                    }
+                    None => T::FORBIDDEN,
+                });
+            }
+        }
+        self.cost.resize(m * m, T::ZERO);
+        let mut best_step = 0;
+        let mut last_step = 0;
         for step in 0..=steps {
+            last_step = step;
             let lv = &mut self.levels[depth];
-            // Penalised costs (minimisation), the penalty Σλ over diagonals with a safe square.
-            self.count_a.iter_mut().for_each(|x| *x = -1);
-            self.count_b.iter_mut().for_each(|x| *x = -1);
-            self.cost.clear();
+            // Penalised costs, and the penalty Σλ over diagonals with a safe square.
             for i in 0..m {
                 let r = self.free.ranks[i] as usize;
-                for j in 0..m {
-                    let c = self.free.file_list[j] as usize;
-                    let (a, b) = (r + c, r + n - 1 - c);
-                    self.cost.push(match self.free.cell[i * m + j] {
-                        Some(w) => {
-                            self.count_a[a] = 0;
-                            self.count_b[b] = 0;
-                            T::from_i128(lv.lambda_a[a] + lv.lambda_b[b] - SCALE * w as i128)
-                        }
-                        None => T::FORBIDDEN,
-                    });
+                let row = &mut self.cost[i * m..(i + 1) * m];
+                let base = &self.base[i * m..(i + 1) * m];
+                for ((x, &b), &c) in row.iter_mut().zip(base).zip(&self.free.file_list) {
+                    let c = c as usize;
+                    *x = if b == T::FORBIDDEN {
+                        b
+                    } else {
+                        b + lv.lambda_a[r + c] + lv.lambda_b[r + n - 1 - c]
+                    };
                 }
             }
-            let mut penalty = 0i128;
+            self.count_a.copy_from_slice(&self.has_a);
+            self.count_b.copy_from_slice(&self.has_b);
+            let mut penalty = T::ZERO;
             for d in 0..2 * n - 1 {
                 if self.count_a[d] == 0 {
                     penalty += lv.lambda_a[d];
@@ -264,6 +318,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                     penalty += lv.lambda_b[d];
                 }
             }
+            let penalty = penalty.to_i128();
             // Warm start: the duals and the assignment in compact positions.
             let h = &mut self.hungarian;
             h.start(m);
@@ -319,7 +374,14 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 Some(_) => self.mu = (self.mu * 11 / 10).clamp(1, 200),
                 None => {}
             }
-            best = Some(best.map_or(dual, |b: i128| b.min(dual)));
+            if best.is_none_or(|b| dual < b) {
+                best = Some(dual);
+                // The tightest state is the one the children inherit and fixing uses.
+                if step < steps {
+                    self.best_state.copy_from(lv);
+                }
+                best_step = step;
+            }
             if step == steps || goal.is_some_and(|g| dual < g) {
                 break;
             }
@@ -341,7 +403,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                     (self.count_a[d], lv.lambda_a[d]),
                     (self.count_b[d], lv.lambda_b[d]),
                 ] {
-                    if g >= 0 && (g >= 1 || l > 0) {
+                    if g >= 0 && (g >= 1 || l > T::ZERO) {
                         let g = (g - 1) as i128;
                         norm += g * g;
                     }
@@ -357,13 +419,18 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             for d in 0..2 * n - 1 {
                 if self.count_a[d] >= 0 {
                     let g = (self.count_a[d] - 1) as i128;
-                    lv.lambda_a[d] = (lv.lambda_a[d] + step_len * g).clamp(0, LAMBDA_CAP);
+                    let l = (lv.lambda_a[d].to_i128() + step_len * g).clamp(0, LAMBDA_CAP);
+                    lv.lambda_a[d] = T::from_i128(l);
                 }
                 if self.count_b[d] >= 0 {
                     let g = (self.count_b[d] - 1) as i128;
-                    lv.lambda_b[d] = (lv.lambda_b[d] + step_len * g).clamp(0, LAMBDA_CAP);
+                    let l = (lv.lambda_b[d].to_i128() + step_len * g).clamp(0, LAMBDA_CAP);
+                    lv.lambda_b[d] = T::from_i128(l);
                 }
             }
+        }
+        if best_step != last_step {
+            std::mem::swap(&mut self.levels[depth], &mut self.best_state);
         }
         best.map(unscale)
     }
@@ -425,6 +492,36 @@ impl HungarianInt for i128 {
     }
 }
 
+/// Reduced-cost fixing at the node: a square whose reduced cost exceeds the node's slack
+/// cannot be in a completion that reaches the goal, so it leaves the subtree.
+impl<T: HungarianInt> LagrangeBound<'_, T> {
+    fn fixable(&self, view: &View<'_>, out: &mut Vec<OptionId>) {
+        let Some(goal) = self.goal else { return };
+        let n = self.n;
+        let Some(lv) = self.levels.get(view.depth()).filter(|lv| lv.valid) else {
+            return;
+        };
+        for item in view.active_primary() {
+            if !matches!(self.lines[item.0 as usize], Some((true, _))) {
+                continue;
+            }
+            for o in view.options(item) {
+                let (r, c) = (o.0 as usize / n, o.0 as usize % n);
+                // The best total through (r, c), relative to what is chosen so far: the
+                // node's bound minus the square's reduced cost.
+                let reduced = (lv.u_rank[r] + lv.v_file[c] + lv.lambda_a[r + c]
+                    + lv.lambda_b[r + n - 1 - c])
+                    .to_i128()
+                    - SCALE * self.board[o.0 as usize] as i128;
+                let through = lv.value - reduced;
+                if through < goal {
+                    out.push(o);
+                }
+            }
+        }
+    }
+}
+
 /// How a warm-started Hungarian solve ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Solved {
@@ -476,40 +573,33 @@ impl<T: HungarianInt> WarmHungarian<T> {
     /// cutoff, stops as soon as the dual sum exceeds it.
     fn solve(&mut self, m: usize, cost: &[T], cutoff: Option<i128>) -> Solved {
         self.augmentations = 0;
-        let forbidden = T::FORBIDDEN;
+        // A missing square costs FORBIDDEN, which no sum of real costs and potentials comes
+        // near: a minimum at or above `half` means there was no real square to take.
+        let half = T::FORBIDDEN / T::from_i128(2);
+        let inf = T::INF;
         // Feasible potentials: u_i = min_j (c_ij − v_j), then v_j = min_i (c_ij − u_i).
-        for i in 1..=m {
-            let row = &cost[(i - 1) * m..i * m];
-            let mut best: Option<T> = None;
-            for j in 1..=m {
-                let c = row[j - 1];
-                if c < forbidden {
-                    let x = c - self.v[j];
-                    if best.is_none_or(|b| x < b) {
-                        best = Some(x);
-                    }
-                }
+        for (i, row) in cost.chunks_exact(m).enumerate() {
+            let mut best = inf;
+            for (&c, &v) in row.iter().zip(&self.v[1..]) {
+                best = best.min(c - v);
             }
-            match best {
-                Some(b) => self.u[i] = b,
-                None => return Solved::Infeasible,
+            if best >= half {
+                return Solved::Infeasible;
+            }
+            self.u[i + 1] = best;
+        }
+        let colmin = &mut self.minv[1..];
+        colmin.iter_mut().for_each(|x| *x = inf);
+        for (row, &u) in cost.chunks_exact(m).zip(&self.u[1..]) {
+            for (x, &c) in colmin.iter_mut().zip(row) {
+                *x = (*x).min(c - u);
             }
         }
-        for j in 1..=m {
-            let mut best: Option<T> = None;
-            for i in 1..=m {
-                let c = cost[(i - 1) * m + j - 1];
-                if c < forbidden {
-                    let x = c - self.u[i];
-                    if best.is_none_or(|b| x < b) {
-                        best = Some(x);
-                    }
-                }
+        for (v, &x) in self.v[1..].iter_mut().zip(colmin.iter()) {
+            if x >= half {
+                return Solved::Infeasible;
             }
-            match best {
-                Some(b) => self.v[j] = b,
-                None => return Solved::Infeasible,
-            }
+            *v = x;
         }
         // Keep only tight matched pairs.
         self.row_matched.clear();
@@ -518,7 +608,7 @@ impl<T: HungarianInt> WarmHungarian<T> {
             let i = self.p[j];
             if i != 0 {
                 let c = cost[(i - 1) * m + j - 1];
-                if c >= forbidden || self.u[i] + self.v[j] != c {
+                if c >= half || self.u[i] + self.v[j] != c {
                     self.p[j] = 0;
                 } else {
                     self.row_matched[i] = true;
@@ -528,8 +618,6 @@ impl<T: HungarianInt> WarmHungarian<T> {
         if cutoff.is_some_and(|k| self.dual_sum(m).to_i128() > k) {
             return Solved::CutOff;
         }
-        let inf = T::INF;
-        let half = forbidden / T::from_i128(2);
         for i in 1..=m {
             if self.row_matched[i] {
                 continue;
@@ -537,8 +625,7 @@ impl<T: HungarianInt> WarmHungarian<T> {
             self.augmentations += 1;
             self.p[0] = i;
             let mut j0 = 0usize;
-            self.minv.clear();
-            self.minv.resize(m + 1, inf);
+            self.minv.iter_mut().for_each(|x| *x = inf);
             self.used.clear();
             self.used.resize(m + 1, false);
             loop {
@@ -548,18 +635,24 @@ impl<T: HungarianInt> WarmHungarian<T> {
                 let mut j1 = 0usize;
                 let row = &cost[(i0 - 1) * m..i0 * m];
                 let ui0 = self.u[i0];
-                for j in 1..=m {
-                    if self.used[j] {
+                let cols = self.used[1..]
+                    .iter()
+                    .zip(&mut self.minv[1..])
+                    .zip(&mut self.way[1..])
+                    .zip(&self.v[1..])
+                    .zip(row);
+                for (j, ((((&used, minv), way), &v), &c)) in cols.enumerate() {
+                    if used {
                         continue;
                     }
-                    let cur = row[j - 1] - ui0 - self.v[j];
-                    if cur < self.minv[j] {
-                        self.minv[j] = cur;
-                        self.way[j] = j0;
+                    let cur = c - ui0 - v;
+                    if cur < *minv {
+                        *minv = cur;
+                        *way = j0;
                     }
-                    if self.minv[j] < delta {
-                        delta = self.minv[j];
-                        j1 = j;
+                    if *minv < delta {
+                        delta = *minv;
+                        j1 = j + 1;
                     }
                 }
                 if delta >= half {
@@ -687,6 +780,13 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+}
+impl<T> Drop for LagrangeBound<'_, T> {
+    fn drop(&mut self) {
+        if std::env::var("DBG").is_ok() {
+            eprintln!("{:?}", self.stats);
         }
     }
 }
