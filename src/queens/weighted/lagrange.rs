@@ -24,8 +24,8 @@
 //! the node is proven useless (its dual sum drops below the target).
 
 use super::FreeSquares;
-use crate::engine::{OptionId, View};
 use crate::engine::optimize::Bound;
+use crate::engine::{OptionId, View};
 
 /// Weights are multiplied by this before the multipliers are subtracted.
 pub const SCALE: i128 = 16;
@@ -228,7 +228,9 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             let parent = &self.levels[depth - 1];
             debug_assert!(parent.valid);
             let quick = parent.value
-                - (parent.u_rank[r] + parent.v_file[c] + parent.lambda_a[r + c]
+                - (parent.u_rank[r]
+                    + parent.v_file[c]
+                    + parent.lambda_a[r + c]
                     + parent.lambda_b[r + n - 1 - c])
                     .to_i128();
             if goal.is_some_and(|g| quick < g) {
@@ -509,10 +511,10 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
                 let (r, c) = (o.0 as usize / n, o.0 as usize % n);
                 // The best total through (r, c), relative to what is chosen so far: the
                 // node's bound minus the square's reduced cost.
-                let reduced = (lv.u_rank[r] + lv.v_file[c] + lv.lambda_a[r + c]
-                    + lv.lambda_b[r + n - 1 - c])
-                    .to_i128()
-                    - SCALE * self.board[o.0 as usize] as i128;
+                let reduced =
+                    (lv.u_rank[r] + lv.v_file[c] + lv.lambda_a[r + c] + lv.lambda_b[r + n - 1 - c])
+                        .to_i128()
+                        - SCALE * self.board[o.0 as usize] as i128;
                 let through = lv.value - reduced;
                 if through < goal {
                     out.push(o);
@@ -534,31 +536,37 @@ enum Solved {
 
 /// The Hungarian method (shortest augmenting paths with potentials) for a minimum-cost perfect
 /// matching on an m×m matrix, started from given potentials and a partial matching. Rows and
-/// columns are 1-based; column 0 is the virtual start of each search.
+/// columns are 1-based (index 0 is unused, and 0 means "none").
 #[derive(Default)]
 struct WarmHungarian<T> {
     u: Vec<T>,
     v: Vec<T>,
     /// `p[j]`: row matched to column j (0: none).
     p: Vec<usize>,
-    way: Vec<usize>,
+    /// Scratch for the column minima.
     minv: Vec<T>,
-    used: Vec<bool>,
     row_matched: Vec<bool>,
+    /// For `augment`: column of each row (0: none), distances and predecessor rows of the
+    /// columns, columns not reached yet, and columns reached (matched ones).
+    col_of_row: Vec<usize>,
+    dist: Vec<T>,
+    pred: Vec<usize>,
+    todo: Vec<usize>,
+    scanned: Vec<usize>,
     augmentations: u64,
 }
 
 impl<T: HungarianInt> WarmHungarian<T> {
     /// Clears the state for an m×m problem (potentials 0, nothing matched).
     fn start(&mut self, m: usize) {
-        for x in [&mut self.u, &mut self.v, &mut self.minv] {
+        for x in [&mut self.u, &mut self.v, &mut self.minv, &mut self.dist] {
             x.clear();
             x.resize(m + 1, T::ZERO);
         }
         self.p.clear();
         self.p.resize(m + 1, 0);
-        self.way.clear();
-        self.way.resize(m + 1, 0);
+        self.pred.clear();
+        self.pred.resize(m + 1, 0);
     }
 
     /// Σu + Σv over the real rows and columns: a lower bound on the minimum cost whenever
@@ -618,73 +626,92 @@ impl<T: HungarianInt> WarmHungarian<T> {
         if cutoff.is_some_and(|k| self.dual_sum(m).to_i128() > k) {
             return Solved::CutOff;
         }
+        self.col_of_row.clear();
+        self.col_of_row.resize(m + 1, 0);
+        for j in 1..=m {
+            self.col_of_row[self.p[j]] = j;
+        }
         for i in 1..=m {
             if self.row_matched[i] {
                 continue;
             }
             self.augmentations += 1;
-            self.p[0] = i;
-            let mut j0 = 0usize;
-            self.minv.iter_mut().for_each(|x| *x = inf);
-            self.used.clear();
-            self.used.resize(m + 1, false);
-            loop {
-                self.used[j0] = true;
-                let i0 = self.p[j0];
-                let mut delta = inf;
-                let mut j1 = 0usize;
-                let row = &cost[(i0 - 1) * m..i0 * m];
-                let ui0 = self.u[i0];
-                let cols = self.used[1..]
-                    .iter()
-                    .zip(&mut self.minv[1..])
-                    .zip(&mut self.way[1..])
-                    .zip(&self.v[1..])
-                    .zip(row);
-                for (j, ((((&used, minv), way), &v), &c)) in cols.enumerate() {
-                    if used {
-                        continue;
-                    }
-                    let cur = c - ui0 - v;
-                    if cur < *minv {
-                        *minv = cur;
-                        *way = j0;
-                    }
-                    if *minv < delta {
-                        delta = *minv;
-                        j1 = j + 1;
-                    }
-                }
-                if delta >= half {
-                    return Solved::Infeasible;
-                }
-                for j in 0..=m {
-                    if self.used[j] {
-                        let r = self.p[j];
-                        self.u[r] += delta;
-                        self.v[j] -= delta;
-                    } else {
-                        self.minv[j] -= delta;
-                    }
-                }
-                j0 = j1;
-                if self.p[j0] == 0 {
-                    break;
-                }
-            }
-            loop {
-                let j1 = self.way[j0];
-                self.p[j0] = self.p[j1];
-                j0 = j1;
-                if j0 == 0 {
-                    break;
-                }
+            if !self.augment(m, cost, i, half) {
+                return Solved::Infeasible;
             }
             if cutoff.is_some_and(|k| self.dual_sum(m).to_i128() > k) {
                 return Solved::CutOff;
             }
         }
         Solved::Optimal
+    }
+
+    /// One shortest augmenting path from the unmatched row `start` (Dijkstra over the reduced
+    /// costs, columns not yet reached kept in a list, potentials updated once at the end as
+    /// in Jonker and Volgenant's method). False if no unmatched column can be reached.
+    fn augment(&mut self, m: usize, cost: &[T], start: usize, half: T) -> bool {
+        let inf = T::INF;
+        self.todo.clear();
+        self.todo.extend(1..=m);
+        self.scanned.clear();
+        let mut best = inf;
+        let mut at = 0;
+        {
+            let row = &cost[(start - 1) * m..start * m];
+            let us = self.u[start];
+            for (k, &j) in self.todo.iter().enumerate() {
+                let d = row[j - 1] - us - self.v[j];
+                self.dist[j] = d;
+                self.pred[j] = start;
+                if d < best {
+                    best = d;
+                    at = k;
+                }
+            }
+        }
+        let (end, reach) = loop {
+            if best >= half || self.todo.is_empty() {
+                return false;
+            }
+            let j = self.todo.swap_remove(at);
+            let d = best;
+            if self.p[j] == 0 {
+                break (j, d);
+            }
+            self.scanned.push(j);
+            let i = self.p[j];
+            let row = &cost[(i - 1) * m..i * m];
+            let base = d - self.u[i];
+            best = inf;
+            for (k, &jj) in self.todo.iter().enumerate() {
+                let nd = base + row[jj - 1] - self.v[jj];
+                if nd < self.dist[jj] {
+                    self.dist[jj] = nd;
+                    self.pred[jj] = i;
+                }
+                if self.dist[jj] < best {
+                    best = self.dist[jj];
+                    at = k;
+                }
+            }
+        };
+        for &j in &self.scanned {
+            let delta = reach - self.dist[j];
+            self.v[j] -= delta;
+            self.u[self.p[j]] += delta;
+        }
+        self.u[start] += reach;
+        let mut j = end;
+        loop {
+            let i = self.pred[j];
+            let previous = self.col_of_row[i];
+            self.p[j] = i;
+            self.col_of_row[i] = j;
+            if i == start {
+                return true;
+            }
+            j = previous;
+        }
     }
 }
 
@@ -780,13 +807,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-}
-impl<T> Drop for LagrangeBound<'_, T> {
-    fn drop(&mut self) {
-        if std::env::var("DBG").is_ok() {
-            eprintln!("{:?}", self.stats);
         }
     }
 }
