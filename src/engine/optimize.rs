@@ -388,7 +388,8 @@ pub fn optimize_aiming<B: Bound>(
     config: &Config,
     seeds: &[Vec<OptionId>],
 ) -> Optimum {
-    if config.keep != Keep::Best {
+    if config.keep != Keep::Best || seeds.is_empty() {
+        // Nothing to aim from (the aims are measured against the best seed).
         return search(solver, gains, bound, config, seeds, None);
     }
     // The root's bound, from a search of one node.
@@ -401,7 +402,7 @@ pub fn optimize_aiming<B: Bound>(
     };
     let probe = search(solver, gains, bound, &probe_config, seeds, None);
     if probe.status != Status::Feasible {
-        // Solved at the root (or the budget is gone): nothing to aim at.
+        // Solved at the root: nothing to aim at.
         return probe;
     }
     let sense = config.sense;

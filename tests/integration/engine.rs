@@ -745,3 +745,45 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// `optimize_aiming` (the aims below the root bound, then an ordinary branch and bound)
+    /// finds the best total of a brute force, with or without a seed, with the generic bound.
+    #[test]
+    fn aiming_optimiser_matches_brute_force(
+        text in random_problem(),
+        weights in proptest::collection::vec(-20i64..60, 16),
+    ) {
+        use xcover::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
+        let f = dlx_format::parse(text.as_bytes(), "random").unwrap();
+        let problem = &f.problem;
+        let w: Vec<i64> = problem.options().map(|o| weights[o.0 as usize % 16]).collect();
+        let all = brute_force(problem);
+        let best = all.iter().map(|s| s.iter().map(|o| w[o.0 as usize] as i128).sum::<i128>()).max();
+        for sense in [Sense::Maximize, Sense::Minimize] {
+            let gains = sense.gains(&w);
+            let expected = all
+                .iter()
+                .map(|s| s.iter().map(|o| gains[o.0 as usize]).sum::<i128>())
+                .max()
+                .map(|g| sense.value(g));
+            if sense == Sense::Maximize {
+                prop_assert_eq!(expected, best);
+            }
+            let seeds: Vec<Vec<Vec<OptionId>>> = vec![Vec::new(), all.iter().take(1).cloned().collect()];
+            for seed in &seeds {
+                let mut solver = Solver::with_options(problem, optimize::best_first(problem, &gains));
+                let mut bound = ShareBound::new(problem, &gains);
+                let config = Config { sense, keep: Keep::Best, budget: Budget::unlimited() };
+                let r = optimize::optimize_aiming(&mut solver, &gains, &mut bound, &config, seed);
+                prop_assert_eq!(r.value(), expected);
+                prop_assert_eq!(r.status, if expected.is_some() { Status::Optimal } else { Status::Infeasible });
+                if let Some(s) = r.solutions.first() {
+                    prop_assert!(all.contains(&s.options));
+                }
+                // The solver is whole again.
+                prop_assert_eq!(solver.count(&Budget::unlimited()).stats.solutions(), all.len() as u64);
+            }
+        }
+    }
+}
