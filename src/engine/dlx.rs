@@ -879,116 +879,102 @@ impl<'p> Solver<'p> {
             return self.finish(c, nodes, solutions, max_level, end);
         }
 
-        enum Label {
-            Forward,
-            Advance,
-            Backup,
-            Recover,
-        }
+        // Knuth's labels as structured control flow: `forward` opens a level, `advance` tries
+        // the next option of the level's item, `backup` closes a level whose options are all
+        // tried, `recover` undoes an option before the next is tried.
         let mut level: usize = 0;
-        let mut best: u32 = ROOT;
-        let mut cur: u32 = 0;
+        let mut best: u32;
+        let mut cur: u32;
+        // Room for every level: each covers a primary item, so there are at most as many
+        // levels as primary items, plus one for the level that finds a solution.
+        let levels = self.problem.primary_count() + 1;
+        if self.choice.len() < levels {
+            self.choice.resize(levels, 0);
+        }
         // Levels 0..depth hold a full cover (item and option) that an early stop must undo.
         let depth_to_unwind: usize;
-        let mut label = Label::Forward;
-        loop {
-            match label {
-                Label::Forward => {
-                    if nodes >= max_nodes {
-                        end = End::NodeLimit;
-                        depth_to_unwind = level;
-                        break;
-                    }
-                    if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
-                        end = End::MemLimit;
-                        depth_to_unwind = level;
-                        break;
-                    }
-                    if let Some(d) = deadline
-                        && nodes & 0x3ff == 0
-                        && Instant::now() >= d
-                    {
-                        end = End::TimeLimit;
-                        depth_to_unwind = level;
-                        break;
-                    }
-                    nodes += 1;
-                    if V::PRUNES {
-                        if self.choice.len() < level {
-                            self.choice.resize(level, 0);
-                        }
-                        let keep = visitor.enter(&self.view(level));
-                        if !keep {
-                            // Back up without having covered anything at this level.
-                            if level == 0 {
-                                depth_to_unwind = 0;
-                                break;
-                            }
-                            level -= 1;
-                            cur = self.choice[level];
-                            best = nd!(self.links, cur).itm as u32;
-                            c.mems += 2;
-                            label = Label::Recover;
-                            continue;
-                        }
-                    }
-                    best = self.links.best_item(&mut c).0;
-                    self.links.cover::<COLOURS>(best, &mut c);
-                    cur = nd!(self.links, best).down;
-                    c.mems += 2;
-                    if self.choice.len() <= level {
-                        self.choice.resize(level + 1, 0);
-                    }
-                    self.choice[level] = cur;
-                    label = Label::Advance;
+        macro_rules! recover {
+            () => {
+                self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
+                cur = nd!(self.links, cur).down;
+                c.mems += 2;
+                self.choice[level] = cur;
+            };
+        }
+        'forward: loop {
+            if nodes >= max_nodes {
+                end = End::NodeLimit;
+                depth_to_unwind = level;
+                break;
+            }
+            if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
+                end = End::MemLimit;
+                depth_to_unwind = level;
+                break;
+            }
+            if let Some(d) = deadline
+                && nodes & 0x3ff == 0
+                && Instant::now() >= d
+            {
+                end = End::TimeLimit;
+                depth_to_unwind = level;
+                break;
+            }
+            nodes += 1;
+            if V::PRUNES && !visitor.enter(&self.view(level)) {
+                // Back up without having covered anything at this level.
+                if level == 0 {
+                    depth_to_unwind = 0;
+                    break;
                 }
-                Label::Advance => {
-                    if cur == best {
-                        label = Label::Backup;
-                        continue;
-                    }
-                    self.links.commit_others::<COLOURS>(cur, &mut c);
-                    c.mems += 1;
-                    if cl!(self.links, ROOT).next == ROOT {
-                        nodes += 1;
-                        solutions += 1;
-                        max_level = max_level.max(base + level as u32 + 1);
-                        if self.report(level + 1, visitor).is_break() {
-                            end = End::Stopped;
-                            depth_to_unwind = level + 1;
-                            break;
-                        }
-                        if solutions >= max_solutions {
-                            end = End::SolutionLimit;
-                            depth_to_unwind = level + 1;
-                            break;
-                        }
-                        label = Label::Recover;
-                        continue;
-                    }
-                    level += 1;
-                    max_level = max_level.max(base + level as u32);
-                    label = Label::Forward;
-                }
-                Label::Backup => {
+                level -= 1;
+                cur = self.choice[level];
+                best = nd!(self.links, cur).itm as u32;
+                c.mems += 2;
+                recover!();
+            } else {
+                best = self.links.best_item(&mut c).0;
+                self.links.cover::<COLOURS>(best, &mut c);
+                cur = nd!(self.links, best).down;
+                c.mems += 2;
+                self.choice[level] = cur;
+            }
+            loop {
+                // advance
+                if cur == best {
+                    // backup
                     self.links.uncover::<COLOURS, false>(best, &mut c);
                     if level == 0 {
                         depth_to_unwind = 0;
-                        break;
+                        break 'forward;
                     }
                     level -= 1;
                     cur = self.choice[level];
                     best = nd!(self.links, cur).itm as u32;
                     c.mems += 2;
-                    label = Label::Recover;
+                } else {
+                    self.links.commit_others::<COLOURS>(cur, &mut c);
+                    c.mems += 1;
+                    if cl!(self.links, ROOT).next != ROOT {
+                        level += 1;
+                        max_level = max_level.max(base + level as u32);
+                        continue 'forward;
+                    }
+                    nodes += 1;
+                    solutions += 1;
+                    max_level = max_level.max(base + level as u32 + 1);
+                    if self.report(level + 1, visitor).is_break() {
+                        end = End::Stopped;
+                        depth_to_unwind = level + 1;
+                        break 'forward;
+                    }
+                    if solutions >= max_solutions {
+                        end = End::SolutionLimit;
+                        depth_to_unwind = level + 1;
+                        break 'forward;
+                    }
                 }
-                Label::Recover => {
-                    self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
-                    cur = nd!(self.links, cur).down;
-                    c.mems += 2;
-                    self.choice[level] = cur;
-                    label = Label::Advance;
-                }
+                recover!();
             }
         }
         // An early stop leaves levels 0..depth covered: undo them, deepest first, so the
