@@ -179,25 +179,32 @@ fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counter
 #[inline(always)]
 fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
     c.hides += 1;
-    let mut nn = rr + STEP;
+    // The option's nodes are consecutive: walk them by pointer, and look links up by slot.
+    let start: *mut Node = at!(nd, len, rr);
+    let mut p = start;
     loop {
-        let node = *at!(nd, len, nn);
+        // SAFETY: an option node is followed by more option nodes and then a spacer, all in
+        // `nd`; the walk stops at the spacer.
+        p = unsafe { p.add(1) };
+        debug_assert!((unsafe { p.offset_from(nd) }) < len as isize);
+        let node = unsafe { *p };
         if node.itm <= 0 {
-            c.removals += u64::from((nn - node.up) / STEP - 1);
-            nn = node.up;
+            // The spacer after an option holds its size less one (set up in `with_options`).
+            c.removals += u64::from(node.color as u32);
+            p = at!(nd, len, node.up);
             break;
         }
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        nn += STEP;
     }
-    while nn != rr {
-        let node = *at!(nd, len, nn);
+    while p != start {
+        // SAFETY: `p` runs from the option's first node to `start`, within the option.
+        let node = unsafe { *p };
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        nn += STEP;
+        p = unsafe { p.add(1) };
     }
 }
 
@@ -205,21 +212,30 @@ fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
 /// spacer before the option points, `down`, to its last node).
 #[inline(always)]
 fn unhide_plain<const TALLY: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
-    let mut nn = rr - STEP;
+    // `p` points at the node of slot `nn` (the value stored in the links).
+    let mut p: *mut Node = at!(nd, len, rr);
+    let mut nn = rr;
     loop {
-        let node = *at!(nd, len, nn);
-        if node.itm <= 0 {
+        // SAFETY: an option node is preceded by more option nodes and then a spacer, all in
+        // `nd`; the walk stops at the spacer.
+        p = unsafe { p.sub(1) };
+        nn -= STEP;
+        debug_assert!(std::ptr::eq(p, at!(nd, len, nn)));
+        let node = unsafe { &*p };
+        let itm = node.itm;
+        if itm <= 0 {
+            let last = node.down;
             if TALLY {
                 c.hides += 1;
-                c.removals += u64::from((node.down - nn) / STEP - 1);
+                c.removals += u64::from((last - nn) / STEP - 1);
             }
-            nn = node.down;
+            nn = last;
             break;
         }
-        at!(nd, len, node.up).down = nn;
-        at!(nd, len, node.down).up = nn;
-        at!(nd, len, node.itm).itm += 1;
-        nn -= STEP;
+        let (up, down) = (node.up, node.down);
+        at!(nd, len, up).down = nn;
+        at!(nd, len, down).up = nn;
+        at!(nd, len, itm).itm += 1;
     }
     while nn != rr {
         let node = *at!(nd, len, nn);
@@ -646,7 +662,8 @@ impl<'p> Solver<'p> {
                 up: first_node[opt.0 as usize],
                 down: 0,
                 itm: -count,
-                color: 0,
+                // The option's other nodes: what hiding it removes (see `hide_plain`).
+                color: entries.len() as i32 - 1,
             });
             node_option.push(u32::MAX);
         }
