@@ -276,11 +276,11 @@ impl Links {
         let Link { prev, next } = *cl!(self, item);
         cl!(self, prev).next = next;
         cl!(self, next).prev = prev;
+        // The colour-free path leaves counting covers to the callers (`commit_plain` counts an
+        // option's at once).
         if COLOURS {
             c.mems += 4;
             c.updates += 1;
-        } else {
-            c.covers += 1;
         }
         let len = self.nd.len();
         let nd = self.nd.as_mut_ptr();
@@ -382,6 +382,10 @@ impl Links {
     /// Covers or purifies the items of the option at node `cur`, other than `cur`'s own.
     #[inline(always)]
     fn commit_others<const COLOURS: bool>(&mut self, cur: u32, c: &mut Counters) {
+        if !COLOURS {
+            self.commit_plain(cur, c);
+            return;
+        }
         let mut pp = cur + STEP;
         while pp != cur {
             let node = *nd!(self, pp);
@@ -400,6 +404,58 @@ impl Links {
         }
     }
 
+    /// `commit_others` for colour-free problems: every other item of the option is covered, in
+    /// two loops as in `hide_plain` (right of `cur` to the spacer, then from the option's first
+    /// node back to `cur`), and the counts are taken once, from the spacer: DLX2's mems for
+    /// the walk (one per node, two for the spacer) and one cover per other item.
+    #[inline(always)]
+    fn commit_plain(&mut self, cur: u32, c: &mut Counters) {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let mut pp = cur + STEP;
+        loop {
+            let node = *at!(nd, len, pp);
+            if node.itm <= 0 {
+                let others = u64::from(node.color as u32);
+                c.mems += others + 2;
+                c.covers += others;
+                pp = node.up;
+                break;
+            }
+            self.cover::<false>(node.itm as u32, c);
+            pp += STEP;
+        }
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            self.cover::<false>(itm as u32, c);
+            pp += STEP;
+        }
+    }
+
+    /// Undoes `commit_plain(cur)`, right to left, with the same mems.
+    #[inline(always)]
+    fn uncommit_plain<const TALLY: bool>(&mut self, cur: u32, c: &mut Counters) {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let mut pp = cur - STEP;
+        loop {
+            let node = *at!(nd, len, pp);
+            if node.itm <= 0 {
+                // The spacer before the option: `down` is its last node.
+                c.mems += u64::from((node.down - pp) / STEP + 1);
+                pp = node.down;
+                break;
+            }
+            self.uncover::<false, TALLY>(node.itm as u32, c);
+            pp -= STEP;
+        }
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            self.uncover::<false, TALLY>(itm as u32, c);
+            pp -= STEP;
+        }
+    }
+
     /// Undoes `commit_others(cur)`, right to left.
     #[inline(always)]
     fn uncommit_others<const COLOURS: bool, const TALLY: bool>(
@@ -407,6 +463,10 @@ impl Links {
         cur: u32,
         c: &mut Counters,
     ) {
+        if !COLOURS {
+            self.uncommit_plain::<TALLY>(cur, c);
+            return;
+        }
         let mut pp = cur - STEP;
         while pp != cur {
             let node = *nd!(self, pp);
@@ -756,6 +816,7 @@ impl<'p> Solver<'p> {
             self.links.commit_others::<true>(first, &mut c);
         } else {
             self.links.cover::<false>(item, &mut c);
+            c.covers += 1;
             self.links.commit_others::<false>(first, &mut c);
         }
         self.forced.push(first);
@@ -952,6 +1013,9 @@ impl<'p> Solver<'p> {
             } else {
                 best = self.links.best_item(&mut c).0;
                 self.links.cover::<COLOURS>(best, &mut c);
+                if !COLOURS {
+                    c.covers += 1;
+                }
                 cur = nd!(self.links, best).down;
                 c.mems += 2;
                 self.choice[level] = cur;
