@@ -19,7 +19,8 @@
 //!   of the option before it and its `down` to the last node of the option after it, so an
 //!   option is walked circularly without left/right links.
 //! * `color` is 0 for "no colour", a colour number for a coloured secondary item, and -1 for a
-//!   node whose item has been purified to the node's colour (DLX2).
+//!   node whose item has been purified to the node's colour (DLX2). A spacer's `color` holds
+//!   the size of the option before it less one: the nodes that hiding that option removes.
 //! * A second array `cl` of `{prev, next}` links holds two rings: the active primary items,
 //!   headed by `cl[0]`, and the secondary items, headed by `cl[N+1]`. Only primary items are
 //!   ever chosen for branching.
