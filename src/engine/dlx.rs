@@ -272,6 +272,39 @@ fn unhide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Count
 }
 
 impl Links {
+    /// Takes an active option out of every list it is in (an exclusion by the visitor);
+    /// returns how many nodes were removed.
+    fn exclude(&mut self, first: u32) -> u64 {
+        let mut p = first;
+        let mut removed = 0;
+        loop {
+            let node = self.nd[(p / STEP) as usize];
+            if node.itm <= 0 {
+                return removed;
+            }
+            self.nd[(node.up / STEP) as usize].down = node.down;
+            self.nd[(node.down / STEP) as usize].up = node.up;
+            self.nd[(node.itm as u32 / STEP) as usize].itm -= 1;
+            removed += 1;
+            p += STEP;
+        }
+    }
+
+    /// Puts back an option taken out by `exclude`, in the reverse order.
+    fn include(&mut self, first: u32) {
+        let mut p = first;
+        while self.nd[(p / STEP) as usize].itm > 0 {
+            p += STEP;
+        }
+        while p != first {
+            p -= STEP;
+            let node = self.nd[(p / STEP) as usize];
+            self.nd[(node.up / STEP) as usize].down = p;
+            self.nd[(node.down / STEP) as usize].up = p;
+            self.nd[(node.itm as u32 / STEP) as usize].itm += 1;
+        }
+    }
+
     #[inline(always)]
     fn cover<const COLOURS: bool>(&mut self, item: u32, c: &mut Counters) {
         let Link { prev, next } = *cl!(self, item);
@@ -521,6 +554,12 @@ pub trait Visitor {
     fn enter(&mut self, _view: &View<'_>) -> bool {
         true
     }
+    /// Options to leave out of the subtree of the node just entered (called when `enter` kept
+    /// it), appended to `out`. They come back when the search leaves the node. A bound uses
+    /// this to drop options that cannot be part of a good enough solution, so that the choice
+    /// of the branching item sees the shorter lists. Options that are not active (already
+    /// hidden, or listed twice) are ignored.
+    fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()>;
 }
 
@@ -625,6 +664,10 @@ pub struct Solver<'p> {
     first_node: Vec<u32>,
     /// First nodes of the forced options, in the order they were forced.
     forced: Vec<u32>,
+    /// First nodes of the options the visitor excluded, in order, and where each level's
+    /// exclusions start in that list (see [`Visitor::exclude`]).
+    excluded: Vec<u32>,
+    excluded_from: Vec<usize>,
     /// `choice[l]` is the node chosen at level `l` of the current search.
     choice: Vec<u32>,
     /// Scratch for reporting solutions.
@@ -762,6 +805,8 @@ impl<'p> Solver<'p> {
             node_option,
             first_node,
             forced: Vec::new(),
+            excluded: Vec::new(),
+            excluded_from: Vec::new(),
             choice: Vec::new(),
             solution: Vec::new(),
             stats: Stats::default(),
@@ -980,6 +1025,7 @@ impl<'p> Solver<'p> {
                 self.choice[level] = cur;
             };
         }
+        let mut exclusions: Vec<OptionId> = Vec::new();
         'forward: loop {
             if nodes >= max_nodes {
                 end = End::NodeLimit;
@@ -1012,6 +1058,9 @@ impl<'p> Solver<'p> {
                 c.mems += 2;
                 recover!();
             } else {
+                if V::PRUNES {
+                    self.exclude_for(level, visitor, &mut exclusions, &mut c);
+                }
                 best = self.links.best_item(&mut c).0;
                 self.links.cover::<COLOURS>(best, &mut c);
                 if !COLOURS {
@@ -1026,6 +1075,9 @@ impl<'p> Solver<'p> {
                 if cur == best {
                     // backup
                     self.links.uncover::<COLOURS, false>(best, &mut c);
+                    if V::PRUNES {
+                        self.include_level(level);
+                    }
                     if level == 0 {
                         depth_to_unwind = 0;
                         break 'forward;
@@ -1068,11 +1120,49 @@ impl<'p> Solver<'p> {
             self.links
                 .uncommit_others::<COLOURS, true>(cur, &mut undone);
             self.links.uncover::<COLOURS, true>(item, &mut undone);
+            if V::PRUNES {
+                self.include_level(l);
+            }
         }
         if !COLOURS {
             c.fold_plain(&undone);
         }
         self.finish(c, nodes, solutions, max_level, end)
+    }
+
+    /// Asks the visitor which options to exclude below the node at `level` and takes them
+    /// out. Each removed node counts as an update (and 4 mems), as in `hide`.
+    fn exclude_for<V: Visitor>(
+        &mut self,
+        level: usize,
+        visitor: &mut V,
+        out: &mut Vec<OptionId>,
+        c: &mut Counters,
+    ) {
+        if self.excluded_from.len() <= level {
+            self.excluded_from.resize(level + 1, 0);
+        }
+        self.excluded_from[level] = self.excluded.len();
+        out.clear();
+        visitor.exclude(&self.view(level), out);
+        for o in out.iter() {
+            let first = self.first_node.get(o.0 as usize).copied().unwrap_or(0);
+            if first != 0 && self.is_active(first) {
+                let removed = self.links.exclude(first);
+                c.updates += removed;
+                c.mems += 4 * removed;
+                self.excluded.push(first);
+            }
+        }
+    }
+
+    /// Puts back the options excluded at `level` (the node is being left).
+    fn include_level(&mut self, level: usize) {
+        let from = self.excluded_from.get(level).copied().unwrap_or(usize::MAX);
+        while self.excluded.len() > from {
+            let first = self.excluded.pop().expect("nonempty");
+            self.links.include(first);
+        }
     }
 
     fn finish(

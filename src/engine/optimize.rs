@@ -91,6 +91,10 @@ impl Sense {
 /// to beat. An iterative bound may stop tightening once it is below the target.
 pub trait Bound {
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
+    /// Called after `bound` kept a node: options of the node that cannot be part of a
+    /// completion reaching that call's target, to be left out of the node's subtree (see
+    /// [`Visitor::exclude`]). None by default.
+    fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
 }
 
 /// A bound that never prunes.
@@ -216,7 +220,8 @@ struct BranchBound<'a, B: Bound> {
     keep: Keep,
     /// Gain and sorted options, best first.
     kept: Vec<(i128, Vec<OptionId>)>,
-    /// AllOptimal: a seed's gain, which solutions must reach to matter.
+    /// What solutions must reach to matter: for AllOptimal a seed's gain, for Best the aim
+    /// of [`optimize_aiming`].
     floor: Option<i128>,
     /// Number of solutions with the best gain (AllOptimal).
     ties: u64,
@@ -229,7 +234,11 @@ impl<B: Bound> BranchBound<'_, B> {
     /// The gain a subtree must reach to matter, and whether reaching it exactly is enough.
     fn threshold(&self) -> Option<(i128, bool)> {
         match self.keep {
-            Keep::Best => self.kept.first().map(|k| (k.0, false)),
+            Keep::Best => match (self.kept.first().map(|k| k.0), self.floor) {
+                (Some(k), Some(f)) if f > k => Some((f, true)),
+                (Some(k), _) => Some((k, false)),
+                (None, f) => f.map(|f| (f, true)),
+            },
             Keep::AllOptimal { .. } => match (self.kept.first().map(|k| k.0), self.floor) {
                 (Some(a), Some(b)) => Some((a.max(b), true)),
                 (a, b) => a.or(b).map(|t| (t, true)),
@@ -309,6 +318,10 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
         }
     }
 
+    fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
+        self.bound.exclude(view, out);
+    }
+
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
         let gain: i128 = options.iter().map(|o| self.gains[o.0 as usize]).sum();
         if self.worth(gain) {
@@ -355,6 +368,111 @@ pub fn optimize_gains<B: Bound>(
     config: &Config,
     seeds: &[Vec<OptionId>],
 ) -> Optimum {
+    search(solver, gains, bound, config, seeds, None)
+}
+
+/// [`optimize_gains`] that aims high first, for `Keep::Best` (other modes run it as is).
+///
+/// Pruning is only as good as the best solution known, and a heuristic's is often far below
+/// the optimum. So the search first asks for solutions of at least an *aim* just below the
+/// root's bound, pruning everything that cannot reach it. Such a search is small; when it ends
+/// without a solution, nothing reaches the aim (an upper bound one below it is proven) and the
+/// aim is lowered, by a gap that doubles: 1/32, 1/16, ... of the distance from the root bound
+/// to the best seed. The first search that finds a solution goes on as an ordinary branch and
+/// bound from it and proves its result. If the budget runs out, the best bound proven so far
+/// is reported. Statistics add up over all searches.
+pub fn optimize_aiming<B: Bound>(
+    solver: &mut Solver<'_>,
+    gains: &[i128],
+    bound: &mut B,
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+) -> Optimum {
+    if config.keep != Keep::Best {
+        return search(solver, gains, bound, config, seeds, None);
+    }
+    // The root's bound, from a search of one node.
+    let probe_config = Config {
+        budget: Budget {
+            nodes: Some(1),
+            ..config.budget
+        },
+        ..config.clone()
+    };
+    let probe = search(solver, gains, bound, &probe_config, seeds, None);
+    if probe.status != Status::Feasible {
+        // Solved at the root (or the budget is gone): nothing to aim at.
+        return probe;
+    }
+    let sense = config.sense;
+    let seed_gain = probe.solutions.first().map(|s| sense.value(s.value));
+    let mut upper = match probe.bound {
+        Some(b) => sense.value(b),
+        None => return probe,
+    };
+    let mut stats = probe.stats;
+    if let Some(floor) = seed_gain {
+        // The size of a search grows about exponentially as the aim comes down; each step is
+        // sized from the last two searches so that the next is about four times larger (at
+        // most twice the previous step), starting from the root as a search of one node.
+        let mut step = ((upper - floor) >> 5).max(1);
+        let mut last_run = (upper + 1, 1u64);
+        loop {
+            let aim = upper + 1 - step;
+            if aim <= floor {
+                break;
+            }
+            let mut found = search(solver, gains, bound, config, seeds, Some(aim));
+            let nodes = found.stats.nodes().max(1);
+            stats += found.stats;
+            found.stats = stats;
+            match found.status {
+                Status::Optimal if found.value().is_some_and(|v| sense.value(v) >= aim) => {
+                    return found;
+                }
+                Status::Optimal => {
+                    // Nothing reaches the aim.
+                    upper = aim - 1;
+                    let rate = (nodes as f64 / last_run.1 as f64).ln() / (last_run.0 - aim) as f64;
+                    let next = if rate > 0.0 {
+                        (4f64.ln() / rate).round() as i128
+                    } else {
+                        2 * step
+                    };
+                    step = next.clamp(1, 2 * step);
+                    last_run = (aim, nodes);
+                }
+                _ => {
+                    found.bound = Some(sense.value(upper.max(seed_gain.unwrap_or(upper))));
+                    return found;
+                }
+            }
+        }
+    }
+    let mut last = search(solver, gains, bound, config, seeds, None);
+    stats += last.stats;
+    last.stats = stats;
+    if last.status == Status::Feasible {
+        // The bound of the last search is its root's; the aims may have proven a better one.
+        let b = last
+            .bound
+            .map(|b| sense.value(b))
+            .unwrap_or(upper)
+            .min(upper);
+        let best = last.value().map(|v| sense.value(v)).unwrap_or(b);
+        last.bound = Some(sense.value(b.max(best)));
+    }
+    last
+}
+
+fn search<B: Bound>(
+    solver: &mut Solver<'_>,
+    gains: &[i128],
+    bound: &mut B,
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+    aim: Option<i128>,
+) -> Optimum {
     assert_eq!(
         gains.len(),
         solver.problem().option_count(),
@@ -370,6 +488,9 @@ pub fn optimize_gains<B: Bound>(
         root_bound: None,
         scratch: Vec::new(),
     };
+    if config.keep == Keep::Best {
+        bb.floor = aim;
+    }
     let mut best_seed: Option<(i128, Vec<OptionId>)> = None;
     for seed in seeds {
         let mut s = seed.clone();

@@ -18,6 +18,8 @@
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
 
+pub mod lagrange;
+
 use std::ops::ControlFlow;
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
@@ -30,9 +32,13 @@ pub const ENUMERATE_MAX_N: usize = 10;
 /// n = 16..24; see docs/weighted.md).
 pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
 
-/// The root node of a Lagrangian search gets this many times the steps of the other nodes
-/// (a good start for the multipliers, and a tighter bound to report when the time runs out).
+/// The root node of a Lagrangian search gets this many times the steps of the other nodes,
+/// and at least [`ROOT_STEPS_PER_RANK`] per rank: its multipliers are where every node's start,
+/// and its bound is what is reported when the time runs out.
 pub const ROOT_STEP_FACTOR: u32 = 20;
+
+/// See [`ROOT_STEP_FACTOR`] (1000 steps at n = 40: about 0.05 s).
+pub const ROOT_STEPS_PER_RANK: u32 = 25;
 
 /// How to solve a board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -294,19 +300,14 @@ impl WeightedQueens {
             budget: req.budget,
         };
         let opt = match kind {
-            BoundKind::Assignment | BoundKind::Lagrangian(_) => {
-                let k = match kind {
-                    BoundKind::Lagrangian(k) => k,
-                    _ => 0,
-                };
-                let lines = &self.line_of_item;
-                if fits_i64(n, board) {
-                    let mut b = AssignmentBound::<i64>::with_lagrange(n, lines, board, k);
-                    optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
-                } else {
-                    let mut b = AssignmentBound::<i128>::with_lagrange(n, lines, board, k);
-                    optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
-                }
+            BoundKind::Lagrangian(steps) => {
+                let root = steps
+                    .saturating_mul(ROOT_STEP_FACTOR)
+                    .max(ROOT_STEPS_PER_RANK * n as u32);
+                self.lagrange(&mut solver, board, &gains, &config, &seeds, steps, root)
+            }
+            BoundKind::Assignment => {
+                self.lagrange(&mut solver, board, &gains, &config, &seeds, 0, 0)
             }
             BoundKind::RankFileMax => {
                 let mut b = RankFileMaxBound::new(n, &self.line_of_item, board);
@@ -335,6 +336,31 @@ impl WeightedQueens {
             optimal_count: opt.optimal_count,
             bound: opt.bound,
             nodes: opt.stats.nodes(),
+        }
+    }
+}
+
+impl WeightedQueens {
+    /// Branch and bound with [`lagrange::LagrangeBound`] (`steps` = 0: the plain assignment
+    /// bound), aiming high first ([`optimize::optimize_aiming`]).
+    #[allow(clippy::too_many_arguments)]
+    fn lagrange(
+        &self,
+        solver: &mut Solver<'_>,
+        board: &[i64],
+        gains: &[i128],
+        config: &Config,
+        seeds: &[Vec<OptionId>],
+        steps: u32,
+        root_steps: u32,
+    ) -> optimize::Optimum {
+        let (n, lines) = (self.n, &self.line_of_item[..]);
+        if lagrange::fits_i64(n, board) {
+            let mut b = lagrange::LagrangeBound::<i64>::new(n, lines, board, steps, root_steps);
+            optimize::optimize_aiming(solver, gains, &mut b, config, seeds)
+        } else {
+            let mut b = lagrange::LagrangeBound::<i128>::new(n, lines, board, steps, root_steps);
+            optimize::optimize_aiming(solver, gains, &mut b, config, seeds)
         }
     }
 }
@@ -482,192 +508,6 @@ impl FreeSquares {
     }
 }
 
-/// The assignment bound: the maximum-weight perfect matching of free ranks to free files over
-/// the still-safe squares (the queens then may still attack each other along diagonals, so this
-/// relaxes only the diagonals). Computed by the Hungarian method (shortest augmenting paths,
-/// O(m³) for m free ranks); `None` when no perfect matching exists, which prunes the node.
-///
-/// With Lagrangian tightening (`iterations > 0`) the diagonal constraints come back as
-/// penalties: with multipliers λ ≥ 0 per diagonal, every placement of the remaining queens
-/// scores at most `assignment(w − λ_a − λ_b) + Σ λ` (Σ over the diagonals that still hold a safe
-/// square: each holds at most one queen), for any λ. The multipliers are integers (so the bound
-/// is exact arithmetic), adjusted by subgradient steps (raised on diagonals the assignment
-/// overloads, lowered on empty ones), kept from node to node as a warm start, and the
-/// iterations stop as soon as the bound falls below what the subtree must reach.
-pub struct AssignmentBound<'a, T = i128> {
-    n: usize,
-    lines: &'a [Option<(bool, u32)>],
-    board: &'a [i64],
-    free: FreeSquares,
-    hungarian: Hungarian<T>,
-    iterations: u32,
-    lambda_a: Vec<i128>,
-    lambda_b: Vec<i128>,
-    adjusted: Vec<Option<T>>,
-    count_a: Vec<i32>,
-    count_b: Vec<i32>,
-    /// A typical weight, to scale the first steps.
-    scale: i128,
-    /// Whether the first (root) node was bounded: it gets more steps.
-    root_done: bool,
-    /// Step scale in percent.
-    mu: i128,
-}
-
-/// Multipliers are capped here (any λ >= 0 gives a valid bound), which keeps the `i64`
-/// computation in range.
-const LAMBDA_CAP: i128 = 1 << 40;
-
-/// Whether a board's numbers allow the `i64` Hungarian: |w| < 2^31, so penalised weights stay
-/// below 2^42 and sums over up to 2^16 ranks below 2^60.
-pub fn fits_i64(n: usize, board: &[i64]) -> bool {
-    n < 1 << 16 && board.iter().all(|w| w.unsigned_abs() < 1 << 31)
-}
-
-impl<'a, T: HungarianInt> AssignmentBound<'a, T> {
-    pub fn new(n: usize, lines: &'a [Option<(bool, u32)>], board: &'a [i64]) -> Self {
-        Self::with_lagrange(n, lines, board, 0)
-    }
-
-    /// With up to `iterations` subgradient steps on the diagonal multipliers per node.
-    pub fn with_lagrange(
-        n: usize,
-        lines: &'a [Option<(bool, u32)>],
-        board: &'a [i64],
-        iterations: u32,
-    ) -> Self {
-        let lo = board.iter().copied().min().unwrap_or(0) as i128;
-        let hi = board.iter().copied().max().unwrap_or(0) as i128;
-        AssignmentBound {
-            n,
-            lines,
-            board,
-            free: FreeSquares::new(n),
-            hungarian: Hungarian::default(),
-            iterations,
-            lambda_a: vec![0; 2 * n],
-            lambda_b: vec![0; 2 * n],
-            adjusted: Vec::new(),
-            count_a: vec![0; 2 * n],
-            count_b: vec![0; 2 * n],
-            scale: ((hi - lo) / 4).max(1),
-            root_done: false,
-            mu: 100,
-        }
-    }
-}
-
-impl<T: HungarianInt> Bound for AssignmentBound<'_, T> {
-    fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
-        if !self.free.read(view, self.lines, self.board) {
-            return None;
-        }
-        let m = self.free.ranks.len();
-        if m == 0 {
-            return Some(0);
-        }
-        if self.iterations == 0 {
-            self.adjusted.clear();
-            self.adjusted.extend(
-                self.free
-                    .cell
-                    .iter()
-                    .map(|c| c.map(|w| T::from_i128(w as i128))),
-            );
-            return self.hungarian.max_weight(m, &self.adjusted).map(T::to_i128);
-        }
-        let n = self.n;
-        let mut best: Option<i128> = None;
-        let iterations = if self.root_done {
-            self.iterations
-        } else {
-            self.root_done = true;
-            self.iterations.saturating_mul(ROOT_STEP_FACTOR)
-        };
-        for it in 0..=iterations {
-            // Penalised weights, and Σλ over the diagonals that still hold a safe square.
-            self.count_a.iter_mut().for_each(|x| *x = -1);
-            self.count_b.iter_mut().for_each(|x| *x = -1);
-            self.adjusted.clear();
-            for i in 0..m {
-                let r = self.free.ranks[i] as usize;
-                for j in 0..m {
-                    let c = self.free.file_list[j] as usize;
-                    let (a, b) = (r + c, r + n - 1 - c);
-                    self.adjusted.push(self.free.cell[i * m + j].map(|w| {
-                        self.count_a[a] = 0;
-                        self.count_b[b] = 0;
-                        T::from_i128(w as i128 - self.lambda_a[a] - self.lambda_b[b])
-                    }));
-                }
-            }
-            let mut penalty = 0i128;
-            for d in 0..2 * n - 1 {
-                if self.count_a[d] == 0 {
-                    penalty += self.lambda_a[d];
-                }
-                if self.count_b[d] == 0 {
-                    penalty += self.lambda_b[d];
-                }
-            }
-            let value = self.hungarian.max_weight(m, &self.adjusted)?.to_i128() + penalty;
-            // Polyak's step scaled by mu (percent): mu shrinks when a step did not improve
-            // the bound and grows slowly when it did (kept from node to node).
-            match best {
-                Some(b) if value >= b => self.mu = (self.mu * 2 / 3).max(1),
-                Some(_) => self.mu = (self.mu * 11 / 10).clamp(1, 200),
-                None => {}
-            }
-            best = Some(best.map_or(value, |b: i128| b.min(value)));
-            if it == iterations || target.is_some_and(|t| value < t) {
-                break;
-            }
-            // Subgradient: queens of the assignment per diagonal.
-            for j in 1..=m {
-                let i = self.hungarian.p[j] - 1;
-                let r = self.free.ranks[i] as usize;
-                let c = self.free.file_list[j - 1] as usize;
-                self.count_a[r + c] += 1;
-                self.count_b[r + n - 1 - c] += 1;
-            }
-            // The projected subgradient: an empty diagonal whose multiplier is already 0
-            // cannot move, so it does not count in the step's norm.
-            let mut norm = 0i128;
-            for d in 0..2 * n - 1 {
-                for (g, l) in [
-                    (self.count_a[d], self.lambda_a[d]),
-                    (self.count_b[d], self.lambda_b[d]),
-                ] {
-                    if g >= 0 && (g >= 1 || l > 0) {
-                        let g = (g - 1) as i128;
-                        norm += g * g;
-                    }
-                }
-            }
-            // Overloaded diagonals: the assignment is a placement, the bound cannot improve.
-            let overloaded = self.count_a.iter().chain(&self.count_b).any(|&g| g >= 2);
-            if !overloaded {
-                break;
-            }
-            let step = match target {
-                Some(t) if value > t => ((value - t) * self.mu / (100 * norm.max(1))).max(1),
-                _ => (self.scale / (it as i128 + 1)).max(1),
-            };
-            for d in 0..2 * n - 1 {
-                if self.count_a[d] >= 0 {
-                    let g = (self.count_a[d] - 1) as i128;
-                    self.lambda_a[d] = (self.lambda_a[d] + step * g).clamp(0, LAMBDA_CAP);
-                }
-                if self.count_b[d] >= 0 {
-                    let g = (self.count_b[d] - 1) as i128;
-                    self.lambda_b[d] = (self.lambda_b[d] + step * g).clamp(0, LAMBDA_CAP);
-                }
-            }
-        }
-        best
-    }
-}
-
 /// The rank/file maxima bound: min(Σ over free ranks of the best safe square, Σ over free
 /// files of the same). Cheap and weak.
 pub struct RankFileMaxBound<'a> {
@@ -709,136 +549,6 @@ impl Bound for RankFileMaxBound<'_> {
             by_file += c? as i128;
         }
         Some(by_rank.min(by_file))
-    }
-}
-
-/// The integer type the Hungarian method computes in: `i64` when the board's numbers are small
-/// enough for every sum to fit (checked in [`AssignmentBound::with_lagrange`]), else `i128`.
-pub trait HungarianInt:
-    Copy
-    + Ord
-    + Default
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Neg<Output = Self>
-    + std::ops::AddAssign
-    + std::ops::SubAssign
-    + std::iter::Sum
-{
-    const ZERO: Self;
-    const INF: Self;
-    /// Exact for the values the bound passes (see the range check).
-    fn from_i128(x: i128) -> Self;
-    fn to_i128(self) -> i128;
-}
-
-impl HungarianInt for i64 {
-    const ZERO: Self = 0;
-    const INF: Self = i64::MAX / 4;
-    fn from_i128(x: i128) -> Self {
-        debug_assert!(x.unsigned_abs() < 1 << 60);
-        x as i64
-    }
-    fn to_i128(self) -> i128 {
-        self as i128
-    }
-}
-
-impl HungarianInt for i128 {
-    const ZERO: Self = 0;
-    const INF: Self = i128::MAX / 4;
-    fn from_i128(x: i128) -> Self {
-        x
-    }
-    fn to_i128(self) -> i128 {
-        self
-    }
-}
-
-/// The Hungarian method for a maximum-weight perfect matching on an m×m matrix with missing
-/// entries (Kuhn–Munkres with potentials, in the shortest-augmenting-path form).
-#[derive(Default)]
-struct Hungarian<T> {
-    u: Vec<T>,
-    v: Vec<T>,
-    p: Vec<usize>,
-    way: Vec<usize>,
-    minv: Vec<T>,
-    used: Vec<bool>,
-}
-
-impl<T: HungarianInt> Hungarian<T> {
-    /// The maximum total weight of a perfect matching, None if there is none.
-    fn max_weight(&mut self, m: usize, cell: &[Option<T>]) -> Option<T> {
-        let inf = T::INF;
-        // Minimise cost = -weight, rows and columns 1-based, 0 is the virtual start.
-        self.u.clear();
-        self.u.resize(m + 1, T::ZERO);
-        self.v.clear();
-        self.v.resize(m + 1, T::ZERO);
-        self.p.clear();
-        self.p.resize(m + 1, 0);
-        self.way.clear();
-        self.way.resize(m + 1, 0);
-        for i in 1..=m {
-            self.p[0] = i;
-            let mut j0 = 0usize;
-            self.minv.clear();
-            self.minv.resize(m + 1, inf);
-            self.used.clear();
-            self.used.resize(m + 1, false);
-            loop {
-                self.used[j0] = true;
-                let i0 = self.p[j0];
-                let mut delta = inf;
-                let mut j1 = 0usize;
-                let row = &cell[(i0 - 1) * m..i0 * m];
-                for j in 1..=m {
-                    if self.used[j] {
-                        continue;
-                    }
-                    if let Some(w) = row[j - 1] {
-                        let cur = -w - self.u[i0] - self.v[j];
-                        if cur < self.minv[j] {
-                            self.minv[j] = cur;
-                            self.way[j] = j0;
-                        }
-                    }
-                    if self.minv[j] < delta {
-                        delta = self.minv[j];
-                        j1 = j;
-                    }
-                }
-                if delta >= inf {
-                    return None;
-                }
-                for j in 0..=m {
-                    if self.used[j] {
-                        self.u[self.p[j]] += delta;
-                        self.v[j] -= delta;
-                    } else {
-                        self.minv[j] -= delta;
-                    }
-                }
-                j0 = j1;
-                if self.p[j0] == 0 {
-                    break;
-                }
-            }
-            loop {
-                let j1 = self.way[j0];
-                self.p[j0] = self.p[j1];
-                j0 = j1;
-                if j0 == 0 {
-                    break;
-                }
-            }
-        }
-        let mut total = T::ZERO;
-        for j in 1..=m {
-            total += cell[(self.p[j] - 1) * m + j - 1]?;
-        }
-        Some(total)
     }
 }
 
@@ -903,49 +613,6 @@ mod tests {
             let mut v = organ_pipe(n);
             v.sort();
             assert_eq!(v, (0..n).collect::<Vec<_>>());
-        }
-    }
-
-    #[test]
-    fn hungarian_matches_brute_force() {
-        let mut g = SplitMix64::new(7);
-        let mut h = Hungarian::<i128>::default();
-        let mut h64 = Hungarian::<i64>::default();
-        for m in 1..=6 {
-            for _ in 0..30 {
-                let cell: Vec<Option<i128>> = (0..m * m)
-                    .map(|_| {
-                        if g.below(4) == 0 {
-                            None
-                        } else {
-                            Some(g.range(-20, 50) as i128)
-                        }
-                    })
-                    .collect();
-                let mut best: Option<i128> = None;
-                let mut perm: Vec<usize> = (0..m).collect();
-                permute(&mut perm, 0, &mut |p| {
-                    let s: Option<i128> = (0..m).map(|i| cell[i * m + p[i]]).sum();
-                    if let Some(s) = s {
-                        best = Some(best.map_or(s, |b| b.max(s)));
-                    }
-                });
-                assert_eq!(h.max_weight(m, &cell), best, "{cell:?}");
-                let cell64: Vec<Option<i64>> = cell.iter().map(|c| c.map(|w| w as i64)).collect();
-                assert_eq!(h64.max_weight(m, &cell64).map(|v| v as i128), best);
-            }
-        }
-    }
-
-    fn permute(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
-        if k == v.len() {
-            f(v);
-            return;
-        }
-        for i in k..v.len() {
-            v.swap(k, i);
-            permute(v, k + 1, f);
-            v.swap(k, i);
         }
     }
 

@@ -671,3 +671,77 @@ fn mem_budget_stops_within_the_budget_and_close_to_it() {
         assert_eq!(solver.count(&Budget::unlimited()).stats, full);
     }
 }
+
+/// A visitor that leaves the options of `excluded` out below every node from depth `from`
+/// on, naming each twice and also naming options that are no longer active (both must be
+/// ignored by the engine), and records the solutions.
+struct Excluder {
+    excluded: Vec<OptionId>,
+    from: usize,
+    found: Vec<Vec<OptionId>>,
+    stop_after: usize,
+}
+
+impl xcover::engine::Visitor for Excluder {
+    const PRUNES: bool = true;
+    fn enter(&mut self, _: &xcover::engine::View<'_>) -> bool {
+        true
+    }
+    fn exclude(&mut self, view: &xcover::engine::View<'_>, out: &mut Vec<OptionId>) {
+        if view.depth() >= self.from {
+            out.extend(&self.excluded);
+            out.extend(&self.excluded);
+        }
+    }
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        let mut s = options.to_vec();
+        s.sort();
+        self.found.push(s);
+        if self.found.len() >= self.stop_after {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+proptest! {
+    /// Options excluded by the visitor at the root are never part of a solution, every other
+    /// solution is still found, and the solver is whole again afterwards, also after an early
+    /// stop (a later count gives the full figures).
+    #[test]
+    fn excluded_options_leave_the_subtree_and_come_back(
+        text in random_problem(),
+        mask in any::<u16>(),
+        stop_after in 1usize..4,
+    ) {
+        let f = dlx_format::parse(text.as_bytes(), "random").unwrap();
+        let problem = &f.problem;
+        let excluded: Vec<OptionId> = problem.options().filter(|o| mask >> (o.0 % 16) & 1 == 1).collect();
+        let expected: BTreeSet<Vec<OptionId>> = brute_force(problem)
+            .into_iter()
+            .filter(|s| !s.iter().any(|o| excluded.contains(o)))
+            .collect();
+        let full = Solver::new(problem).count(&Budget::unlimited()).stats;
+        let mut solver = Solver::new(problem);
+        for from in [0, 1] {
+            let mut v = Excluder { excluded: excluded.clone(), from, found: Vec::new(), stop_after: usize::MAX };
+            solver.run(&Budget::unlimited(), &mut v);
+            let found: BTreeSet<Vec<OptionId>> = v.found.iter().cloned().collect();
+            prop_assert_eq!(found.len(), v.found.len(), "a solution was reported twice");
+            for s in &v.found {
+                prop_assert!(is_exact_cover(problem, s));
+            }
+            if from == 0 {
+                prop_assert_eq!(&found, &expected);
+            } else {
+                // Below the root only: a superset of the solutions avoiding the excluded.
+                prop_assert!(found.is_superset(&expected));
+            }
+            prop_assert_eq!(solver.count(&Budget::unlimited()).stats, full);
+            let mut v = Excluder { excluded: excluded.clone(), from, found: Vec::new(), stop_after };
+            solver.run(&Budget::unlimited(), &mut v);
+            prop_assert_eq!(solver.count(&Budget::unlimited()).stats, full);
+        }
+    }
+}

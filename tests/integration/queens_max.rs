@@ -683,3 +683,37 @@ proptest! {
         }
     }
 }
+
+/// Deeper trees (n = 11..13), where the aims, the reduced-cost fixing and the inherited duals
+/// of the default bound all come into play: the default method and the plain assignment bound
+/// agree with scoring every solution (enumeration), for the best value and for the number of
+/// optimal layouts.
+#[test]
+fn larger_boards_agree_with_enumeration() {
+    let mut g = SplitMix64::new(4711);
+    for n in 11..=13 {
+        let mut model = WeightedQueens::new(n);
+        for t in 0..2 {
+            let (lo, hi) = if t == 0 { (1, 99) } else { (-5, 5) };
+            let board: Vec<i64> = (0..n * n).map(|_| g.range(lo, hi)).collect();
+            let listed = model.solve(&board, &all_optimal(Method::Enumerate));
+            for m in [Method::Auto, Method::BranchBound(BoundKind::Assignment)] {
+                let best = model.solve(
+                    &board,
+                    &Request {
+                        method: m,
+                        ..Request::default()
+                    },
+                );
+                assert_eq!(best.status, Status::Optimal);
+                assert_eq!(best.maximum(), listed.maximum(), "n={n} {m:?}");
+                assert_eq!(
+                    best.layouts[0].score,
+                    score(n, &board, &best.layouts[0].queens)
+                );
+                let all = model.solve(&board, &all_optimal(m));
+                assert_eq!(all.optimal_count, listed.optimal_count, "n={n} {m:?}");
+            }
+        }
+    }
+}
