@@ -19,7 +19,8 @@
 //!   of the option before it and its `down` to the last node of the option after it, so an
 //!   option is walked circularly without left/right links.
 //! * `color` is 0 for "no colour", a colour number for a coloured secondary item, and -1 for a
-//!   node whose item has been purified to the node's colour (DLX2).
+//!   node whose item has been purified to the node's colour (DLX2). A spacer's `color` holds
+//!   the size of the option before it less one: the nodes that hiding that option removes.
 //! * A second array `cl` of `{prev, next}` links holds two rings: the active primary items,
 //!   headed by `cl[0]`, and the secondary items, headed by `cl[N+1]`. Only primary items are
 //!   ever chosen for branching.
@@ -179,25 +180,32 @@ fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counter
 #[inline(always)]
 fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
     c.hides += 1;
-    let mut nn = rr + STEP;
+    // The option's nodes are consecutive: walk them by pointer, and look links up by slot.
+    let start: *mut Node = at!(nd, len, rr);
+    let mut p = start;
     loop {
-        let node = *at!(nd, len, nn);
+        // SAFETY: an option node is followed by more option nodes and then a spacer, all in
+        // `nd`; the walk stops at the spacer.
+        p = unsafe { p.add(1) };
+        debug_assert!((unsafe { p.offset_from(nd) }) < len as isize);
+        let node = unsafe { *p };
         if node.itm <= 0 {
-            c.removals += u64::from((nn - node.up) / STEP - 1);
-            nn = node.up;
+            // The spacer after an option holds its size less one (set up in `with_options`).
+            c.removals += u64::from(node.color as u32);
+            p = at!(nd, len, node.up);
             break;
         }
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        nn += STEP;
     }
-    while nn != rr {
-        let node = *at!(nd, len, nn);
+    while p != start {
+        // SAFETY: `p` runs from the option's first node to `start`, within the option.
+        let node = unsafe { *p };
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
         at!(nd, len, node.itm).itm -= 1;
-        nn += STEP;
+        p = unsafe { p.add(1) };
     }
 }
 
@@ -205,21 +213,30 @@ fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
 /// spacer before the option points, `down`, to its last node).
 #[inline(always)]
 fn unhide_plain<const TALLY: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
-    let mut nn = rr - STEP;
+    // `p` points at the node of slot `nn` (the value stored in the links).
+    let mut p: *mut Node = at!(nd, len, rr);
+    let mut nn = rr;
     loop {
-        let node = *at!(nd, len, nn);
-        if node.itm <= 0 {
+        // SAFETY: an option node is preceded by more option nodes and then a spacer, all in
+        // `nd`; the walk stops at the spacer.
+        p = unsafe { p.sub(1) };
+        nn -= STEP;
+        debug_assert!(std::ptr::eq(p, at!(nd, len, nn)));
+        let node = unsafe { &*p };
+        let itm = node.itm;
+        if itm <= 0 {
+            let last = node.down;
             if TALLY {
                 c.hides += 1;
-                c.removals += u64::from((node.down - nn) / STEP - 1);
+                c.removals += u64::from((last - nn) / STEP - 1);
             }
-            nn = node.down;
+            nn = last;
             break;
         }
-        at!(nd, len, node.up).down = nn;
-        at!(nd, len, node.down).up = nn;
-        at!(nd, len, node.itm).itm += 1;
-        nn -= STEP;
+        let (up, down) = (node.up, node.down);
+        at!(nd, len, up).down = nn;
+        at!(nd, len, down).up = nn;
+        at!(nd, len, itm).itm += 1;
     }
     while nn != rr {
         let node = *at!(nd, len, nn);
@@ -293,11 +310,11 @@ impl Links {
         let Link { prev, next } = *cl!(self, item);
         cl!(self, prev).next = next;
         cl!(self, next).prev = prev;
+        // The colour-free path leaves counting covers to the callers (`commit_plain` counts an
+        // option's at once).
         if COLOURS {
             c.mems += 4;
             c.updates += 1;
-        } else {
-            c.covers += 1;
         }
         let len = self.nd.len();
         let nd = self.nd.as_mut_ptr();
@@ -399,6 +416,10 @@ impl Links {
     /// Covers or purifies the items of the option at node `cur`, other than `cur`'s own.
     #[inline(always)]
     fn commit_others<const COLOURS: bool>(&mut self, cur: u32, c: &mut Counters) {
+        if !COLOURS {
+            self.commit_plain(cur, c);
+            return;
+        }
         let mut pp = cur + STEP;
         while pp != cur {
             let node = *nd!(self, pp);
@@ -417,6 +438,58 @@ impl Links {
         }
     }
 
+    /// `commit_others` for colour-free problems: every other item of the option is covered, in
+    /// two loops as in `hide_plain` (right of `cur` to the spacer, then from the option's first
+    /// node back to `cur`), and the counts are taken once, from the spacer: DLX2's mems for
+    /// the walk (one per node, two for the spacer) and one cover per other item.
+    #[inline(always)]
+    fn commit_plain(&mut self, cur: u32, c: &mut Counters) {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let mut pp = cur + STEP;
+        loop {
+            let node = *at!(nd, len, pp);
+            if node.itm <= 0 {
+                let others = u64::from(node.color as u32);
+                c.mems += others + 2;
+                c.covers += others;
+                pp = node.up;
+                break;
+            }
+            self.cover::<false>(node.itm as u32, c);
+            pp += STEP;
+        }
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            self.cover::<false>(itm as u32, c);
+            pp += STEP;
+        }
+    }
+
+    /// Undoes `commit_plain(cur)`, right to left, with the same mems.
+    #[inline(always)]
+    fn uncommit_plain<const TALLY: bool>(&mut self, cur: u32, c: &mut Counters) {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let mut pp = cur - STEP;
+        loop {
+            let node = *at!(nd, len, pp);
+            if node.itm <= 0 {
+                // The spacer before the option: `down` is its last node.
+                c.mems += u64::from((node.down - pp) / STEP + 1);
+                pp = node.down;
+                break;
+            }
+            self.uncover::<false, TALLY>(node.itm as u32, c);
+            pp -= STEP;
+        }
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            self.uncover::<false, TALLY>(itm as u32, c);
+            pp -= STEP;
+        }
+    }
+
     /// Undoes `commit_others(cur)`, right to left.
     #[inline(always)]
     fn uncommit_others<const COLOURS: bool, const TALLY: bool>(
@@ -424,6 +497,10 @@ impl Links {
         cur: u32,
         c: &mut Counters,
     ) {
+        if !COLOURS {
+            self.uncommit_plain::<TALLY>(cur, c);
+            return;
+        }
         let mut pp = cur - STEP;
         while pp != cur {
             let node = *nd!(self, pp);
@@ -689,7 +766,8 @@ impl<'p> Solver<'p> {
                 up: first_node[opt.0 as usize],
                 down: 0,
                 itm: -count,
-                color: 0,
+                // The option's other nodes: what hiding it removes (see `hide_plain`).
+                color: entries.len() as i32 - 1,
             });
             node_option.push(u32::MAX);
         }
@@ -784,6 +862,7 @@ impl<'p> Solver<'p> {
             self.links.commit_others::<true>(first, &mut c);
         } else {
             self.links.cover::<false>(item, &mut c);
+            c.covers += 1;
             self.links.commit_others::<false>(first, &mut c);
         }
         self.forced.push(first);
@@ -924,121 +1003,112 @@ impl<'p> Solver<'p> {
             return self.finish(c, nodes, solutions, max_level, end);
         }
 
-        enum Label {
-            Forward,
-            Advance,
-            Backup,
-            Recover,
-        }
+        // Knuth's labels as structured control flow: `forward` opens a level, `advance` tries
+        // the next option of the level's item, `backup` closes a level whose options are all
+        // tried, `recover` undoes an option before the next is tried.
         let mut level: usize = 0;
-        let mut best: u32 = ROOT;
-        let mut cur: u32 = 0;
+        let mut best: u32;
+        let mut cur: u32;
+        // Room for every level: each covers a primary item, so there are at most as many
+        // levels as primary items, plus one for the level that finds a solution.
+        let levels = self.problem.primary_count() + 1;
+        if self.choice.len() < levels {
+            self.choice.resize(levels, 0);
+        }
         // Levels 0..depth hold a full cover (item and option) that an early stop must undo.
         let depth_to_unwind: usize;
-        let mut label = Label::Forward;
+        macro_rules! recover {
+            () => {
+                self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
+                cur = nd!(self.links, cur).down;
+                c.mems += 2;
+                self.choice[level] = cur;
+            };
+        }
         let mut exclusions: Vec<OptionId> = Vec::new();
-        loop {
-            match label {
-                Label::Forward => {
-                    if nodes >= max_nodes {
-                        end = End::NodeLimit;
-                        depth_to_unwind = level;
-                        break;
-                    }
-                    if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
-                        end = End::MemLimit;
-                        depth_to_unwind = level;
-                        break;
-                    }
-                    if let Some(d) = deadline
-                        && nodes & 0x3ff == 0
-                        && Instant::now() >= d
-                    {
-                        end = End::TimeLimit;
-                        depth_to_unwind = level;
-                        break;
-                    }
-                    nodes += 1;
-                    if V::PRUNES {
-                        if self.choice.len() < level {
-                            self.choice.resize(level, 0);
-                        }
-                        let keep = visitor.enter(&self.view(level));
-                        if !keep {
-                            // Back up without having covered anything at this level.
-                            if level == 0 {
-                                depth_to_unwind = 0;
-                                break;
-                            }
-                            level -= 1;
-                            cur = self.choice[level];
-                            best = nd!(self.links, cur).itm as u32;
-                            c.mems += 2;
-                            label = Label::Recover;
-                            continue;
-                        }
-                        self.exclude_for(level, visitor, &mut exclusions, &mut c);
-                    }
-                    best = self.links.best_item(&mut c).0;
-                    self.links.cover::<COLOURS>(best, &mut c);
-                    cur = nd!(self.links, best).down;
-                    c.mems += 2;
-                    if self.choice.len() <= level {
-                        self.choice.resize(level + 1, 0);
-                    }
-                    self.choice[level] = cur;
-                    label = Label::Advance;
+        'forward: loop {
+            if nodes >= max_nodes {
+                end = End::NodeLimit;
+                depth_to_unwind = level;
+                break;
+            }
+            if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
+                end = End::MemLimit;
+                depth_to_unwind = level;
+                break;
+            }
+            if let Some(d) = deadline
+                && nodes & 0x3ff == 0
+                && Instant::now() >= d
+            {
+                end = End::TimeLimit;
+                depth_to_unwind = level;
+                break;
+            }
+            nodes += 1;
+            if V::PRUNES && !visitor.enter(&self.view(level)) {
+                // Back up without having covered anything at this level.
+                if level == 0 {
+                    depth_to_unwind = 0;
+                    break;
                 }
-                Label::Advance => {
-                    if cur == best {
-                        label = Label::Backup;
-                        continue;
-                    }
-                    self.links.commit_others::<COLOURS>(cur, &mut c);
-                    c.mems += 1;
-                    if cl!(self.links, ROOT).next == ROOT {
-                        nodes += 1;
-                        solutions += 1;
-                        max_level = max_level.max(base + level as u32 + 1);
-                        if self.report(level + 1, visitor).is_break() {
-                            end = End::Stopped;
-                            depth_to_unwind = level + 1;
-                            break;
-                        }
-                        if solutions >= max_solutions {
-                            end = End::SolutionLimit;
-                            depth_to_unwind = level + 1;
-                            break;
-                        }
-                        label = Label::Recover;
-                        continue;
-                    }
-                    level += 1;
-                    max_level = max_level.max(base + level as u32);
-                    label = Label::Forward;
+                level -= 1;
+                cur = self.choice[level];
+                best = nd!(self.links, cur).itm as u32;
+                c.mems += 2;
+                recover!();
+            } else {
+                if V::PRUNES {
+                    self.exclude_for(level, visitor, &mut exclusions, &mut c);
                 }
-                Label::Backup => {
+                best = self.links.best_item(&mut c).0;
+                self.links.cover::<COLOURS>(best, &mut c);
+                if !COLOURS {
+                    c.covers += 1;
+                }
+                cur = nd!(self.links, best).down;
+                c.mems += 2;
+                self.choice[level] = cur;
+            }
+            loop {
+                // advance
+                if cur == best {
+                    // backup
                     self.links.uncover::<COLOURS, false>(best, &mut c);
                     if V::PRUNES {
                         self.include_level(level);
                     }
                     if level == 0 {
                         depth_to_unwind = 0;
-                        break;
+                        break 'forward;
                     }
                     level -= 1;
                     cur = self.choice[level];
                     best = nd!(self.links, cur).itm as u32;
                     c.mems += 2;
-                    label = Label::Recover;
+                } else {
+                    self.links.commit_others::<COLOURS>(cur, &mut c);
+                    c.mems += 1;
+                    if cl!(self.links, ROOT).next != ROOT {
+                        level += 1;
+                        max_level = max_level.max(base + level as u32);
+                        continue 'forward;
+                    }
+                    nodes += 1;
+                    solutions += 1;
+                    max_level = max_level.max(base + level as u32 + 1);
+                    if self.report(level + 1, visitor).is_break() {
+                        end = End::Stopped;
+                        depth_to_unwind = level + 1;
+                        break 'forward;
+                    }
+                    if solutions >= max_solutions {
+                        end = End::SolutionLimit;
+                        depth_to_unwind = level + 1;
+                        break 'forward;
+                    }
                 }
-                Label::Recover => {
-                    self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
-                    cur = nd!(self.links, cur).down;
-                    c.mems += 2;
-                    self.choice[level] = cur;
-                    label = Label::Advance;
-                }
+                recover!();
             }
         }
         // An early stop leaves levels 0..depth covered: undo them, deepest first, so the
