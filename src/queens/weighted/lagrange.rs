@@ -211,11 +211,20 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
         let n = self.n;
         let depth = view.depth();
+        // A new search (the first node, or one not below the last root). Another search from
+        // a root at the same depth (the next aim of `optimize_aiming`) starts from the last
+        // root's multipliers and duals with the steps of an ordinary node: any start is valid
+        // (the Hungarian method repairs it) and this one is already good. Otherwise the root
+        // starts from zero and gets the root's many steps.
+        let mut warm_root = false;
         if self.root_depth.is_none_or(|r| depth <= r) {
-            // A new search: start from zero multipliers and no duals.
+            warm_root =
+                self.root_depth == Some(depth) && self.levels.get(depth).is_some_and(|lv| lv.valid);
             self.root_depth = Some(depth);
-            self.levels.clear();
-            self.mu = 100;
+            self.levels.truncate(if warm_root { depth + 1 } else { 0 });
+            if !warm_root {
+                self.mu = 100;
+            }
         }
         let root = self.root_depth == Some(depth);
         // In scaled units the node is useless when its value is below `goal`.
@@ -246,14 +255,14 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         let m = self.free.ranks.len();
         // 2. Start from the parent's state (or from zero at the root).
         self.level_mut(depth);
-        if root {
+        if root && !warm_root {
             let lv = &mut self.levels[depth];
             lv.u_rank.iter_mut().for_each(|x| *x = T::ZERO);
             lv.v_file.iter_mut().for_each(|x| *x = T::ZERO);
             lv.file_of_rank.iter_mut().for_each(|x| *x = u32::MAX);
             lv.lambda_a.iter_mut().for_each(|x| *x = T::ZERO);
             lv.lambda_b.iter_mut().for_each(|x| *x = T::ZERO);
-        } else {
+        } else if !root {
             let (above, below) = self.levels.split_at_mut(depth);
             let (parent, lv) = (&above[depth - 1], &mut below[0]);
             lv.u_rank.clone_from(&parent.u_rank);
@@ -268,7 +277,11 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             return Some(0);
         }
         self.stats.full += 1;
-        let steps = if root { self.root_steps } else { self.steps };
+        let steps = if root && !warm_root {
+            self.root_steps
+        } else {
+            self.steps
+        };
         let mut best: Option<i128> = None;
         // The node's scaled weights (minimisation form) and the diagonals that still hold a
         // safe square (count 0; −1 for none), once per node.
