@@ -12,6 +12,7 @@
 //!   `WEIGHTED_LONG=1` adds 40 and 50.
 //! - `WEIGHTED_TIME` seconds per board (default 60; 600 for n >= 40 with `WEIGHTED_LONG`).
 //! - `WEIGHTED_SEED` (default 1), `WEIGHTED_BOARDS` (8×8 boards, default 200000).
+//! - `WEIGHTED_THREADS` (default 1): threads per board in part 2.
 //! - `WEIGHTED_BOUNDS` (default `lagrangian`): a comma list of `lagrangian`, `assignment`,
 //!   `maxima`, `generic`, to compare bounds.
 
@@ -79,6 +80,7 @@ fn main() {
         sizes.extend([40, 50]);
     }
     let bounds: String = env("WEIGHTED_BOUNDS", "lagrangian".to_string());
+    let threads: usize = env("WEIGHTED_THREADS", 1);
     let dir = std::path::Path::new("target/weighted-bench");
     std::fs::create_dir_all(dir).expect("create target/weighted-bench");
     println!();
@@ -106,6 +108,7 @@ fn main() {
                 keep: Keep::Best,
                 budget: Budget::unlimited().with_time(Duration::from_secs_f64(limit)),
                 method: Method::BranchBound(kind),
+                threads,
             };
             let start = Instant::now();
             let r = model.solve(&board, &req);

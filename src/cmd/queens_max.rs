@@ -81,6 +81,10 @@ pub struct Args {
     /// Subgradient steps per node for --method lagrangian.
     #[arg(long, value_name = "K", default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS)]
     pub lagrange_steps: u32,
+    /// Threads for each board's branch and bound (1: sequential). The maximum and the status
+    /// do not depend on it; when several layouts tie, which one is shown may.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: u16,
     /// Print search statistics per board on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -133,6 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep,
             budget,
             method,
+            threads: usize::from(args.threads),
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let res = model.solve(board, &req);

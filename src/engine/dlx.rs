@@ -1156,6 +1156,28 @@ impl<'p> Solver<'p> {
         }
     }
 
+    /// Takes the active ones of `options` out of their lists before a search (for
+    /// `run_subproblem_without`); returns how many, for `include_options`.
+    pub(crate) fn exclude_options(&mut self, options: &[OptionId]) -> usize {
+        let from = self.excluded.len();
+        for o in options {
+            let first = self.first_node.get(o.0 as usize).copied().unwrap_or(0);
+            if first != 0 && self.is_active(first) {
+                self.links.exclude(first);
+                self.excluded.push(first);
+            }
+        }
+        self.excluded.len() - from
+    }
+
+    /// Puts back the last `count` options taken out by `exclude_options`.
+    pub(crate) fn include_options(&mut self, count: usize) {
+        for _ in 0..count {
+            let first = self.excluded.pop().expect("excluded before");
+            self.links.include(first);
+        }
+    }
+
     /// Puts back the options excluded at `level` (the node is being left).
     fn include_level(&mut self, level: usize) {
         let from = self.excluded_from.get(level).copied().unwrap_or(usize::MAX);

@@ -44,6 +44,8 @@
 //! ```
 
 use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::dlx::{Solver, View, Visitor};
 use super::problem::{OptionId, Problem};
@@ -228,13 +230,40 @@ struct BranchBound<'a, B: Bound> {
     /// The bound at the first node of the search.
     root_bound: Option<Option<i128>>,
     scratch: Vec<OptionId>,
+    /// Parallel search (`Keep::Best`): the best gain any thread has found.
+    shared: Option<&'a Mutex<Option<i128>>>,
+    /// Parallel search: nodes at this depth are not searched but listed in `parts`, each with
+    /// the options its ancestors excluded (`excluded_at[d]`: those of the node at depth d on
+    /// the current path).
+    cut: Option<usize>,
+    parts: Vec<(Vec<OptionId>, Vec<OptionId>)>,
+    excluded_at: Vec<Vec<OptionId>>,
+}
+
+impl<'a, B: Bound> BranchBound<'a, B> {
+    fn new(gains: &'a [i128], bound: &'a mut B, keep: Keep) -> Self {
+        BranchBound {
+            gains,
+            bound,
+            keep,
+            kept: Vec::new(),
+            floor: None,
+            ties: 0,
+            root_bound: None,
+            scratch: Vec::new(),
+            shared: None,
+            cut: None,
+            parts: Vec::new(),
+            excluded_at: Vec::new(),
+        }
+    }
 }
 
 impl<B: Bound> BranchBound<'_, B> {
     /// The gain a subtree must reach to matter, and whether reaching it exactly is enough.
     fn threshold(&self) -> Option<(i128, bool)> {
         match self.keep {
-            Keep::Best => match (self.kept.first().map(|k| k.0), self.floor) {
+            Keep::Best => match (self.best_known(), self.floor) {
                 (Some(k), Some(f)) if f > k => Some((f, true)),
                 (Some(k), _) => Some((k, false)),
                 (None, f) => f.map(|f| (f, true)),
@@ -250,6 +279,18 @@ impl<B: Bound> BranchBound<'_, B> {
                     None
                 }
             }
+        }
+    }
+
+    /// The best gain kept here or, in a parallel search, by any thread.
+    fn best_known(&self) -> Option<i128> {
+        let here = self.kept.first().map(|k| k.0);
+        let shared = self
+            .shared
+            .and_then(|s| *s.lock().unwrap_or_else(|e| e.into_inner()));
+        match (here, shared) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
         }
     }
 
@@ -270,6 +311,12 @@ impl<B: Bound> BranchBound<'_, B> {
                 if self.kept.first().is_none_or(|k| gain > k.0) {
                     self.kept.clear();
                     self.kept.push((gain, options.to_vec()));
+                    if let Some(s) = self.shared {
+                        let mut best = s.lock().unwrap_or_else(|e| e.into_inner());
+                        if best.is_none_or(|b| gain > b) {
+                            *best = Some(gain);
+                        }
+                    }
                 }
             }
             Keep::AllOptimal { limit } => match self.kept.first().map(|k| k.0) {
@@ -306,6 +353,12 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
     const PRUNES: bool = true;
 
     fn enter(&mut self, view: &View<'_>) -> bool {
+        if self.cut.is_some_and(|c| view.depth() >= c) {
+            let d = view.depth().min(self.excluded_at.len());
+            let excluded = self.excluded_at[..d].concat();
+            self.parts.push((view.chosen().collect(), excluded));
+            return false;
+        }
         let so_far: i128 = view.chosen().map(|o| self.gains[o.0 as usize]).sum();
         let target = self.threshold().map(|(t, _)| t.saturating_sub(so_far));
         let rest = self.bound.bound(view, target);
@@ -319,7 +372,15 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
     }
 
     fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
+        let before = out.len();
         self.bound.exclude(view, out);
+        if self.cut.is_some() {
+            // Remembered per depth, so that each part carries its ancestors' exclusions.
+            let d = view.depth();
+            self.excluded_at.resize_with(d + 1, Vec::new);
+            self.excluded_at[d].clear();
+            self.excluded_at[d].extend_from_slice(&out[before..]);
+        }
     }
 
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
@@ -371,16 +432,17 @@ pub fn optimize_gains<B: Bound>(
     search(solver, gains, bound, config, seeds, None)
 }
 
-/// [`optimize_gains`] that aims high first, for `Keep::Best` (other modes run it as is).
+/// [`optimize_gains`] that aims high first, for `Keep::Best` with a seed (other cases run it
+/// as is).
 ///
 /// Pruning is only as good as the best solution known, and a heuristic's is often far below
 /// the optimum. So the search first asks for solutions of at least an *aim* just below the
 /// root's bound, pruning everything that cannot reach it. Such a search is small; when it ends
 /// without a solution, nothing reaches the aim (an upper bound one below it is proven) and the
-/// aim is lowered, by a gap that doubles: 1/32, 1/16, ... of the distance from the root bound
-/// to the best seed. The first search that finds a solution goes on as an ordinary branch and
-/// bound from it and proves its result. If the budget runs out, the best bound proven so far
-/// is reported. Statistics add up over all searches.
+/// aim comes down, by a step sized from the last two searches so that the next one is about
+/// four times larger. The first search that finds a solution goes on as an ordinary branch
+/// and bound from it and proves its result. If the budget runs out, the best bound proven so
+/// far is reported. Statistics add up over all searches.
 pub fn optimize_aiming<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
@@ -392,15 +454,57 @@ pub fn optimize_aiming<B: Bound>(
         // Nothing to aim from (the aims are measured against the best seed).
         return search(solver, gains, bound, config, seeds, None);
     }
-    // The root's bound, from a search of one node.
-    let probe_config = Config {
+    let probe = search(solver, gains, bound, &probe_config(config), seeds, None);
+    aim_loop(config, probe, &mut |aim| {
+        search(solver, gains, bound, config, seeds, aim)
+    })
+}
+
+/// [`optimize_aiming`] on several threads: every search (each aim, and the last) is cut at
+/// depth [`PARALLEL_CUT`] below its root; the tree above the cut is searched on `solver`, the
+/// sub-trees below it are shared out to the `workers` (a solver over the same problem, with the
+/// same option order, and a bound each; one thread each), which prune against the best gain
+/// any of them has found. Falls back to [`optimize_aiming`] without workers, for other modes
+/// than `Keep::Best`, and with a node or mem budget. The best value and the status are those
+/// of the sequential search; which of several equally good solutions is reported may differ.
+pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
+    solver: &mut Solver<'p>,
+    gains: &[i128],
+    bound: &mut B,
+    workers: &mut [(Solver<'p>, B)],
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+) -> Optimum {
+    let limited = config.budget.nodes.is_some() || config.budget.mems.is_some();
+    if workers.is_empty() || limited || config.keep != Keep::Best || seeds.is_empty() {
+        return optimize_aiming(solver, gains, bound, config, seeds);
+    }
+    let probe = search(solver, gains, bound, &probe_config(config), seeds, None);
+    aim_loop(config, probe, &mut |aim| {
+        search_parallel(solver, bound, workers, gains, config, seeds, aim)
+    })
+}
+
+/// Depth (below the root) at which [`optimize_aiming_parallel`] cuts each search.
+pub const PARALLEL_CUT: usize = 3;
+
+/// A search of the root node only, for its bound.
+fn probe_config(config: &Config) -> Config {
+    Config {
         budget: Budget {
             nodes: Some(1),
             ..config.budget
         },
         ..config.clone()
-    };
-    let probe = search(solver, gains, bound, &probe_config, seeds, None);
+    }
+}
+
+/// The aims of [`optimize_aiming`], after the root's `probe`; `run(aim)` is one search.
+fn aim_loop(
+    config: &Config,
+    probe: Optimum,
+    run: &mut dyn FnMut(Option<i128>) -> Optimum,
+) -> Optimum {
     if probe.status != Status::Feasible {
         // Solved at the root: nothing to aim at.
         return probe;
@@ -423,7 +527,7 @@ pub fn optimize_aiming<B: Bound>(
             if aim <= floor {
                 break;
             }
-            let mut found = search(solver, gains, bound, config, seeds, Some(aim));
+            let mut found = run(Some(aim));
             let nodes = found.stats.nodes().max(1);
             stats += found.stats;
             found.stats = stats;
@@ -450,7 +554,7 @@ pub fn optimize_aiming<B: Bound>(
             }
         }
     }
-    let mut last = search(solver, gains, bound, config, seeds, None);
+    let mut last = run(None);
     stats += last.stats;
     last.stats = stats;
     if last.status == Status::Feasible {
@@ -466,6 +570,119 @@ pub fn optimize_aiming<B: Bound>(
     last
 }
 
+/// What a worker of [`search_parallel`] brings back: what it kept, its statistics, and
+/// whether every part it took was searched to the end.
+type WorkerResult = (Vec<(i128, Vec<OptionId>)>, Stats, bool);
+
+/// One search of [`optimize_aiming_parallel`] (`Keep::Best`).
+fn search_parallel<'p, B: Bound + Send>(
+    main: &mut Solver<'p>,
+    bound: &mut B,
+    workers: &mut [(Solver<'p>, B)],
+    gains: &[i128],
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+    aim: Option<i128>,
+) -> Optimum {
+    let shared = Mutex::new(None::<i128>);
+    // The tree above the cut; the nodes at the cut become the parts.
+    let mut top = BranchBound::new(gains, bound, config.keep);
+    top.floor = aim;
+    top.shared = Some(&shared);
+    top.cut = Some(main.forced().len() + PARALLEL_CUT);
+    for seed in seeds {
+        let mut s = seed.clone();
+        s.sort_unstable();
+        let gain = s.iter().map(|o| gains[o.0 as usize]).sum();
+        top.offer(gain, &s);
+    }
+    let outcome = main.run(&config.budget, &mut top);
+    let mut stats = outcome.stats;
+    let mut complete = outcome.end == End::Exhausted;
+    let parts = std::mem::take(&mut top.parts);
+    let mut kept = std::mem::take(&mut top.kept);
+    let root = top.root_bound.flatten();
+    // The parts, shared out in order.
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: Vec<WorkerResult> = std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .map(|(solver, bound)| {
+                let (parts, next, stop, shared) = (&parts, &next, &stop, &shared);
+                scope.spawn(move || {
+                    let mut bb = BranchBound::new(gains, bound, Keep::Best);
+                    bb.floor = aim;
+                    bb.shared = Some(shared);
+                    let mut stats = Stats::default();
+                    let mut complete = true;
+                    while !stop.load(Ordering::Relaxed) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((prefix, excluded)) = parts.get(k) else {
+                            break;
+                        };
+                        let o = solver.run_subproblem_without(
+                            prefix,
+                            excluded,
+                            &config.budget,
+                            &mut bb,
+                        );
+                        stats += o.stats;
+                        if o.end != End::Exhausted {
+                            complete = false;
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    (bb.kept, stats, complete)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread panicked"))
+            .collect()
+    });
+    for (k, s, c) in results {
+        kept.extend(k);
+        stats += s;
+        complete &= c;
+    }
+    // The best gain; among equals the smallest option list, whichever thread found it.
+    kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    kept.truncate(1);
+    let sense = config.sense;
+    let best_gain = kept.first().map(|k| k.0);
+    let status = match (complete, best_gain) {
+        (true, Some(_)) => Status::Optimal,
+        (true, None) => Status::Infeasible,
+        (false, Some(_)) => Status::Feasible,
+        (false, None) => Status::Unknown,
+    };
+    let bound_gain = match status {
+        Status::Optimal => best_gain,
+        Status::Infeasible => None,
+        _ => Some(match (root, best_gain) {
+            (Some(r), Some(b)) => r.max(b),
+            (Some(r), None) => r,
+            (None, Some(b)) => b,
+            (None, None) => i128::MAX / 4,
+        }),
+    };
+    Optimum {
+        status,
+        solutions: kept
+            .into_iter()
+            .map(|(g, o)| Scored {
+                value: sense.value(g),
+                options: o,
+            })
+            .collect(),
+        optimal_count: None,
+        bound: bound_gain.map(|g| sense.value(g)),
+        stats,
+    }
+}
+
 fn search<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
@@ -479,16 +696,7 @@ fn search<B: Bound>(
         solver.problem().option_count(),
         "one weight per option"
     );
-    let mut bb = BranchBound {
-        gains,
-        bound,
-        keep: config.keep,
-        kept: Vec::new(),
-        floor: None,
-        ties: 0,
-        root_bound: None,
-        scratch: Vec::new(),
-    };
+    let mut bb = BranchBound::new(gains, bound, config.keep);
     if config.keep == Keep::Best {
         bb.floor = aim;
     }

@@ -75,6 +75,33 @@ impl Solver<'_> {
         }
     }
 
+    /// [`Solver::run_subproblem`] with some options left out of the sub-tree as well (those a
+    /// visitor excluded above the cut, see [`Visitor::exclude`]); they come back afterwards.
+    /// Options that are not active once the prefix is forced are ignored.
+    pub fn run_subproblem_without<V: Visitor>(
+        &mut self,
+        prefix: &[OptionId],
+        excluded: &[OptionId],
+        budget: &Budget,
+        visitor: &mut V,
+    ) -> super::stats::Outcome {
+        let before = self.forced().len();
+        for &o in prefix {
+            self.force(o)
+                .expect("a split prefix is always consistent with its solver");
+        }
+        let taken = self.exclude_options(excluded);
+        let outcome = self.run(budget, visitor);
+        self.include_options(taken);
+        let keep = self.forced();
+        self.unforce_all();
+        for &o in &keep[..before] {
+            self.force(o)
+                .expect("re-forcing options that were forced before");
+        }
+        outcome
+    }
+
     /// Forces the prefix, runs the visitor over the sub-tree, and unforces it again.
     pub fn run_subproblem<V: Visitor>(
         &mut self,

@@ -96,6 +96,9 @@ pub struct Request {
     pub keep: Keep,
     pub budget: Budget,
     pub method: Method,
+    /// Threads for one board's branch and bound (`Keep::Best` with the Lagrangian or
+    /// assignment bound; see [`optimize::optimize_aiming_parallel`]). 1: sequential.
+    pub threads: usize,
 }
 
 impl Default for Request {
@@ -104,6 +107,7 @@ impl Default for Request {
             keep: Keep::Best,
             budget: Budget::unlimited(),
             method: Method::Auto,
+            threads: 1,
         }
     }
 }
@@ -284,7 +288,7 @@ impl WeightedQueens {
         let n = self.n;
         let gains = Sense::Maximize.gains(board);
         let order = optimize::best_first(&self.problem, &gains);
-        let mut solver = Solver::with_options(&self.problem, order);
+        let mut solver = Solver::with_options(&self.problem, order.iter().copied());
         let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver)
             .map(|q| {
                 q.iter()
@@ -304,10 +308,12 @@ impl WeightedQueens {
                 let root = steps
                     .saturating_mul(ROOT_STEP_FACTOR)
                     .max(ROOT_STEPS_PER_RANK * n as u32);
-                self.lagrange(&mut solver, board, &gains, &config, &seeds, steps, root)
+                let run = (&config, &seeds[..], &order[..], req.threads);
+                self.lagrange(&mut solver, board, &gains, run, steps, root)
             }
             BoundKind::Assignment => {
-                self.lagrange(&mut solver, board, &gains, &config, &seeds, 0, 0)
+                let run = (&config, &seeds[..], &order[..], req.threads);
+                self.lagrange(&mut solver, board, &gains, run, 0, 0)
             }
             BoundKind::RankFileMax => {
                 let mut b = RankFileMaxBound::new(n, &self.line_of_item, board);
@@ -342,25 +348,30 @@ impl WeightedQueens {
 
 impl WeightedQueens {
     /// Branch and bound with [`lagrange::LagrangeBound`] (`steps` = 0: the plain assignment
-    /// bound), aiming high first ([`optimize::optimize_aiming`]).
-    #[allow(clippy::too_many_arguments)]
-    fn lagrange(
-        &self,
-        solver: &mut Solver<'_>,
+    /// bound), aiming high first ([`optimize::optimize_aiming_parallel`]).
+    fn lagrange<'p>(
+        &'p self,
+        solver: &mut Solver<'p>,
         board: &[i64],
         gains: &[i128],
-        config: &Config,
-        seeds: &[Vec<OptionId>],
+        (config, seeds, order, threads): (&Config, &[Vec<OptionId>], &[OptionId], usize),
         steps: u32,
         root_steps: u32,
     ) -> optimize::Optimum {
         let (n, lines) = (self.n, &self.line_of_item[..]);
+        // With several threads, one more solver and bound per thread besides the main one.
+        let workers = if threads > 1 { threads } else { 0 };
+        let solver_for = || Solver::with_options(&self.problem, order.iter().copied());
         if lagrange::fits_i64(n, board) {
-            let mut b = lagrange::LagrangeBound::<i64>::new(n, lines, board, steps, root_steps);
-            optimize::optimize_aiming(solver, gains, &mut b, config, seeds)
+            let bound = || lagrange::LagrangeBound::<i64>::new(n, lines, board, steps, root_steps);
+            let mut workers: Vec<_> = (0..workers).map(|_| (solver_for(), bound())).collect();
+            let mut b = bound();
+            optimize::optimize_aiming_parallel(solver, gains, &mut b, &mut workers, config, seeds)
         } else {
-            let mut b = lagrange::LagrangeBound::<i128>::new(n, lines, board, steps, root_steps);
-            optimize::optimize_aiming(solver, gains, &mut b, config, seeds)
+            let bound = || lagrange::LagrangeBound::<i128>::new(n, lines, board, steps, root_steps);
+            let mut workers: Vec<_> = (0..workers).map(|_| (solver_for(), bound())).collect();
+            let mut b = bound();
+            optimize::optimize_aiming_parallel(solver, gains, &mut b, &mut workers, config, seeds)
         }
     }
 }

@@ -93,6 +93,7 @@ fn all_optimal(method: Method) -> Request {
         keep: Keep::AllOptimal { limit: usize::MAX },
         budget: Budget::unlimited(),
         method,
+        threads: 1,
     }
 }
 
@@ -178,6 +179,7 @@ fn top_k_against_brute_force_sorted_list() {
                         keep: Keep::Top(k),
                         budget: Budget::unlimited(),
                         method: m,
+                        threads: 1,
                     },
                 );
                 let got: Vec<i128> = r.layouts.iter().map(|l| l.score).collect();
@@ -685,9 +687,9 @@ proptest! {
 }
 
 /// Deeper trees (n = 11..13), where the aims, the reduced-cost fixing and the inherited duals
-/// of the default bound all come into play: the default method and the plain assignment bound
-/// agree with scoring every solution (enumeration), for the best value and for the number of
-/// optimal layouts.
+/// of the default bound all come into play: the default method and the plain assignment bound,
+/// on one thread and in parallel, agree with scoring every solution (enumeration), for the
+/// best value and for the number of optimal layouts.
 #[test]
 fn larger_boards_agree_with_enumeration() {
     let mut g = SplitMix64::new(4711);
@@ -698,22 +700,58 @@ fn larger_boards_agree_with_enumeration() {
             let board: Vec<i64> = (0..n * n).map(|_| g.range(lo, hi)).collect();
             let listed = model.solve(&board, &all_optimal(Method::Enumerate));
             for m in [Method::Auto, Method::BranchBound(BoundKind::Assignment)] {
-                let best = model.solve(
-                    &board,
-                    &Request {
-                        method: m,
-                        ..Request::default()
-                    },
-                );
-                assert_eq!(best.status, Status::Optimal);
-                assert_eq!(best.maximum(), listed.maximum(), "n={n} {m:?}");
-                assert_eq!(
-                    best.layouts[0].score,
-                    score(n, &board, &best.layouts[0].queens)
-                );
+                // One thread, and the parallel search with two and three workers.
+                for threads in [1, 2, 3] {
+                    let best = model.solve(
+                        &board,
+                        &Request {
+                            method: m,
+                            threads,
+                            ..Request::default()
+                        },
+                    );
+                    assert_eq!(best.status, Status::Optimal);
+                    assert_eq!(best.maximum(), listed.maximum(), "n={n} {m:?} {threads}");
+                    let q = &best.layouts[0].queens;
+                    assert_eq!(best.layouts[0].score, score(n, &board, q));
+                    let mut files = q.clone();
+                    files.sort();
+                    assert_eq!(files, (0..n as u32).collect::<Vec<_>>());
+                }
                 let all = model.solve(&board, &all_optimal(m));
                 assert_eq!(all.optimal_count, listed.optimal_count, "n={n} {m:?}");
             }
         }
     }
+}
+
+#[test]
+fn threads_give_the_same_maxima_and_zero_is_refused() {
+    let boards = xcover()
+        .args(["queens", "random", "12", "--boards", "3", "--seed", "5"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let one = xcover()
+        .args(["queens", "max", "-"])
+        .write_stdin(boards.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8_lossy(&one).lines().count(), 3);
+    xcover()
+        .args(["queens", "max", "--threads", "2", "-"])
+        .write_stdin(boards.clone())
+        .assert()
+        .success()
+        .stdout(String::from_utf8(one).unwrap());
+    xcover()
+        .args(["queens", "max", "--threads", "0", "-"])
+        .write_stdin(boards)
+        .assert()
+        .code(2);
 }

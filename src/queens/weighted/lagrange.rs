@@ -30,6 +30,10 @@ use crate::engine::{OptionId, View};
 /// Weights are multiplied by this before the multipliers are subtracted.
 pub const SCALE: i128 = 16;
 
+/// A root that starts from another root's state (the next aim, or the next part of a
+/// parallel search) gets this many times the steps of an ordinary node.
+const WARM_ROOT_FACTOR: u32 = 4;
+
 /// Multipliers are capped here (in scaled units; any λ ≥ 0 gives a valid bound).
 const LAMBDA_CAP: i128 = 1 << 40;
 
@@ -279,6 +283,8 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         self.stats.full += 1;
         let steps = if root && !warm_root {
             self.root_steps
+        } else if root {
+            self.steps.saturating_mul(WARM_ROOT_FACTOR)
         } else {
             self.steps
         };
