@@ -455,7 +455,7 @@ pub fn optimize_aiming<B: Bound>(
         return search(solver, gains, bound, config, seeds, None);
     }
     let probe = search(solver, gains, bound, &probe_config(config), seeds, None);
-    aim_loop(config, probe, &mut |aim| {
+    aim_loop(config, probe, &mut |aim, config| {
         search(solver, gains, bound, config, seeds, aim)
     })
 }
@@ -480,7 +480,7 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
         return optimize_aiming(solver, gains, bound, config, seeds);
     }
     let probe = search(solver, gains, bound, &probe_config(config), seeds, None);
-    aim_loop(config, probe, &mut |aim| {
+    aim_loop(config, probe, &mut |aim, config| {
         search_parallel(solver, bound, workers, gains, config, seeds, aim)
     })
 }
@@ -503,7 +503,7 @@ fn probe_config(config: &Config) -> Config {
 fn aim_loop(
     config: &Config,
     probe: Optimum,
-    run: &mut dyn FnMut(Option<i128>) -> Optimum,
+    run: &mut dyn FnMut(Option<i128>, &Config) -> Optimum,
 ) -> Optimum {
     if probe.status != Status::Feasible {
         // Solved at the root: nothing to aim at.
@@ -522,12 +522,26 @@ fn aim_loop(
         // most twice the previous step), starting from the root as a search of one node.
         let mut step = ((upper - floor) >> 5).max(1);
         let mut last_run = (upper + 1, 1u64);
+        // With a deadline, aims get the first half of the time: an aim that times out has no
+        // solution to show, while the ordinary search keeps improving on the seed.
+        let start = std::time::Instant::now();
+        let aims_until = config
+            .budget
+            .deadline
+            .map(|d| start + d.saturating_duration_since(start) / 2);
         loop {
             let aim = upper + 1 - step;
-            if aim <= floor {
+            if aim <= floor || aims_until.is_some_and(|t| std::time::Instant::now() >= t) {
                 break;
             }
-            let mut found = run(Some(aim));
+            let config = &Config {
+                budget: Budget {
+                    deadline: aims_until.or(config.budget.deadline),
+                    ..config.budget
+                },
+                ..config.clone()
+            };
+            let mut found = run(Some(aim), config);
             let nodes = found.stats.nodes().max(1);
             stats += found.stats;
             found.stats = stats;
@@ -547,14 +561,21 @@ fn aim_loop(
                     step = next.clamp(1, 2 * step);
                     last_run = (aim, nodes);
                 }
-                _ => {
+                Status::Feasible | Status::Unknown
+                    if found.value().is_some_and(|v| sense.value(v) >= aim) =>
+                {
+                    // Out of time with a solution reaching the aim: nothing better to do.
                     found.bound = Some(sense.value(upper.max(seed_gain.unwrap_or(upper))));
                     return found;
+                }
+                _ => {
+                    // Out of the aims' time: the ordinary search gets the rest.
+                    break;
                 }
             }
         }
     }
-    let mut last = run(None);
+    let mut last = run(None, config);
     stats += last.stats;
     last.stats = stats;
     if last.status == Status::Feasible {
