@@ -673,6 +673,26 @@ fn search_parallel<'p, B: Bound + Send>(
     kept.truncate(1);
     let sense = config.sense;
     let best_gain = kept.first().map(|k| k.0);
+    let (status, bound_gain) = conclude(complete, best_gain, root);
+    Optimum {
+        status,
+        solutions: kept
+            .into_iter()
+            .map(|(g, o)| Scored {
+                value: sense.value(g),
+                options: o,
+            })
+            .collect(),
+        optimal_count: None,
+        bound: bound_gain.map(|g| sense.value(g)),
+        stats,
+    }
+}
+
+/// What a search that was `complete` (or not), with `best_gain` found and `root` the bound at
+/// its root, has shown: its status and the bound on the gain (the best gain when optimal, the
+/// root's when cut short).
+fn conclude(complete: bool, best_gain: Option<i128>, root: Option<i128>) -> (Status, Option<i128>) {
     let status = match (complete, best_gain) {
         (true, Some(_)) => Status::Optimal,
         (true, None) => Status::Infeasible,
@@ -689,19 +709,7 @@ fn search_parallel<'p, B: Bound + Send>(
             (None, None) => i128::MAX / 4,
         }),
     };
-    Optimum {
-        status,
-        solutions: kept
-            .into_iter()
-            .map(|(g, o)| Scored {
-                value: sense.value(g),
-                options: o,
-            })
-            .collect(),
-        optimal_count: None,
-        bound: bound_gain.map(|g| sense.value(g)),
-        stats,
-    }
+    (status, bound_gain)
 }
 
 fn search<B: Bound>(
@@ -761,22 +769,7 @@ fn search<B: Bound>(
         })
         .collect();
     let root = bb.root_bound.flatten();
-    let status = match (complete, best_gain) {
-        (true, Some(_)) => Status::Optimal,
-        (true, None) => Status::Infeasible,
-        (false, Some(_)) => Status::Feasible,
-        (false, None) => Status::Unknown,
-    };
-    let bound_gain = match status {
-        Status::Optimal => best_gain,
-        Status::Infeasible => None,
-        _ => Some(match (root, best_gain) {
-            (Some(r), Some(b)) => r.max(b),
-            (Some(r), None) => r,
-            (None, Some(b)) => b,
-            (None, None) => i128::MAX / 4,
-        }),
-    };
+    let (status, bound_gain) = conclude(complete, best_gain, root);
     let optimal_count = match (config.keep, status) {
         (Keep::AllOptimal { .. }, Status::Optimal) => Some(bb.ties),
         (Keep::AllOptimal { .. }, Status::Infeasible) => Some(0),

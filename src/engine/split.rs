@@ -109,20 +109,7 @@ impl Solver<'_> {
         budget: &Budget,
         visitor: &mut V,
     ) -> super::stats::Outcome {
-        let before = self.forced().len();
-        for &o in prefix {
-            self.force(o)
-                .expect("a split prefix is always consistent with its solver");
-        }
-        let outcome = self.run(budget, visitor);
-        // Unforce only what this call forced.
-        let keep = self.forced();
-        self.unforce_all();
-        for &o in &keep[..before] {
-            self.force(o)
-                .expect("re-forcing options that were forced before");
-        }
-        outcome
+        self.run_subproblem_without(prefix, &[], budget, visitor)
     }
 }
 
