@@ -151,18 +151,6 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
         }
     }
 
-    /// The multipliers of the root node (scaled), once it was bounded.
-    pub fn root_duals(&self) -> Option<RootDuals> {
-        let root = self.levels.get(self.root_depth?)?;
-        root.valid.then(|| RootDuals {
-            u_rank: root.u_rank.iter().map(|x| x.to_i128()).collect(),
-            v_file: root.v_file.iter().map(|x| x.to_i128()).collect(),
-            lambda_a: root.lambda_a.iter().map(|x| x.to_i128()).collect(),
-            lambda_b: root.lambda_b.iter().map(|x| x.to_i128()).collect(),
-            value: root.value,
-        })
-    }
-
     fn level_mut(&mut self, d: usize) -> &mut Level<T> {
         let n = self.n;
         while self.levels.len() <= d {
@@ -177,26 +165,6 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             });
         }
         &mut self.levels[d]
-    }
-}
-
-/// The root's dual solution (scaled units): `U_r + V_c + λ_a + λ_b − SCALE·w_rc ≥ 0` is a
-/// square's reduced cost, and no layout through the square scores more than
-/// `(value − reduced cost) / SCALE`.
-#[derive(Clone, Debug)]
-pub struct RootDuals {
-    pub u_rank: Vec<i128>,
-    pub v_file: Vec<i128>,
-    pub lambda_a: Vec<i128>,
-    pub lambda_b: Vec<i128>,
-    pub value: i128,
-}
-
-impl RootDuals {
-    /// The reduced cost of square (r, c) in scaled units (≥ 0 for a square of the root).
-    pub fn reduced_cost(&self, n: usize, board: &[i64], r: usize, c: usize) -> i128 {
-        self.u_rank[r] + self.v_file[c] + self.lambda_a[r + c] + self.lambda_b[r + n - 1 - c]
-            - SCALE * board[r * n + c] as i128
     }
 }
 
