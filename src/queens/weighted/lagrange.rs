@@ -1,22 +1,25 @@
 //! The Lagrangian assignment bound with warm starts: the default bound of the weighted
-//! n-queens branch and bound.
+//! n-queens branch and bound (and, with no multipliers, the plain assignment bound).
 //!
-//! The bound at a node is `assignment(w − λ_a − λ_b) + Σλ` (see [`super::AssignmentBound`]
-//! for why it is valid): a maximum-weight assignment of the free ranks to the free files over
-//! the still-safe squares, with the diagonals' multipliers λ ≥ 0 subtracted, plus the
-//! multipliers of the diagonals that still hold a safe square. Three things make it cheap
-//! enough per node for n = 40 and beyond:
+//! The bound at a node is `assignment(w − λ_a − λ_b) + Σλ`: a maximum-weight assignment of the
+//! free ranks to the free files over the still-safe squares, with the diagonals' multipliers
+//! λ ≥ 0 subtracted, plus the multipliers of the diagonals that still hold a safe square. It is
+//! valid for any λ ≥ 0: a placement of the remaining queens is an assignment, and it uses each
+//! such diagonal at most once, so it scores at most its penalised weight plus Σλ. Four things
+//! make it cheap and strong enough per node for n = 40:
 //!
 //! 1. **Dual inheritance.** The dual solution (U per rank, V per file, with
 //!    `U_r + V_c + λ_a + λ_b ≥ w_rc` on every safe square) of a node stays feasible in its
-//!    children, which only lose squares. So a child that places a queen on (r, c) is bounded,
-//!    in O(1), by the parent's bound minus `U_r + V_c + λ_a + λ_b` (the square's weight is then
-//!    counted in what was chosen). Most children of a node are pruned by this test alone.
-//! 2. **Warm starts.** A child that passes starts its Hungarian method from the parent's duals
-//!    and matching: only the ranks whose matched square was lost are augmented again (a few
-//!    O(m²) shortest-path searches instead of m). The subgradient steps that follow start from
-//!    the previous step's duals in the same way.
-//! 3. **Fixed-point multipliers.** Weights are scaled by [`SCALE`], so the multipliers move in
+//!    children, which only lose squares. So the best total through square (r, c) is at most
+//!    the node's bound minus the square's reduced cost `U_r + V_c + λ_a + λ_b − w_rc`, in O(1).
+//! 2. **Reduced-cost fixing.** The squares for which that is below the target are excluded
+//!    from the node's subtree ([`Bound::exclude`]), so the engine branches on shorter lists; a
+//!    child that still fails the test is pruned without a Hungarian solve.
+//! 3. **Warm starts.** A child starts its Hungarian method from the parent's duals and
+//!    matching (of the step with the tightest bound): potentials are made feasible again and
+//!    only the ranks whose matched square was lost are augmented. The subgradient steps that
+//!    follow start from the previous step's duals in the same way.
+//! 4. **Fixed-point multipliers.** Weights are scaled by [`SCALE`], so the multipliers move in
 //!    steps of 1/SCALE of a weight unit and converge close to the LP bound; the bound is
 //!    rounded down to an integer at the end (the weights are integers).
 //!
