@@ -612,9 +612,7 @@ fn search_parallel<'p, B: Bound + Send>(
     top.shared = Some(&shared);
     top.cut = Some(main.forced().len() + PARALLEL_CUT);
     for seed in seeds {
-        let mut s = seed.clone();
-        s.sort_unstable();
-        let gain = s.iter().map(|o| gains[o.0 as usize]).sum();
+        let (gain, s) = sorted_seed(seed, gains);
         top.offer(gain, &s);
     }
     let outcome = main.run(&config.budget, &mut top);
@@ -689,6 +687,13 @@ fn search_parallel<'p, B: Bound + Send>(
     }
 }
 
+/// A seed's total gain and its options sorted by id (the form solutions are kept in).
+fn sorted_seed(seed: &[OptionId], gains: &[i128]) -> (i128, Vec<OptionId>) {
+    let mut s = seed.to_vec();
+    s.sort_unstable();
+    (s.iter().map(|o| gains[o.0 as usize]).sum(), s)
+}
+
 /// What a search that was `complete` (or not), with `best_gain` found and `root` the bound at
 /// its root, has shown: its status and the bound on the gain (the best gain when optimal, the
 /// root's when cut short).
@@ -731,9 +736,7 @@ fn search<B: Bound>(
     }
     let mut best_seed: Option<(i128, Vec<OptionId>)> = None;
     for seed in seeds {
-        let mut s = seed.clone();
-        s.sort_unstable();
-        let gain = s.iter().map(|o| gains[o.0 as usize]).sum();
+        let (gain, s) = sorted_seed(seed, gains);
         if let Keep::AllOptimal { .. } = config.keep {
             // Under AllOptimal the search meets the seeds again and counts them then; they
             // only raise the floor here.
