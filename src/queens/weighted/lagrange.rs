@@ -57,6 +57,16 @@ struct Level<T> {
     valid: bool,
 }
 
+impl<T: HungarianInt> Level<T> {
+    /// `U_r + V_c + λ_a + λ_b` of square (r, c) (scaled): what placing a queen there takes
+    /// from this node's bound, before its weight is counted. The square's reduced cost is
+    /// this minus its scaled weight.
+    fn dual_cover(&self, n: usize, r: usize, c: usize) -> i128 {
+        (self.u_rank[r] + self.v_file[c] + self.lambda_a[r + c] + self.lambda_b[r + n - 1 - c])
+            .to_i128()
+    }
+}
+
 impl<T: Copy> Level<T> {
     /// `clone_from` field by field, reusing the allocations.
     fn copy_from(&mut self, o: &Level<T>) {
@@ -211,12 +221,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             let (r, c) = (last.0 as usize / n, last.0 as usize % n);
             let parent = &self.levels[depth - 1];
             debug_assert!(parent.valid);
-            let quick = parent.value
-                - (parent.u_rank[r]
-                    + parent.v_file[c]
-                    + parent.lambda_a[r + c]
-                    + parent.lambda_b[r + n - 1 - c])
-                    .to_i128();
+            let quick = parent.value - parent.dual_cover(n, r, c);
             if goal.is_some_and(|g| quick < g) {
                 self.stats.quick_prunes += 1;
                 self.level_mut(depth).valid = false;
@@ -501,10 +506,7 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
                 let (r, c) = (o.0 as usize / n, o.0 as usize % n);
                 // The best total through (r, c), relative to what is chosen so far: the
                 // node's bound minus the square's reduced cost.
-                let reduced =
-                    (lv.u_rank[r] + lv.v_file[c] + lv.lambda_a[r + c] + lv.lambda_b[r + n - 1 - c])
-                        .to_i128()
-                        - SCALE * self.board[o.0 as usize] as i128;
+                let reduced = lv.dual_cover(n, r, c) - SCALE * self.board[o.0 as usize] as i128;
                 let through = lv.value - reduced;
                 if through < goal {
                     out.push(o);
