@@ -99,6 +99,10 @@ pub trait Bound {
     fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
 }
 
+/// A sub-tree of a parallel search: the options chosen above it and those its ancestors
+/// excluded.
+type Part = (Vec<OptionId>, Vec<OptionId>);
+
 /// A bound that never prunes.
 pub struct NoBound;
 impl Bound for NoBound {
@@ -227,6 +231,9 @@ struct BranchBound<'a, B: Bound> {
     floor: Option<i128>,
     /// Number of solutions with the best gain (AllOptimal).
     ties: u64,
+    /// A proven upper bound on every solution's gain (the aims of [`optimize_aiming`] prove
+    /// one): once a solution reaches it, nothing is left to find and every node is pruned.
+    ceiling: Option<i128>,
     /// The bound at the first node of the search.
     root_bound: Option<Option<i128>>,
     scratch: Vec<OptionId>,
@@ -236,7 +243,7 @@ struct BranchBound<'a, B: Bound> {
     /// the options its ancestors excluded (`excluded_at[d]`: those of the node at depth d on
     /// the current path).
     cut: Option<usize>,
-    parts: Vec<(Vec<OptionId>, Vec<OptionId>)>,
+    parts: Vec<Part>,
     excluded_at: Vec<Vec<OptionId>>,
 }
 
@@ -249,6 +256,7 @@ impl<'a, B: Bound> BranchBound<'a, B> {
             kept: Vec::new(),
             floor: None,
             ties: 0,
+            ceiling: None,
             root_bound: None,
             scratch: Vec::new(),
             shared: None,
@@ -292,6 +300,15 @@ impl<B: Bound> BranchBound<'_, B> {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// Whether nothing is left to find (`Keep::Best` only): a solution has reached the
+    /// ceiling.
+    fn done(&self) -> bool {
+        self.keep == Keep::Best
+            && self
+                .ceiling
+                .is_some_and(|c| self.best_known().is_some_and(|b| b >= c))
     }
 
     fn worth(&self, upper: i128) -> bool {
@@ -357,6 +374,9 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
             let d = view.depth().min(self.excluded_at.len());
             let excluded = self.excluded_at[..d].concat();
             self.parts.push((view.chosen().collect(), excluded));
+            return false;
+        }
+        if self.done() {
             return false;
         }
         let so_far: i128 = view.chosen().map(|o| self.gains[o.0 as usize]).sum();
@@ -429,7 +449,15 @@ pub fn optimize_gains<B: Bound>(
     config: &Config,
     seeds: &[Vec<OptionId>],
 ) -> Optimum {
-    search(solver, gains, bound, config, seeds, None)
+    search(solver, gains, bound, config, seeds, Window::default())
+}
+
+/// What one search of [`optimize_aiming`] asks for, in gains (`Keep::Best` only): solutions
+/// of at least `floor`; and a proven upper bound, `ceiling`, at which it can stop.
+#[derive(Copy, Clone, Debug, Default)]
+struct Window {
+    floor: Option<i128>,
+    ceiling: Option<i128>,
 }
 
 /// [`optimize_gains`] that aims high first, for `Keep::Best` with a seed (other cases run it
@@ -452,11 +480,18 @@ pub fn optimize_aiming<B: Bound>(
 ) -> Optimum {
     if config.keep != Keep::Best || seeds.is_empty() {
         // Nothing to aim from (the aims are measured against the best seed).
-        return search(solver, gains, bound, config, seeds, None);
+        return search(solver, gains, bound, config, seeds, Window::default());
     }
-    let probe = search(solver, gains, bound, &probe_config(config), seeds, None);
-    aim_loop(config, probe, &mut |aim, config| {
-        search(solver, gains, bound, config, seeds, aim)
+    let probe = search(
+        solver,
+        gains,
+        bound,
+        &probe_config(config),
+        seeds,
+        Window::default(),
+    );
+    aim_loop(config, probe, &mut |window, config| {
+        search(solver, gains, bound, config, seeds, window)
     })
 }
 
@@ -479,9 +514,16 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
     if workers.is_empty() || limited || config.keep != Keep::Best || seeds.is_empty() {
         return optimize_aiming(solver, gains, bound, config, seeds);
     }
-    let probe = search(solver, gains, bound, &probe_config(config), seeds, None);
-    aim_loop(config, probe, &mut |aim, config| {
-        search_parallel(solver, bound, workers, gains, config, seeds, aim)
+    let probe = search(
+        solver,
+        gains,
+        bound,
+        &probe_config(config),
+        seeds,
+        Window::default(),
+    );
+    aim_loop(config, probe, &mut |window, config| {
+        search_parallel(solver, bound, workers, gains, config, seeds, window)
     })
 }
 
@@ -499,11 +541,11 @@ fn probe_config(config: &Config) -> Config {
     }
 }
 
-/// The aims of [`optimize_aiming`], after the root's `probe`; `run(aim)` is one search.
+/// The aims of [`optimize_aiming`], after the root's `probe`; `run(window)` is one search.
 fn aim_loop(
     config: &Config,
     probe: Optimum,
-    run: &mut dyn FnMut(Option<i128>, &Config) -> Optimum,
+    run: &mut dyn FnMut(Window, &Config) -> Optimum,
 ) -> Optimum {
     if probe.status != Status::Feasible {
         // Solved at the root: nothing to aim at.
@@ -541,7 +583,13 @@ fn aim_loop(
                 },
                 ..config.clone()
             };
-            let mut found = run(Some(aim), config);
+            // `upper` is proven (by the root, or by the aims that failed): a search can stop
+            // at the first solution that reaches it.
+            let window = Window {
+                floor: Some(aim),
+                ceiling: Some(upper),
+            };
+            let mut found = run(window, config);
             let nodes = found.stats.nodes().max(1);
             stats += found.stats;
             found.stats = stats;
@@ -575,7 +623,11 @@ fn aim_loop(
             }
         }
     }
-    let mut last = run(None, config);
+    let window = Window {
+        floor: None,
+        ceiling: Some(upper),
+    };
+    let mut last = run(window, config);
     stats += last.stats;
     last.stats = stats;
     if last.status == Status::Feasible {
@@ -603,12 +655,13 @@ fn search_parallel<'p, B: Bound + Send>(
     gains: &[i128],
     config: &Config,
     seeds: &[Vec<OptionId>],
-    aim: Option<i128>,
+    window: Window,
 ) -> Optimum {
     let shared = Mutex::new(None::<i128>);
     // The tree above the cut; the nodes at the cut become the parts.
     let mut top = BranchBound::new(gains, bound, config.keep);
-    top.floor = aim;
+    top.floor = window.floor;
+    top.ceiling = window.ceiling;
     top.shared = Some(&shared);
     top.cut = Some(main.forced().len() + PARALLEL_CUT);
     for seed in seeds {
@@ -631,7 +684,8 @@ fn search_parallel<'p, B: Bound + Send>(
                 let (parts, next, stop, shared) = (&parts, &next, &stop, &shared);
                 scope.spawn(move || {
                     let mut bb = BranchBound::new(gains, bound, Keep::Best);
-                    bb.floor = aim;
+                    bb.floor = window.floor;
+                    bb.ceiling = window.ceiling;
                     bb.shared = Some(shared);
                     let mut stats = Stats::default();
                     let mut complete = true;
@@ -723,7 +777,7 @@ fn search<B: Bound>(
     bound: &mut B,
     config: &Config,
     seeds: &[Vec<OptionId>],
-    aim: Option<i128>,
+    window: Window,
 ) -> Optimum {
     assert_eq!(
         gains.len(),
@@ -732,7 +786,8 @@ fn search<B: Bound>(
     );
     let mut bb = BranchBound::new(gains, bound, config.keep);
     if config.keep == Keep::Best {
-        bb.floor = aim;
+        bb.floor = window.floor;
+        bb.ceiling = window.ceiling;
     }
     let mut best_seed: Option<(i128, Vec<OptionId>)> = None;
     for seed in seeds {
