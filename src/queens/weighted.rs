@@ -346,33 +346,68 @@ impl WeightedQueens {
     }
 }
 
+/// What [`WeightedQueens::lagrange`] runs with: the settings, the seeds, the option order and
+/// the number of threads.
+type Run<'a> = (&'a Config, &'a [Vec<OptionId>], &'a [OptionId], usize);
+
 impl WeightedQueens {
     /// Branch and bound with [`lagrange::LagrangeBound`] (`steps` = 0: the plain assignment
-    /// bound), aiming high first ([`optimize::optimize_aiming_parallel`]).
+    /// bound), aiming high first ([`optimize::optimize_aiming_parallel`]), computing in the
+    /// narrowest integer type the board allows.
     fn lagrange<'p>(
         &'p self,
         solver: &mut Solver<'p>,
         board: &[i64],
         gains: &[i128],
-        (config, seeds, order, threads): (&Config, &[Vec<OptionId>], &[OptionId], usize),
+        run: Run<'_>,
         steps: u32,
         root_steps: u32,
     ) -> optimize::Optimum {
+        let n = self.n;
+        let (mut opt, void) = if lagrange::fits_i32(n, board) {
+            self.lagrange_in::<i32>(solver, board, gains, run, (steps, root_steps))
+        } else if lagrange::fits_i64(n, board) {
+            self.lagrange_in::<i64>(solver, board, gains, run, (steps, root_steps))
+        } else {
+            self.lagrange_in::<i128>(solver, board, gains, run, (steps, root_steps))
+        };
+        if void {
+            // The i32 computation went out of its range (possible in principle, never seen on
+            // real boards): solve again in i64, which the same board always fits.
+            let (again, _) =
+                self.lagrange_in::<i64>(solver, board, gains, run, (steps, root_steps));
+            let stats = opt.stats;
+            opt = again;
+            opt.stats += stats;
+        }
+        opt
+    }
+
+    /// [`WeightedQueens::lagrange`] in the integer type `T`; true if the result is void
+    /// because a bound went out of the range of `T`.
+    fn lagrange_in<'p, T: lagrange::HungarianInt + Send + Sync>(
+        &'p self,
+        solver: &mut Solver<'p>,
+        board: &[i64],
+        gains: &[i128],
+        (config, seeds, order, threads): Run<'_>,
+        (steps, root_steps): (u32, u32),
+    ) -> (optimize::Optimum, bool) {
         let (n, lines) = (self.n, &self.line_of_item[..]);
+        let bound = || lagrange::LagrangeBound::<T>::new(n, lines, board, steps, root_steps);
         // With several threads, one more solver and bound per thread besides the main one.
         let workers = if threads > 1 { threads } else { 0 };
-        let solver_for = || Solver::with_options(&self.problem, order.iter().copied());
-        if lagrange::fits_i64(n, board) {
-            let bound = || lagrange::LagrangeBound::<i64>::new(n, lines, board, steps, root_steps);
-            let mut workers: Vec<_> = (0..workers).map(|_| (solver_for(), bound())).collect();
-            let mut b = bound();
-            optimize::optimize_aiming_parallel(solver, gains, &mut b, &mut workers, config, seeds)
-        } else {
-            let bound = || lagrange::LagrangeBound::<i128>::new(n, lines, board, steps, root_steps);
-            let mut workers: Vec<_> = (0..workers).map(|_| (solver_for(), bound())).collect();
-            let mut b = bound();
-            optimize::optimize_aiming_parallel(solver, gains, &mut b, &mut workers, config, seeds)
-        }
+        let mut workers: Vec<_> = (0..workers)
+            .map(|_| {
+                let solver = Solver::with_options(&self.problem, order.iter().copied());
+                (solver, bound())
+            })
+            .collect();
+        let mut b = bound();
+        let opt =
+            optimize::optimize_aiming_parallel(solver, gains, &mut b, &mut workers, config, seeds);
+        let void = b.out_of_range() || workers.iter().any(|(_, w)| w.out_of_range());
+        (opt, void)
     }
 }
 
@@ -624,6 +659,35 @@ mod tests {
             let mut v = organ_pipe(n);
             v.sort();
             assert_eq!(v, (0..n).collect::<Vec<_>>());
+        }
+    }
+
+    /// When the i32 bound goes out of its range, the board is solved again in i64: the
+    /// answer is the same (and the nodes of the void attempt are counted).
+    #[test]
+    fn a_bound_out_of_its_range_is_solved_again_wider() {
+        let n = 11;
+        let req = Request {
+            method: Method::BranchBound(BoundKind::Lagrangian(DEFAULT_LAGRANGE_STEPS)),
+            ..Request::default()
+        };
+        let enumerate = Request {
+            method: Method::Enumerate,
+            ..Request::default()
+        };
+        let mut model = WeightedQueens::new(n);
+        for board in random_boards(n, 3, 11, -50, 99) {
+            let expected = model.solve(&board, &enumerate);
+            let normal = model.solve(&board, &req);
+            lagrange::TEST_POTENTIAL_LIMIT.with(|t| t.set(Some(0)));
+            let retried = model.solve(&board, &req);
+            lagrange::TEST_POTENTIAL_LIMIT.with(|t| t.set(None));
+            assert_eq!(expected.status, Status::Optimal);
+            for r in [&normal, &retried] {
+                assert_eq!(r.status, Status::Optimal);
+                assert_eq!(r.maximum(), expected.maximum());
+            }
+            assert!(retried.nodes > normal.nodes);
         }
     }
 

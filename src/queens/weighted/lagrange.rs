@@ -37,9 +37,6 @@ pub const SCALE: i128 = 16;
 /// parallel search) gets this many times the steps of an ordinary node.
 const WARM_ROOT_FACTOR: u32 = 4;
 
-/// Multipliers are capped here (in scaled units; any λ ≥ 0 gives a valid bound).
-const LAMBDA_CAP: i128 = 1 << 40;
-
 /// The state a node leaves for its children.
 #[derive(Clone, Default)]
 struct Level<T> {
@@ -127,6 +124,8 @@ pub struct LagrangeBound<'a, T> {
     goal: Option<i128>,
     /// Scratch: the state of the step with the tightest bound so far at this node.
     best_state: Level<T>,
+    /// Set when a solve went out of the range of `T` (see [`LagrangeBound::out_of_range`]).
+    out_of_range: bool,
 }
 
 impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
@@ -149,7 +148,7 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             root_steps,
             levels: Vec::new(),
             root_depth: None,
-            hungarian: WarmHungarian::default(),
+            hungarian: WarmHungarian::new(),
             base: Vec::new(),
             cost: Vec::new(),
             has_a: vec![-1; 2 * n],
@@ -161,7 +160,14 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             stats: BoundStats::default(),
             goal: None,
             best_state: Level::default(),
+            out_of_range: false,
         }
+    }
+
+    /// Whether the Hungarian method went out of the range of `T` (only the `i32` version can):
+    /// the search's result is then void, and the board must be solved again with `i64`.
+    pub fn out_of_range(&self) -> bool {
+        self.out_of_range
     }
 
     fn level_mut(&mut self, d: usize) -> &mut Level<T> {
@@ -194,6 +200,9 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
     }
 
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128> {
+        if self.out_of_range {
+            return None;
+        }
         let n = self.n;
         let depth = view.depth();
         // A new search (the first node, or one not below the last root). Another search from
@@ -353,10 +362,17 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                         self.free.file_list[j - 1];
                 }
             }
-            let dual = -h.dual_sum(m).to_i128() + penalty;
+            let dual = -h.dual_sum(m) + penalty;
             lv.value = dual;
             match solved {
                 Solved::Infeasible => {
+                    lv.valid = false;
+                    return None;
+                }
+                Solved::OutOfRange => {
+                    // The narrow type will not do for this board: every node is pruned from
+                    // here on, and the caller solves the board again in a wider type.
+                    self.out_of_range = true;
                     lv.valid = false;
                     return None;
                 }
@@ -416,12 +432,12 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             for d in 0..2 * n - 1 {
                 if self.count_a[d] >= 0 {
                     let g = (self.count_a[d] - 1) as i128;
-                    let l = (lv.lambda_a[d].to_i128() + step_len * g).clamp(0, LAMBDA_CAP);
+                    let l = (lv.lambda_a[d].to_i128() + step_len * g).clamp(0, T::LAMBDA_CAP);
                     lv.lambda_a[d] = T::from_i128(l);
                 }
                 if self.count_b[d] >= 0 {
                     let g = (self.count_b[d] - 1) as i128;
-                    let l = (lv.lambda_b[d].to_i128() + step_len * g).clamp(0, LAMBDA_CAP);
+                    let l = (lv.lambda_b[d].to_i128() + step_len * g).clamp(0, T::LAMBDA_CAP);
                     lv.lambda_b[d] = T::from_i128(l);
                 }
             }
@@ -440,8 +456,15 @@ pub fn fits_i64(n: usize, board: &[i64]) -> bool {
     n < 1 << 10 && board.iter().all(|w| w.unsigned_abs() < 1 << 31)
 }
 
-/// The integer type the Hungarian method computes in: `i64` when the board's numbers are small
-/// enough for every sum to fit (checked by [`fits_i64`]), else `i128`.
+/// Whether a board allows the `i32` computation: n ≤ 64 and |w| ≤ 1024, so scaled weights
+/// are at most 2^14 and penalised costs (multipliers capped at 2^16) below 2^17.2.
+pub fn fits_i32(n: usize, board: &[i64]) -> bool {
+    n <= 64 && board.iter().all(|w| w.unsigned_abs() <= 1 << 10)
+}
+
+/// The integer type the Hungarian method computes in: `i32` for the common boards (see
+/// [`fits_i32`]; about a fifth faster), `i64` when the board's numbers are small enough for
+/// every sum to fit (checked by [`fits_i64`]), else `i128`.
 pub trait HungarianInt:
     Copy
     + Ord
@@ -459,6 +482,11 @@ pub trait HungarianInt:
     /// The cost of a missing square in the warm-started Hungarian method: far above any sum
     /// of real costs and potentials, far below `INF`.
     const FORBIDDEN: Self;
+    /// Multipliers are capped here (in scaled units; any λ ≥ 0 gives a valid bound).
+    const LAMBDA_CAP: i128;
+    /// For a narrow type: the largest potential the method may hold. A solve that would go
+    /// beyond it stops with [`Solved::OutOfRange`] (see [`fits_i32`]).
+    const POTENTIAL_LIMIT: Option<i128>;
     /// Exact for the values the bound passes (see the range check).
     fn from_i128(x: i128) -> Self;
     fn to_i128(self) -> i128;
@@ -468,9 +496,30 @@ impl HungarianInt for i64 {
     const ZERO: Self = 0;
     const INF: Self = i64::MAX / 4;
     const FORBIDDEN: Self = 1 << 60;
+    const LAMBDA_CAP: i128 = 1 << 40;
+    const POTENTIAL_LIMIT: Option<i128> = None;
     fn from_i128(x: i128) -> Self {
         debug_assert!(x.unsigned_abs() < 1 << 60);
         x as i64
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+}
+
+/// The fast type, for boards that pass [`fits_i32`]: real costs below 2^17.2 in absolute
+/// value, potentials kept at most 2^25 (checked), so that every real augmenting path is
+/// shorter than half of `FORBIDDEN` (at most 2^24.2 of costs plus twice the potentials) and
+/// every sum stays below 2^31.
+impl HungarianInt for i32 {
+    const ZERO: Self = 0;
+    const INF: Self = 1 << 30;
+    const FORBIDDEN: Self = 1 << 29;
+    const LAMBDA_CAP: i128 = 1 << 16;
+    const POTENTIAL_LIMIT: Option<i128> = Some(1 << 25);
+    fn from_i128(x: i128) -> Self {
+        debug_assert!(x.unsigned_abs() < 1 << 30);
+        x as i32
     }
     fn to_i128(self) -> i128 {
         self as i128
@@ -481,6 +530,8 @@ impl HungarianInt for i128 {
     const ZERO: Self = 0;
     const INF: Self = i128::MAX / 4;
     const FORBIDDEN: Self = 1 << 110;
+    const LAMBDA_CAP: i128 = 1 << 40;
+    const POTENTIAL_LIMIT: Option<i128> = None;
     fn from_i128(x: i128) -> Self {
         x
     }
@@ -524,6 +575,8 @@ enum Solved {
     CutOff,
     /// No perfect matching.
     Infeasible,
+    /// A potential would have passed [`HungarianInt::POTENTIAL_LIMIT`]: nothing is known.
+    OutOfRange,
 }
 
 /// The Hungarian method (shortest augmenting paths with potentials) for a minimum-cost perfect
@@ -546,9 +599,29 @@ struct WarmHungarian<T> {
     todo: Vec<usize>,
     scanned: Vec<usize>,
     augmentations: u64,
+    /// `T::POTENTIAL_LIMIT` (lowered by a test).
+    limit: Option<i128>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Lowers the potential limit of the narrow type in tests, so that the out-of-range path
+    /// (and the caller's second solve) runs.
+    pub(crate) static TEST_POTENTIAL_LIMIT: std::cell::Cell<Option<i128>> =
+        const { std::cell::Cell::new(None) };
 }
 
 impl<T: HungarianInt> WarmHungarian<T> {
+    fn new() -> Self {
+        let limit = T::POTENTIAL_LIMIT;
+        #[cfg(test)]
+        let limit = limit.map(|l| TEST_POTENTIAL_LIMIT.with(|t| t.get()).unwrap_or(l));
+        WarmHungarian {
+            limit,
+            ..WarmHungarian::default()
+        }
+    }
+
     /// Clears the state for an m×m problem (potentials 0, nothing matched).
     fn start(&mut self, m: usize) {
         for x in [&mut self.u, &mut self.v, &mut self.minv, &mut self.dist] {
@@ -563,8 +636,21 @@ impl<T: HungarianInt> WarmHungarian<T> {
 
     /// Σu + Σv over the real rows and columns: a lower bound on the minimum cost whenever
     /// the potentials are feasible (`u_i + v_j ≤ cost_ij`).
-    fn dual_sum(&self, m: usize) -> T {
-        self.u[1..=m].iter().copied().sum::<T>() + self.v[1..=m].iter().copied().sum::<T>()
+    fn dual_sum(&self, m: usize) -> i128 {
+        self.u[1..=m]
+            .iter()
+            .chain(&self.v[1..=m])
+            .map(|x| x.to_i128())
+            .sum()
+    }
+
+    /// The largest potential in absolute value.
+    fn largest_potential(&self, m: usize) -> i128 {
+        let u = self.u[1..=m].iter();
+        u.chain(&self.v[1..=m])
+            .map(|x| x.to_i128().abs())
+            .max()
+            .unwrap_or(0)
     }
 
     /// Completes the matching from the current potentials and partial matching. Potentials
@@ -615,7 +701,19 @@ impl<T: HungarianInt> WarmHungarian<T> {
                 }
             }
         }
-        if cutoff.is_some_and(|k| self.dual_sum(m).to_i128() > k) {
+        // With a narrow type, how large the potentials may have grown (each augmentation moves
+        // them by at most its path length).
+        let mut largest = match self.limit {
+            Some(limit) => {
+                let p = self.largest_potential(m);
+                if p > limit {
+                    return Solved::OutOfRange;
+                }
+                p
+            }
+            None => 0,
+        };
+        if cutoff.is_some_and(|k| self.dual_sum(m) > k) {
             return Solved::CutOff;
         }
         self.col_of_row.clear();
@@ -628,10 +726,16 @@ impl<T: HungarianInt> WarmHungarian<T> {
                 continue;
             }
             self.augmentations += 1;
-            if !self.augment(m, cost, i, half) {
+            let Some(reach) = self.augment(m, cost, i, half) else {
                 return Solved::Infeasible;
+            };
+            if let Some(limit) = self.limit {
+                largest += reach.to_i128();
+                if largest > limit {
+                    return Solved::OutOfRange;
+                }
             }
-            if cutoff.is_some_and(|k| self.dual_sum(m).to_i128() > k) {
+            if cutoff.is_some_and(|k| self.dual_sum(m) > k) {
                 return Solved::CutOff;
             }
         }
@@ -640,8 +744,9 @@ impl<T: HungarianInt> WarmHungarian<T> {
 
     /// One shortest augmenting path from the unmatched row `start` (Dijkstra over the reduced
     /// costs, columns not yet reached kept in a list, potentials updated once at the end as
-    /// in Jonker and Volgenant's method). False if no unmatched column can be reached.
-    fn augment(&mut self, m: usize, cost: &[T], start: usize, half: T) -> bool {
+    /// in Jonker and Volgenant's method). The path's length in reduced costs (by which no
+    /// potential moves further), or None if no unmatched column can be reached.
+    fn augment(&mut self, m: usize, cost: &[T], start: usize, half: T) -> Option<T> {
         let inf = T::INF;
         self.todo.clear();
         self.todo.extend(1..=m);
@@ -663,7 +768,7 @@ impl<T: HungarianInt> WarmHungarian<T> {
         }
         let (end, reach) = loop {
             if best >= half || self.todo.is_empty() {
-                return false;
+                return None;
             }
             let j = self.todo.swap_remove(at);
             let d = best;
@@ -700,7 +805,7 @@ impl<T: HungarianInt> WarmHungarian<T> {
             self.p[j] = i;
             self.col_of_row[i] = j;
             if i == start {
-                return true;
+                return Some(reach);
             }
             j = previous;
         }
@@ -725,12 +830,13 @@ mod tests {
     }
 
     /// Cold and warm starts (random potentials, random partial matchings) against all
-    /// permutations, in i64 and i128, with cutoffs that must be honoured.
+    /// permutations, in i32, i64 and i128, with cutoffs that must be honoured.
     #[test]
     fn warm_hungarian_matches_brute_force() {
         let mut g = SplitMix64::new(7);
-        let mut h = WarmHungarian::<i64>::default();
-        let mut h128 = WarmHungarian::<i128>::default();
+        let mut h = WarmHungarian::<i64>::new();
+        let mut h128 = WarmHungarian::<i128>::new();
+        let mut h32 = WarmHungarian::<i32>::new();
         for m in 1..=6 {
             for _ in 0..60 {
                 let cost: Vec<Option<i64>> = (0..m * m)
@@ -755,13 +861,25 @@ mod tests {
                         }
                     })
                     .collect();
+                let dense32: Vec<i32> = dense
+                    .iter()
+                    .map(|&c| {
+                        if c == i64::FORBIDDEN {
+                            i32::FORBIDDEN
+                        } else {
+                            c as i32
+                        }
+                    })
+                    .collect();
                 for warm in [false, true] {
                     h.start(m);
                     h128.start(m);
+                    h32.start(m);
                     if warm {
                         for k in 1..=m {
                             h.v[k] = g.range(-30, 30);
                             h128.v[k] = h.v[k] as i128;
+                            h32.v[k] = h.v[k] as i32;
                         }
                         for j in 1..=m {
                             if g.below(2) == 0 {
@@ -769,12 +887,15 @@ mod tests {
                                 if !h.p.contains(&i) {
                                     h.p[j] = i;
                                     h128.p[j] = i;
+                                    h32.p[j] = i;
                                 }
                             }
                         }
                     }
                     let got = h.solve(m, &dense, None);
                     let got128 = h128.solve(m, &dense128, None);
+                    let got32 = h32.solve(m, &dense32, None);
+                    assert_eq!(got32, got128);
                     match best {
                         None => {
                             assert_eq!(got, Solved::Infeasible, "{cost:?}");
@@ -783,8 +904,9 @@ mod tests {
                         Some(b) => {
                             assert_eq!(got, Solved::Optimal, "{cost:?}");
                             assert_eq!(got128, Solved::Optimal);
-                            assert_eq!(h.dual_sum(m), b, "{cost:?} warm={warm}");
+                            assert_eq!(h.dual_sum(m), b as i128, "{cost:?} warm={warm}");
                             assert_eq!(h128.dual_sum(m), b as i128);
+                            assert_eq!(h32.dual_sum(m), b as i128);
                             let matched: i64 =
                                 (1..=m).map(|j| dense[(h.p[j] - 1) * m + j - 1]).sum();
                             assert_eq!(matched, b);
@@ -793,12 +915,26 @@ mod tests {
                             h.start(m);
                             if h.solve(m, &dense, Some(b as i128 - 1)) == Solved::CutOff {
                                 let d = h.dual_sum(m);
-                                assert!(d > b - 1 && d <= b);
+                                assert!(d > b as i128 - 1 && d <= b as i128);
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// A solve whose potentials would pass the limit says so instead of answering.
+    #[test]
+    fn narrow_potentials_out_of_range_are_reported() {
+        let cost: Vec<i32> = vec![5, 9, 2, 7, 1, 8, 6, 3, 4];
+        let mut h = WarmHungarian::<i32>::new();
+        h.start(3);
+        assert_eq!(h.solve(3, &cost, None), Solved::Optimal);
+        assert_eq!(h.dual_sum(3), 9); // 2 + 1 + 6, the least of the six permutations
+        let mut h = WarmHungarian::<i32>::new();
+        h.limit = Some(1);
+        h.start(3);
+        assert_eq!(h.solve(3, &cost, None), Solved::OutOfRange);
     }
 }
