@@ -272,6 +272,19 @@ fn unhide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Count
 }
 
 impl Links {
+    /// Links the list of the item with header `head` anew, with exactly `order` (its nodes)
+    /// from top to bottom.
+    fn relink(&mut self, head: u32, order: &[u32]) {
+        let mut prev = head;
+        for &q in order {
+            self.nd[(prev / STEP) as usize].down = q;
+            self.nd[(q / STEP) as usize].up = prev;
+            prev = q;
+        }
+        self.nd[(prev / STEP) as usize].down = head;
+        self.nd[(head / STEP) as usize].up = prev;
+    }
+
     /// Takes an active option out of every list it is in (an exclusion by the visitor);
     /// returns how many nodes were removed.
     fn exclude(&mut self, first: u32) -> u64 {
@@ -561,6 +574,12 @@ pub trait Visitor {
     /// hidden, or listed twice) are ignored.
     fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()>;
+    /// Whether `order` is called.
+    const ORDERS: bool = false;
+    /// The options of the item chosen at the node just entered (and kept), to be put in the
+    /// order to try them, in place. By default the order of the lists (the solver's option
+    /// order) stands.
+    fn order(&mut self, _view: &View<'_>, _options: &mut [OptionId]) {}
 }
 
 /// Counts solutions only.
@@ -668,6 +687,10 @@ pub struct Solver<'p> {
     /// exclusions start in that list (see [`Visitor::exclude`]).
     excluded: Vec<u32>,
     excluded_from: Vec<usize>,
+    /// `reordered[l]`: the nodes of the item chosen at level `l` in their order before the
+    /// visitor reordered them (empty if it did not), to be put back before the item is
+    /// uncovered (see [`Visitor::order`]).
+    reordered: Vec<Vec<u32>>,
     /// `choice[l]` is the node chosen at level `l` of the current search.
     choice: Vec<u32>,
     /// Scratch for reporting solutions.
@@ -807,6 +830,7 @@ impl<'p> Solver<'p> {
             forced: Vec::new(),
             excluded: Vec::new(),
             excluded_from: Vec::new(),
+            reordered: Vec::new(),
             choice: Vec::new(),
             solution: Vec::new(),
             stats: Stats::default(),
@@ -1066,6 +1090,9 @@ impl<'p> Solver<'p> {
                 if !COLOURS {
                     c.covers += 1;
                 }
+                if V::ORDERS {
+                    self.order_item(level, best, visitor);
+                }
                 cur = nd!(self.links, best).down;
                 c.mems += 2;
                 self.choice[level] = cur;
@@ -1074,6 +1101,9 @@ impl<'p> Solver<'p> {
                 // advance
                 if cur == best {
                     // backup
+                    if V::ORDERS {
+                        self.restore_order(level, best);
+                    }
                     self.links.uncover::<COLOURS, false>(best, &mut c);
                     if V::PRUNES {
                         self.include_level(level);
@@ -1119,6 +1149,9 @@ impl<'p> Solver<'p> {
             let item = self.links.nd[(cur / STEP) as usize].itm as u32;
             self.links
                 .uncommit_others::<COLOURS, true>(cur, &mut undone);
+            if V::ORDERS {
+                self.restore_order(l, item);
+            }
             self.links.uncover::<COLOURS, true>(item, &mut undone);
             if V::PRUNES {
                 self.include_level(l);
@@ -1128,6 +1161,58 @@ impl<'p> Solver<'p> {
             c.fold_plain(&undone);
         }
         self.finish(c, nodes, solutions, max_level, end)
+    }
+
+    /// Lets the visitor reorder the list of `item`, just covered at `level` (a covered item's
+    /// list is not touched by the levels below it); the old order is kept for
+    /// [`Solver::restore_order`], since uncovering must walk the list in the exact reverse of
+    /// the order in which covering hid its options.
+    fn order_item<V: Visitor>(&mut self, level: usize, item: u32, visitor: &mut V) {
+        if self.reordered.len() <= level {
+            self.reordered.resize_with(level + 1, Vec::new);
+        }
+        let mut nodes = std::mem::take(&mut self.reordered[level]);
+        nodes.clear();
+        let mut p = self.links.nd[(item / STEP) as usize].down;
+        while p != item {
+            nodes.push(p);
+            p = self.links.nd[(p / STEP) as usize].down;
+        }
+        if nodes.len() > 1 {
+            let mut options: Vec<OptionId> = nodes
+                .iter()
+                .map(|&p| OptionId(self.node_option[(p / STEP) as usize]))
+                .collect();
+            visitor.order(&self.view(level), &mut options);
+            let order: Vec<u32> = options
+                .iter()
+                .filter_map(|o| {
+                    let i = nodes
+                        .iter()
+                        .position(|&p| self.node_option[(p / STEP) as usize] == o.0)?;
+                    Some(nodes[i])
+                })
+                .collect();
+            assert_eq!(order.len(), nodes.len(), "order must permute the options");
+            if order != nodes {
+                self.links.relink(item, &order);
+                self.reordered[level] = nodes;
+                return;
+            }
+        }
+        nodes.clear();
+        self.reordered[level] = nodes;
+    }
+
+    /// Puts the list of `item`, chosen at `level`, back in the order [`Solver::order_item`]
+    /// found it in.
+    fn restore_order(&mut self, level: usize, item: u32) {
+        if let Some(nodes) = self.reordered.get_mut(level)
+            && !nodes.is_empty()
+        {
+            self.links.relink(item, nodes);
+            nodes.clear();
+        }
     }
 
     /// Asks the visitor which options to exclude below the node at `level` and takes them

@@ -97,6 +97,11 @@ pub trait Bound {
     /// completion reaching that call's target, to be left out of the node's subtree (see
     /// [`Visitor::exclude`]). None by default.
     fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
+    /// Whether `order` does anything.
+    const ORDERS: bool = false;
+    /// Called after `bound` kept a node: the options of the item it branches on, to be put
+    /// in the order to try them (most promising first), in place ([`Visitor::order`]).
+    fn order(&mut self, _view: &View<'_>, _options: &mut [OptionId]) {}
 }
 
 /// A sub-tree of a parallel search: the options chosen above it and those its ancestors
@@ -368,6 +373,11 @@ impl<B: Bound> BranchBound<'_, B> {
 
 impl<B: Bound> Visitor for BranchBound<'_, B> {
     const PRUNES: bool = true;
+    const ORDERS: bool = B::ORDERS;
+
+    fn order(&mut self, view: &View<'_>, options: &mut [OptionId]) {
+        self.bound.order(view, options);
+    }
 
     fn enter(&mut self, view: &View<'_>) -> bool {
         if self.cut.is_some_and(|c| view.depth() >= c) {

@@ -680,10 +680,44 @@ struct Excluder {
     from: usize,
     found: Vec<Vec<OptionId>>,
     stop_after: usize,
+    /// How `order` reorders: 0 not at all, 1 reversed, 2 rotated by one plus the depth.
+    reorder: u8,
+    /// The root's options in the order it asked for, and the root's option of each solution
+    /// in the order they were found.
+    root_order: Vec<OptionId>,
+    root_choices: Vec<OptionId>,
+}
+
+impl Excluder {
+    fn new(excluded: &[OptionId], from: usize, stop_after: usize, reorder: u8) -> Self {
+        Excluder {
+            excluded: excluded.to_vec(),
+            from,
+            found: Vec::new(),
+            stop_after,
+            reorder,
+            root_order: Vec::new(),
+            root_choices: Vec::new(),
+        }
+    }
 }
 
 impl xcover::engine::Visitor for Excluder {
     const PRUNES: bool = true;
+    const ORDERS: bool = true;
+    fn order(&mut self, view: &xcover::engine::View<'_>, options: &mut [OptionId]) {
+        match self.reorder {
+            1 => options.reverse(),
+            2 => {
+                let k = (1 + view.depth()) % options.len();
+                options.rotate_left(k);
+            }
+            _ => {}
+        }
+        if view.depth() == 0 {
+            self.root_order = options.to_vec();
+        }
+    }
     fn enter(&mut self, _: &xcover::engine::View<'_>) -> bool {
         true
     }
@@ -694,6 +728,10 @@ impl xcover::engine::Visitor for Excluder {
         }
     }
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        // Options come in the order of the levels (no forced ones here).
+        if self.root_choices.last() != options.first() {
+            self.root_choices.extend(options.first());
+        }
         let mut s = options.to_vec();
         s.sort();
         self.found.push(s);
@@ -708,12 +746,14 @@ impl xcover::engine::Visitor for Excluder {
 proptest! {
     /// Options excluded by the visitor at the root are never part of a solution, every other
     /// solution is still found, and the solver is whole again afterwards, also after an early
-    /// stop (a later count gives the full figures).
+    /// stop (a later count gives the full figures); the same when the visitor reorders the
+    /// options of each chosen item, whose order the search then follows.
     #[test]
     fn excluded_options_leave_the_subtree_and_come_back(
         text in random_problem(),
         mask in any::<u16>(),
         stop_after in 1usize..4,
+        reorder in 0u8..3,
     ) {
         let f = dlx_format::parse(text.as_bytes(), "random").unwrap();
         let problem = &f.problem;
@@ -725,8 +765,14 @@ proptest! {
         let full = Solver::new(problem).count(&Budget::unlimited()).stats;
         let mut solver = Solver::new(problem);
         for from in [0, 1] {
-            let mut v = Excluder { excluded: excluded.clone(), from, found: Vec::new(), stop_after: usize::MAX };
+            let mut v = Excluder::new(&excluded, from, usize::MAX, reorder);
             solver.run(&Budget::unlimited(), &mut v);
+            // The root's options were tried in the order asked for (it is asked only when
+            // there are two or more).
+            let mut tried = v.root_order.iter();
+            for o in v.root_choices.iter().filter(|_| !v.root_order.is_empty()) {
+                prop_assert!(tried.any(|t| t == o), "{:?} out of the order {:?}", o, v.root_order);
+            }
             let found: BTreeSet<Vec<OptionId>> = v.found.iter().cloned().collect();
             prop_assert_eq!(found.len(), v.found.len(), "a solution was reported twice");
             for s in &v.found {
@@ -739,7 +785,7 @@ proptest! {
                 prop_assert!(found.is_superset(&expected));
             }
             prop_assert_eq!(solver.count(&Budget::unlimited()).stats, full);
-            let mut v = Excluder { excluded: excluded.clone(), from, found: Vec::new(), stop_after };
+            let mut v = Excluder::new(&excluded, from, stop_after, reorder);
             solver.run(&Budget::unlimited(), &mut v);
             prop_assert_eq!(solver.count(&Budget::unlimited()).stats, full);
         }
