@@ -124,6 +124,8 @@ pub struct LagrangeBound<'a, T> {
     goal: Option<i128>,
     /// Scratch: the state of the step with the tightest bound so far at this node.
     best_state: Level<T>,
+    /// Scratch: the node's free files c, each with n − 1 − c.
+    files: Vec<(u32, u32)>,
     /// Set when a solve went out of the range of `T` (see [`LagrangeBound::out_of_range`]).
     out_of_range: bool,
 }
@@ -160,6 +162,7 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             stats: BoundStats::default(),
             goal: None,
             best_state: Level::default(),
+            files: Vec::new(),
             out_of_range: false,
         }
     }
@@ -309,6 +312,9 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             }
         }
         self.cost.resize(m * m, T::ZERO);
+        self.files.clear();
+        let files = self.free.file_list.iter().map(|&c| (c, (n - 1) as u32 - c));
+        self.files.extend(files);
         let mut best_step = 0;
         let mut last_step = 0;
         for step in 0..=steps {
@@ -319,12 +325,14 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 let r = self.free.ranks[i] as usize;
                 let row = &mut self.cost[i * m..(i + 1) * m];
                 let base = &self.base[i * m..(i + 1) * m];
-                for ((x, &b), &c) in row.iter_mut().zip(base).zip(&self.free.file_list) {
-                    let c = c as usize;
+                // The rank's diagonals: square (r, c) is on a-diagonal r + c and b-diagonal
+                // r + n − 1 − c, i.e. `la[c]` and `lb[n − 1 − c]`.
+                let (la, lb) = (&lv.lambda_a[r..r + n], &lv.lambda_b[r..r + n]);
+                for ((x, &b), &(c, rc)) in row.iter_mut().zip(base).zip(&self.files) {
                     *x = if b == T::FORBIDDEN {
                         b
                     } else {
-                        b + lv.lambda_a[r + c] + lv.lambda_b[r + n - 1 - c]
+                        b + la[c as usize] + lb[rc as usize]
                     };
                 }
             }
@@ -612,6 +620,9 @@ struct WarmHungarian<T> {
     dist: Vec<T>,
     pred: Vec<usize>,
     todo: Vec<usize>,
+    todo_dist: Vec<T>,
+    todo_v: Vec<T>,
+    todo_pred: Vec<usize>,
     scanned: Vec<usize>,
     augmentations: u64,
     /// `T::POTENTIAL_LIMIT` (lowered by a test).
@@ -639,13 +650,16 @@ impl<T: HungarianInt> WarmHungarian<T> {
 
     /// Clears the state for an m×m problem (potentials 0, nothing matched).
     fn start(&mut self, m: usize) {
-        for x in [&mut self.u, &mut self.v, &mut self.minv, &mut self.dist] {
+        // Distances and predecessors are written before they are read.
+        for x in [&mut self.u, &mut self.v] {
             x.clear();
+            x.resize(m + 1, T::ZERO);
+        }
+        for x in [&mut self.minv, &mut self.dist] {
             x.resize(m + 1, T::ZERO);
         }
         self.p.clear();
         self.p.resize(m + 1, 0);
-        self.pred.clear();
         self.pred.resize(m + 1, 0);
     }
 
@@ -763,30 +777,41 @@ impl<T: HungarianInt> WarmHungarian<T> {
     /// potential moves further), or None if no unmatched column can be reached.
     fn augment(&mut self, m: usize, cost: &[T], start: usize, half: T) -> Option<T> {
         let inf = T::INF;
-        self.todo.clear();
-        self.todo.extend(1..=m);
+        // The columns not reached yet, with their distance, potential and predecessor row
+        // side by side (swap-removed together), so the inner loop reads them in order.
+        let (todo, dist, v, pred) = (
+            &mut self.todo,
+            &mut self.todo_dist,
+            &mut self.todo_v,
+            &mut self.todo_pred,
+        );
+        todo.clear();
+        todo.extend(1..=m);
+        let row = &cost[(start - 1) * m..start * m];
+        let us = self.u[start];
+        dist.clear();
+        dist.extend(row.iter().zip(&self.v[1..=m]).map(|(&c, &v)| c - us - v));
+        v.clear();
+        v.extend_from_slice(&self.v[1..=m]);
+        pred.clear();
+        pred.resize(m, start);
         self.scanned.clear();
-        let mut best = inf;
-        let mut at = 0;
-        {
-            let row = &cost[(start - 1) * m..start * m];
-            let us = self.u[start];
-            for (k, &j) in self.todo.iter().enumerate() {
-                let d = row[j - 1] - us - self.v[j];
-                self.dist[j] = d;
-                self.pred[j] = start;
-                if d < best {
-                    best = d;
-                    at = k;
-                }
+        let (mut best, mut at) = (inf, 0);
+        for (k, &d) in dist.iter().enumerate() {
+            if d < best {
+                best = d;
+                at = k;
             }
         }
         let (end, reach) = loop {
-            if best >= half || self.todo.is_empty() {
+            if best >= half || todo.is_empty() {
                 return None;
             }
-            let j = self.todo.swap_remove(at);
-            let d = best;
+            let j = todo.swap_remove(at);
+            let d = dist.swap_remove(at);
+            v.swap_remove(at);
+            self.pred[j] = pred.swap_remove(at);
+            self.dist[j] = d;
             if self.p[j] == 0 {
                 break (j, d);
             }
@@ -795,14 +820,18 @@ impl<T: HungarianInt> WarmHungarian<T> {
             let row = &cost[(i - 1) * m..i * m];
             let base = d - self.u[i];
             best = inf;
-            for (k, &jj) in self.todo.iter().enumerate() {
-                let nd = base + row[jj - 1] - self.v[jj];
-                if nd < self.dist[jj] {
-                    self.dist[jj] = nd;
-                    self.pred[jj] = i;
+            let columns = todo.iter().zip(v.iter());
+            for (k, ((&jj, &vj), (dj, pj))) in columns
+                .zip(dist.iter_mut().zip(pred.iter_mut()))
+                .enumerate()
+            {
+                let nd = base + row[jj - 1] - vj;
+                if nd < *dj {
+                    *dj = nd;
+                    *pj = i;
                 }
-                if self.dist[jj] < best {
-                    best = self.dist[jj];
+                if *dj < best {
+                    best = *dj;
                     at = k;
                 }
             }
