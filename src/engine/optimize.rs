@@ -492,14 +492,7 @@ pub fn optimize_aiming<B: Bound>(
         // Nothing to aim from (the aims are measured against the best seed).
         return search(solver, gains, bound, config, seeds, Window::default());
     }
-    let probe = search(
-        solver,
-        gains,
-        bound,
-        &probe_config(config),
-        seeds,
-        Window::default(),
-    );
+    let probe = probe(solver, gains, bound, config, seeds);
     aim_loop(config, probe, &mut |window, config| {
         search(solver, gains, bound, config, seeds, window)
     })
@@ -524,14 +517,7 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
     if workers.is_empty() || limited || config.keep != Keep::Best || seeds.is_empty() {
         return optimize_aiming(solver, gains, bound, config, seeds);
     }
-    let probe = search(
-        solver,
-        gains,
-        bound,
-        &probe_config(config),
-        seeds,
-        Window::default(),
-    );
+    let probe = probe(solver, gains, bound, config, seeds);
     aim_loop(config, probe, &mut |window, config| {
         search_parallel(solver, bound, workers, gains, config, seeds, window)
     })
@@ -540,15 +526,22 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
 /// Depth (below the root) at which [`optimize_aiming_parallel`] cuts each search.
 pub const PARALLEL_CUT: usize = 3;
 
-/// A search of the root node only, for its bound.
-fn probe_config(config: &Config) -> Config {
-    Config {
+/// A search of the root node only, for its bound (with the seeds as the solutions known).
+fn probe<B: Bound>(
+    solver: &mut Solver<'_>,
+    gains: &[i128],
+    bound: &mut B,
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+) -> Optimum {
+    let config = Config {
         budget: Budget {
             nodes: Some(1),
             ..config.budget
         },
         ..config.clone()
-    }
+    };
+    search(solver, gains, bound, &config, seeds, Window::default())
 }
 
 /// The aims of [`optimize_aiming`], after the root's `probe`; `run(window)` is one search.

@@ -861,6 +861,20 @@ mod tests {
     use super::*;
     use crate::queens::weighted::SplitMix64;
 
+    /// Costs in another integer type, missing squares as its `FORBIDDEN`.
+    fn converted<T: HungarianInt>(dense: &[i64]) -> Vec<T> {
+        dense
+            .iter()
+            .map(|&c| {
+                if c == i64::FORBIDDEN {
+                    T::FORBIDDEN
+                } else {
+                    T::from_i128(c as i128)
+                }
+            })
+            .collect()
+    }
+
     fn permute(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
         if k == v.len() {
             f(v);
@@ -895,26 +909,8 @@ mod tests {
                     }
                 });
                 let dense: Vec<i64> = cost.iter().map(|c| c.unwrap_or(i64::FORBIDDEN)).collect();
-                let dense128: Vec<i128> = dense
-                    .iter()
-                    .map(|&c| {
-                        if c == i64::FORBIDDEN {
-                            i128::FORBIDDEN
-                        } else {
-                            c as i128
-                        }
-                    })
-                    .collect();
-                let dense32: Vec<i32> = dense
-                    .iter()
-                    .map(|&c| {
-                        if c == i64::FORBIDDEN {
-                            i32::FORBIDDEN
-                        } else {
-                            c as i32
-                        }
-                    })
-                    .collect();
+                let dense128: Vec<i128> = converted(&dense);
+                let dense32: Vec<i32> = converted(&dense);
                 for warm in [false, true] {
                     h.start(m);
                     h128.start(m);
