@@ -691,6 +691,9 @@ pub struct Solver<'p> {
     /// visitor reordered them (empty if it did not), to be put back before the item is
     /// uncovered (see [`Visitor::order`]).
     reordered: Vec<Vec<u32>>,
+    /// Scratch for [`Solver::order_item`]: the options as the visitor orders them, the nodes
+    /// not matched yet, and the nodes in the new order.
+    order_scratch: (Vec<OptionId>, Vec<u32>, Vec<u32>),
     /// `choice[l]` is the node chosen at level `l` of the current search.
     choice: Vec<u32>,
     /// Scratch for reporting solutions.
@@ -831,6 +834,7 @@ impl<'p> Solver<'p> {
             excluded: Vec::new(),
             excluded_from: Vec::new(),
             reordered: Vec::new(),
+            order_scratch: Default::default(),
             choice: Vec::new(),
             solution: Vec::new(),
             stats: Stats::default(),
@@ -1179,23 +1183,31 @@ impl<'p> Solver<'p> {
             p = self.links.nd[(p / STEP) as usize].down;
         }
         if nodes.len() > 1 {
-            let mut options: Vec<OptionId> = nodes
-                .iter()
-                .map(|&p| OptionId(self.node_option[(p / STEP) as usize]))
-                .collect();
+            let (mut options, mut pool, mut order) = std::mem::take(&mut self.order_scratch);
+            options.clear();
+            options.extend(
+                nodes
+                    .iter()
+                    .map(|&p| OptionId(self.node_option[(p / STEP) as usize])),
+            );
             visitor.order(&self.view(level), &mut options);
-            let order: Vec<u32> = options
-                .iter()
-                .filter_map(|o| {
-                    let i = nodes
-                        .iter()
-                        .position(|&p| self.node_option[(p / STEP) as usize] == o.0)?;
-                    Some(nodes[i])
-                })
-                .collect();
-            assert_eq!(order.len(), nodes.len(), "order must permute the options");
-            if order != nodes {
+            // Each node is taken once, so the new order is a permutation of the old.
+            pool.clear();
+            pool.extend_from_slice(&nodes);
+            order.clear();
+            for o in &options {
+                let i = pool
+                    .iter()
+                    .position(|&p| self.node_option[(p / STEP) as usize] == o.0)
+                    .expect("Visitor::order must permute the options it is given");
+                order.push(pool.swap_remove(i));
+            }
+            let changed = order != nodes;
+            if changed {
                 self.links.relink(item, &order);
+            }
+            self.order_scratch = (options, pool, order);
+            if changed {
                 self.reordered[level] = nodes;
                 return;
             }
