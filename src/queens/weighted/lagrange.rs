@@ -205,7 +205,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         let Some(lv) = self.levels.get(view.depth()).filter(|lv| lv.valid) else {
             return;
         };
-        options.sort_by_cached_key(|o| {
+        options.sort_by_key(|o| {
             let (r, c) = (o.0 as usize / n, o.0 as usize % n);
             lv.dual_cover(n, r, c) - SCALE * self.board[o.0 as usize] as i128
         });
