@@ -742,7 +742,10 @@ impl<T: HungarianInt> WarmHungarian<T> {
             }
             None => 0,
         };
-        if cutoff.is_some_and(|k| self.dual_sum(m) > k) {
+        // The dual sum, kept up to date: an augmentation raises it by exactly its path's
+        // length (each scanned column's potential falls by what its matched row's rises).
+        let mut sum = self.dual_sum(m);
+        if cutoff.is_some_and(|k| sum > k) {
             return Solved::CutOff;
         }
         self.col_of_row.clear();
@@ -764,7 +767,9 @@ impl<T: HungarianInt> WarmHungarian<T> {
                     return Solved::OutOfRange;
                 }
             }
-            if cutoff.is_some_and(|k| self.dual_sum(m) > k) {
+            sum += reach.to_i128();
+            debug_assert_eq!(sum, self.dual_sum(m));
+            if cutoff.is_some_and(|k| sum > k) {
                 return Solved::CutOff;
             }
         }
