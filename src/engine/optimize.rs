@@ -273,6 +273,12 @@ impl<'a, B: Bound> BranchBound<'a, B> {
 }
 
 impl<B: Bound> BranchBound<'_, B> {
+    /// Takes the floor and the ceiling of one search of the aims (`Keep::Best`).
+    fn aim(&mut self, window: Window) {
+        self.floor = window.floor;
+        self.ceiling = window.ceiling;
+    }
+
     /// The gain a subtree must reach to matter, and whether reaching it exactly is enough.
     fn threshold(&self) -> Option<(i128, bool)> {
         match self.keep {
@@ -663,8 +669,7 @@ fn search_parallel<'p, B: Bound + Send>(
     let shared = Mutex::new(None::<i128>);
     // The tree above the cut; the nodes at the cut become the parts.
     let mut top = BranchBound::new(gains, bound, config.keep);
-    top.floor = window.floor;
-    top.ceiling = window.ceiling;
+    top.aim(window);
     top.shared = Some(&shared);
     top.cut = Some(main.forced().len() + PARALLEL_CUT);
     for seed in seeds {
@@ -687,8 +692,7 @@ fn search_parallel<'p, B: Bound + Send>(
                 let (parts, next, stop, shared) = (&parts, &next, &stop, &shared);
                 scope.spawn(move || {
                     let mut bb = BranchBound::new(gains, bound, Keep::Best);
-                    bb.floor = window.floor;
-                    bb.ceiling = window.ceiling;
+                    bb.aim(window);
                     bb.shared = Some(shared);
                     let mut stats = Stats::default();
                     let mut complete = true;
@@ -726,22 +730,7 @@ fn search_parallel<'p, B: Bound + Send>(
     // The best gain; among equals the smallest option list, whichever thread found it.
     kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     kept.truncate(1);
-    let sense = config.sense;
-    let best_gain = kept.first().map(|k| k.0);
-    let (status, bound_gain) = conclude(complete, best_gain, root);
-    Optimum {
-        status,
-        solutions: kept
-            .into_iter()
-            .map(|(g, o)| Scored {
-                value: sense.value(g),
-                options: o,
-            })
-            .collect(),
-        optimal_count: None,
-        bound: bound_gain.map(|g| sense.value(g)),
-        stats,
-    }
+    conclude(config.sense, kept, complete, root, stats)
 }
 
 /// A seed's total gain and its options sorted by id (the form solutions are kept in).
@@ -751,10 +740,18 @@ fn sorted_seed(seed: &[OptionId], gains: &[i128]) -> (i128, Vec<OptionId>) {
     (s.iter().map(|o| gains[o.0 as usize]).sum(), s)
 }
 
-/// What a search that was `complete` (or not), with `best_gain` found and `root` the bound at
-/// its root, has shown: its status and the bound on the gain (the best gain when optimal, the
-/// root's when cut short).
-fn conclude(complete: bool, best_gain: Option<i128>, root: Option<i128>) -> (Status, Option<i128>) {
+/// The result of a search that was `complete` (or not), kept `kept` (gains, best first) and
+/// had `root` as the bound at its root: its status, the solutions in weight units, and the
+/// bound (the best value when optimal, the root's when cut short). `optimal_count` is left
+/// to the caller.
+fn conclude(
+    sense: Sense,
+    kept: Vec<(i128, Vec<OptionId>)>,
+    complete: bool,
+    root: Option<i128>,
+    stats: Stats,
+) -> Optimum {
+    let best_gain = kept.first().map(|k| k.0);
     let status = match (complete, best_gain) {
         (true, Some(_)) => Status::Optimal,
         (true, None) => Status::Infeasible,
@@ -771,7 +768,19 @@ fn conclude(complete: bool, best_gain: Option<i128>, root: Option<i128>) -> (Sta
             (None, None) => i128::MAX / 4,
         }),
     };
-    (status, bound_gain)
+    Optimum {
+        status,
+        solutions: kept
+            .into_iter()
+            .map(|(g, o)| Scored {
+                value: sense.value(g),
+                options: o,
+            })
+            .collect(),
+        optimal_count: None,
+        bound: bound_gain.map(|g| sense.value(g)),
+        stats,
+    }
 }
 
 fn search<B: Bound>(
@@ -789,8 +798,7 @@ fn search<B: Bound>(
     );
     let mut bb = BranchBound::new(gains, bound, config.keep);
     if config.keep == Keep::Best {
-        bb.floor = window.floor;
-        bb.ceiling = window.ceiling;
+        bb.aim(window);
     }
     let mut best_seed: Option<(i128, Vec<OptionId>)> = None;
     for seed in seeds {
@@ -808,8 +816,6 @@ fn search<B: Bound>(
     }
     let outcome = solver.run(&config.budget, &mut bb);
     let complete = outcome.end == End::Exhausted;
-    let sense = config.sense;
-
     let mut kept = std::mem::take(&mut bb.kept);
     if let Keep::AllOptimal { limit } = config.keep {
         if let Some((g, s)) = best_seed {
@@ -821,26 +827,12 @@ fn search<B: Bound>(
         }
         kept.truncate(limit.max(1));
     }
-    let best_gain = kept.first().map(|k| k.0);
-    let solutions: Vec<Scored> = kept
-        .iter()
-        .map(|(g, o)| Scored {
-            value: sense.value(*g),
-            options: o.clone(),
-        })
-        .collect();
     let root = bb.root_bound.flatten();
-    let (status, bound_gain) = conclude(complete, best_gain, root);
-    let optimal_count = match (config.keep, status) {
+    let mut optimum = conclude(config.sense, kept, complete, root, outcome.stats);
+    optimum.optimal_count = match (config.keep, optimum.status) {
         (Keep::AllOptimal { .. }, Status::Optimal) => Some(bb.ties),
         (Keep::AllOptimal { .. }, Status::Infeasible) => Some(0),
         _ => None,
     };
-    Optimum {
-        status,
-        solutions,
-        optimal_count,
-        bound: bound_gain.map(|g| sense.value(g)),
-        stats: outcome.stats,
-    }
+    optimum
 }
