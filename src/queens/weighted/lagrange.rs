@@ -385,7 +385,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                         self.free.file_list[j - 1];
                 }
             }
-            let dual = -h.dual_sum(m) + penalty;
+            let dual = -h.sum + penalty;
             lv.value = dual;
             match solved {
                 Solved::Infeasible => {
@@ -627,6 +627,8 @@ struct WarmHungarian<T> {
     augmentations: u64,
     /// `T::POTENTIAL_LIMIT` (lowered by a test).
     limit: Option<i128>,
+    /// Σu + Σv, kept up to date by `solve` (valid when it ends `Optimal` or `CutOff`).
+    sum: i128,
 }
 
 #[cfg(test)]
@@ -744,8 +746,8 @@ impl<T: HungarianInt> WarmHungarian<T> {
         };
         // The dual sum, kept up to date: an augmentation raises it by exactly its path's
         // length (each scanned column's potential falls by what its matched row's rises).
-        let mut sum = self.dual_sum(m);
-        if cutoff.is_some_and(|k| sum > k) {
+        self.sum = self.dual_sum(m);
+        if cutoff.is_some_and(|k| self.sum > k) {
             return Solved::CutOff;
         }
         self.col_of_row.clear();
@@ -767,9 +769,9 @@ impl<T: HungarianInt> WarmHungarian<T> {
                     return Solved::OutOfRange;
                 }
             }
-            sum += reach.to_i128();
-            debug_assert_eq!(sum, self.dual_sum(m));
-            if cutoff.is_some_and(|k| sum > k) {
+            self.sum += reach.to_i128();
+            debug_assert_eq!(self.sum, self.dual_sum(m));
+            if cutoff.is_some_and(|k| self.sum > k) {
                 return Solved::CutOff;
             }
         }
