@@ -328,12 +328,10 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 // The rank's diagonals: square (r, c) is on a-diagonal r + c and b-diagonal
                 // r + n − 1 − c, i.e. `la[c]` and `lb[n − 1 − c]`.
                 let (la, lb) = (&lv.lambda_a[r..r + n], &lv.lambda_b[r..r + n]);
+                // A missing square stays above half of FORBIDDEN, which is all that marks it
+                // (the multipliers are capped far below: see `HungarianInt::LAMBDA_CAP`).
                 for ((x, &b), &(c, rc)) in row.iter_mut().zip(base).zip(&self.files) {
-                    *x = if b == T::FORBIDDEN {
-                        b
-                    } else {
-                        b + la[c as usize] + lb[rc as usize]
-                    };
+                    *x = b + la[c as usize] + lb[rc as usize];
                 }
             }
             self.count_a.copy_from_slice(&self.has_a);
@@ -433,18 +431,21 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 // The assignment is a placement: the bound is exact for this λ.
                 break;
             }
-            let mut norm = 0i128;
+            // ‖g‖² over the multipliers that move: a diagonal with one queen has g = 0, and
+            // one without a queen (g = −1) only while its multiplier is above 0.
+            let mut norm = 0i64;
             for d in 0..2 * n - 1 {
                 for (g, l) in [
                     (self.count_a[d], lv.lambda_a[d]),
                     (self.count_b[d], lv.lambda_b[d]),
                 ] {
-                    if g >= 0 && (g >= 1 || l > T::ZERO) {
-                        let g = (g - 1) as i128;
+                    if g >= 2 || (g == 0 && l > T::ZERO) {
+                        let g = (g - 1) as i64;
                         norm += g * g;
                     }
                 }
             }
+            let norm = norm as i128;
             // Below the root, steps of less than one weight unit were measured to pay less
             // than they cost (n = 16..24: 1.2-1.3x the nodes with 1/16-unit steps).
             let min_step = if root { 1 } else { SCALE };
@@ -452,18 +453,18 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 Some(g) if dual > g => ((dual - g) * self.mu / (100 * norm.max(1))).max(min_step),
                 _ => (self.typical / (step as i128 + 1)).max(min_step),
             };
-            for d in 0..2 * n - 1 {
-                if self.count_a[d] >= 0 {
-                    let g = (self.count_a[d] - 1) as i128;
-                    let l = (lv.lambda_a[d].to_i128() + step_len * g).clamp(0, T::LAMBDA_CAP);
-                    lv.lambda_a[d] = T::from_i128(l);
+            // λ += step · (queens − 1), kept in [0, LAMBDA_CAP]; diagonals with one queen
+            // (and those without a square) keep theirs.
+            let moves = |count: &[i32], lambda: &mut [T]| {
+                for (&g, l) in count.iter().zip(lambda.iter_mut()) {
+                    if g >= 0 && g != 1 {
+                        let x = l.to_i128() + step_len * (g - 1) as i128;
+                        *l = T::from_i128(x.clamp(0, T::LAMBDA_CAP));
+                    }
                 }
-                if self.count_b[d] >= 0 {
-                    let g = (self.count_b[d] - 1) as i128;
-                    let l = (lv.lambda_b[d].to_i128() + step_len * g).clamp(0, T::LAMBDA_CAP);
-                    lv.lambda_b[d] = T::from_i128(l);
-                }
-            }
+            };
+            moves(&self.count_a[..2 * n - 1], &mut lv.lambda_a[..2 * n - 1]);
+            moves(&self.count_b[..2 * n - 1], &mut lv.lambda_b[..2 * n - 1]);
         }
         if best_step != last_step {
             std::mem::swap(&mut self.levels[depth], &mut self.best_state);
