@@ -140,16 +140,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             threads: usize::from(args.threads),
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
+        let started = std::time::Instant::now();
         let res = model.solve(board, &req);
         if args.stats {
             eprintln!(
-                "board {}: n={} status={} nodes={} value={} bound={}",
+                "board {}: n={} status={} nodes={} value={} bound={} seconds={:.3}",
                 k + 1,
                 n,
                 status_name(res.status),
                 res.nodes,
                 opt(res.maximum()),
-                opt(res.bound)
+                opt(res.bound),
+                started.elapsed().as_secs_f64()
             );
         }
         match args.format {

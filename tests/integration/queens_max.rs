@@ -127,6 +127,35 @@ fn sample_board_and_its_variant() {
 }
 
 #[test]
+fn stats_go_to_stderr_one_line_per_board() {
+    // Two 12×12 boards (branch and bound): the maxima on stdout, one stats line each on
+    // stderr, agreeing with the library.
+    let boards = random_boards(12, 2, 7, 1, 99);
+    let mut model = WeightedQueens::new(12);
+    let maxima: Vec<i128> = boards
+        .iter()
+        .map(|b| model.solve(b, &Request::default()).maximum().unwrap())
+        .collect();
+    let assert = xcover()
+        .args(["queens", "max", "--stats", "-"])
+        .write_stdin(classic(12, &boards))
+        .assert()
+        .success()
+        .stdout(format!("{}\n{}\n", maxima[0], maxima[1]));
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    for (k, line) in lines.iter().enumerate() {
+        let head = format!("board {}: n=12 status=optimal nodes=", k + 1);
+        assert!(line.starts_with(&head), "{line}");
+        let value = format!(" value={m} bound={m} seconds=", m = maxima[k]);
+        assert!(line.contains(&value), "{line}");
+        let seconds: f64 = line.rsplit('=').next().unwrap().parse().unwrap();
+        assert!(seconds >= 0.0, "{line}");
+    }
+}
+
+#[test]
 fn random_boards_against_brute_force() {
     let mut g = SplitMix64::new(2024);
     for n in 4..=9 {
