@@ -431,8 +431,9 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 // The assignment is a placement: the bound is exact for this λ.
                 break;
             }
-            // ‖g‖² over the multipliers that move: a diagonal with one queen has g = 0, and
-            // one without a queen (g = −1) only while its multiplier is above 0.
+            // The subgradient's squared length: queens − 1 per diagonal, over the multipliers
+            // that can move (a diagonal with one queen adds 0, an empty one adds 1 only while
+            // its multiplier is above 0; −1 marks a diagonal without a safe square).
             let mut norm = 0i64;
             for d in 0..2 * n - 1 {
                 for (g, l) in [
