@@ -62,6 +62,13 @@ impl<T: HungarianInt> Level<T> {
         (self.u_rank[r] + self.v_file[c] + self.lambda_a[r + c] + self.lambda_b[r + n - 1 - c])
             .to_i128()
     }
+
+    /// The reduced cost of the square of option `o` (scaled): its `dual_cover` minus its
+    /// scaled weight. The best total through the square is the node's value minus this.
+    fn reduced_cost(&self, n: usize, board: &[i64], o: OptionId) -> i128 {
+        let (r, c) = (o.0 as usize / n, o.0 as usize % n);
+        self.dual_cover(n, r, c) - SCALE * board[o.0 as usize] as i128
+    }
 }
 
 impl<T: Copy> Level<T> {
@@ -205,10 +212,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         let Some(lv) = self.levels.get(view.depth()).filter(|lv| lv.valid) else {
             return;
         };
-        options.sort_by_key(|o| {
-            let (r, c) = (o.0 as usize / n, o.0 as usize % n);
-            lv.dual_cover(n, r, c) - SCALE * self.board[o.0 as usize] as i128
-        });
+        options.sort_by_key(|&o| lv.reduced_cost(n, self.board, o));
     }
 
     fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
@@ -504,8 +508,9 @@ pub trait HungarianInt:
 {
     const ZERO: Self;
     const INF: Self;
-    /// The cost of a missing square in the warm-started Hungarian method: far above any sum
-    /// of real costs and potentials, far below `INF`.
+    /// The cost of a missing square in the warm-started Hungarian method (its multipliers
+    /// are added to it as to any square, at most 2 · `LAMBDA_CAP`): far above any sum of real
+    /// costs and potentials, far below `INF`.
     const FORBIDDEN: Self;
     /// Multipliers are capped here (in scaled units; any λ ≥ 0 gives a valid bound).
     const LAMBDA_CAP: i128;
@@ -579,11 +584,8 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
                 continue;
             }
             for o in view.options(item) {
-                let (r, c) = (o.0 as usize / n, o.0 as usize % n);
-                // The best total through (r, c), relative to what is chosen so far: the
-                // node's bound minus the square's reduced cost.
-                let reduced = lv.dual_cover(n, r, c) - SCALE * self.board[o.0 as usize] as i128;
-                let through = lv.value - reduced;
+                // The best total through the square, relative to what is chosen so far.
+                let through = lv.value - lv.reduced_cost(n, self.board, o);
                 if through < goal {
                     out.push(o);
                 }
