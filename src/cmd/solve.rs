@@ -165,10 +165,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.finish()?;
 
     // A partial count says so; a listing stopped by its own --limit is what was asked for.
-    if args.count || status != StatusWord::Limit {
-        if let Some(notice) = records::partial_notice(status, outcome.stats.solutions()) {
-            eprintln!("xcover: {notice}");
-        }
+    if (args.count || status != StatusWord::Limit)
+        && let Some(notice) = records::partial_notice(status, outcome.stats.solutions())
+    {
+        eprintln!("xcover: {notice}");
     }
     if args.stats {
         eprintln!("{}", outcome.stats.knuth_line());
