@@ -138,6 +138,15 @@ pub struct LayoutFields<'a, T> {
     pub queens: Option<&'a [T]>,
 }
 
+/// The names of the first layout columns, so that JSON records need not format them.
+const Q_KEYS: [&str; 64] = [
+    "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14",
+    "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22", "q23", "q24", "q25", "q26", "q27",
+    "q28", "q29", "q30", "q31", "q32", "q33", "q34", "q35", "q36", "q37", "q38", "q39", "q40",
+    "q41", "q42", "q43", "q44", "q45", "q46", "q47", "q48", "q49", "q50", "q51", "q52", "q53",
+    "q54", "q55", "q56", "q57", "q58", "q59", "q60", "q61", "q62", "q63",
+];
+
 impl<T: Copy + Into<u64>> Serialize for LayoutFields<'_, T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.n + 1))?;
@@ -145,11 +154,16 @@ impl<T: Copy + Into<u64>> Serialize for LayoutFields<'_, T> {
         let mut key = String::new();
         let mut buf = itoa::Buffer::new();
         for r in 0..self.n {
-            key.clear();
-            key.push('q');
-            key.push_str(buf.format(r));
             let v: Option<u64> = self.queens.map(|q| q[r].into());
-            m.serialize_entry(key.as_str(), &v)?;
+            match Q_KEYS.get(r) {
+                Some(k) => m.serialize_entry(k, &v)?,
+                None => {
+                    key.clear();
+                    key.push('q');
+                    key.push_str(buf.format(r));
+                    m.serialize_entry(key.as_str(), &v)?;
+                }
+            }
         }
         m.end()
     }
