@@ -885,3 +885,32 @@ fn max_limit_zero_is_refused_and_width_has_a_range() {
         .success()
         .stdout(format!("{:>1024}\n", 260));
 }
+
+#[test]
+fn svg_of_more_than_a_thousand_boards_is_refused() {
+    let many = |k: &str| {
+        xcover()
+            .args(["queens", "random", "1", "--boards", k])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    xcover()
+        .args(["queens", "max", "--format", "svg"])
+        .write_stdin(many("1001"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--format csv"));
+    let out = xcover()
+        .args(["queens", "max", "--format", "svg"])
+        .write_stdin(many("1000"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let s = String::from_utf8(out).unwrap();
+    assert_eq!(s.matches("<g ").count(), 1000);
+    assert_eq!(s.matches("<circle").count(), 1000);
+}
