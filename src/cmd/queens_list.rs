@@ -6,9 +6,12 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::InputError;
 use super::queens_count::thread_pool;
 use crate::io::output::Output;
-use crate::queens::model::{self, CountConfig, Queens};
+use crate::io::records::{LayoutFields, ListCsv, ListRecord, write_json_line};
+use crate::io::svg::{self, SvgBoards};
+use crate::queens::model::{self, Queens};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -18,8 +21,8 @@ pub struct Args {
     /// lexicographically smallest image), with the size of its class.
     #[arg(long)]
     pub unique: bool,
-    /// Stop after K solutions.
-    #[arg(long, value_name = "K")]
+    /// Stop after K solutions (1 or more).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Board)]
@@ -36,70 +39,12 @@ pub struct Args {
 pub enum Format {
     /// A heading line, then n lines of `X` (queen) and `.` (empty), rank 0 first.
     Board,
-    /// `solution,q0,...,q{n-1}` (0-based files), plus `class_size` with --unique.
+    /// `solution,n,q0,...,q{n-1}` (0-based files), plus `class_size` with --unique.
     Csv,
-    /// JSON Lines: `{"solution":1,"columns":[...]}`, plus `"class_size"` with --unique.
+    /// JSON Lines: `{"solution":1,"n":8,"q0":0,...}`, plus `"class_size"` with --unique.
     Json,
-    /// All boards in one SVG picture.
+    /// The boards in one SVG picture (at most 1,000: use --limit).
     Svg,
-}
-
-/// SVG geometry: square size, boards per row, gaps.
-const CELL: usize = 12;
-const PER_ROW: usize = 8;
-const GAP: usize = 16;
-const LABEL: usize = 16;
-
-fn svg_header(n: usize, count: u64) -> String {
-    let board = n * CELL;
-    let cols = (count as usize).clamp(1, PER_ROW);
-    let rows = (count as usize).div_ceil(PER_ROW).max(1);
-    let w = GAP + cols * (board + GAP);
-    let h = GAP + rows * (board + LABEL + GAP);
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\">\n\
-         <rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n"
-    )
-}
-
-fn svg_board(q: &[u8], index: u64, class_size: Option<u8>) -> String {
-    let n = q.len();
-    let board = n * CELL;
-    let k = (index - 1) as usize;
-    let x0 = GAP + (k % PER_ROW) * (board + GAP);
-    let y0 = GAP + (k / PER_ROW) * (board + LABEL + GAP);
-    let mut s = format!("<g transform=\"translate({x0},{y0})\">\n");
-    let label = match class_size {
-        Some(c) => format!("#{index} (class of {c})"),
-        None => format!("#{index}"),
-    };
-    s += &format!("<text x=\"0\" y=\"11\">{label}</text>\n");
-    for r in 0..n {
-        for c in 0..n {
-            let fill = if (r + c) % 2 == 0 {
-                "#f0d9b5"
-            } else {
-                "#b58863"
-            };
-            s += &format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>",
-                c * CELL,
-                LABEL + r * CELL
-            );
-        }
-        s.push('\n');
-    }
-    for (r, &c) in q.iter().enumerate() {
-        s += &format!(
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"black\"/>\n",
-            c as usize * CELL + CELL / 2,
-            LABEL + r * CELL + CELL / 2,
-            CELL / 3
-        );
-    }
-    s += "</g>\n";
-    s
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -108,102 +53,122 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pool = thread_pool(args.threads)?;
     let limit = args.limit.unwrap_or(u64::MAX);
     let mut out = Output::create(args.output.as_deref())?;
-
     match args.format {
+        Format::Board => write_boards(&model, &args, &pool, limit, &mut out)?,
         Format::Csv => {
-            let mut header = String::from("solution");
-            for r in 0..n {
-                header += &format!(",q{r}");
-            }
-            if args.unique {
-                header += ",class_size";
-            }
-            writeln!(out, "{header}")?;
+            let mut w = ListCsv::new(&mut out, n, args.unique)?;
+            let mut index = 0u64;
+            model::for_each_solution(&model, args.unique, Some(&pool), |q, class_size| {
+                index += 1;
+                w.write(&ListRecord {
+                    solution: index,
+                    layout: LayoutFields { n, queens: Some(q) },
+                    class_size,
+                })?;
+                Ok::<_, csv::Error>(stop_at(index, limit))
+            })?;
+            w.flush()?;
         }
-        Format::Svg => {
-            // The picture's size comes first, so count the boards before drawing them.
-            let config = CountConfig {
-                unique: args.unique,
-                ..CountConfig::default()
-            };
-            let c = pool.install(|| model::count(&model, &config, &|_, _, _| {}))?;
-            let total = if args.unique {
-                c.unique.unwrap_or(0)
-            } else {
-                c.solutions
-            };
-            let shown = total.min(limit as u128) as u64;
-            write!(out, "{}", svg_header(n, shown))?;
+        Format::Json => {
+            let mut index = 0u64;
+            model::for_each_solution(&model, args.unique, Some(&pool), |q, class_size| {
+                index += 1;
+                let r = ListRecord {
+                    solution: index,
+                    layout: LayoutFields { n, queens: Some(q) },
+                    class_size,
+                };
+                write_json_line(&mut out, &r)?;
+                Ok::<_, std::io::Error>(stop_at(index, limit))
+            })?;
         }
-        _ => {}
-    }
-
-    let mut index = 0u64;
-    let mut line = String::new();
-    if limit > 0 {
-        model::for_each_solution(&model, args.unique, Some(&pool), |q, class_size| {
-            index += 1;
-            line.clear();
-            match args.format {
-                Format::Board => {
-                    if index > 1 {
-                        line.push('\n');
-                    }
-                    line += &format!("Solution {index}:");
-                    for &c in q {
-                        line += &format!(" {c}");
-                    }
-                    if let Some(s) = class_size {
-                        line += &format!(" (class of {s})");
-                    }
-                    line.push('\n');
-                    for &c in q {
-                        for f in 0..n {
-                            if f > 0 {
-                                line.push(' ');
-                            }
-                            line.push(if f == c as usize { 'X' } else { '.' });
-                        }
-                        line.push('\n');
-                    }
-                }
-                Format::Csv => {
-                    line += &index.to_string();
-                    for &c in q {
-                        line += &format!(",{c}");
-                    }
-                    if let Some(s) = class_size {
-                        line += &format!(",{s}");
-                    }
-                    line.push('\n');
-                }
-                Format::Json => {
-                    line += &format!("{{\"solution\":{index},\"columns\":[");
-                    for (i, &c) in q.iter().enumerate() {
-                        if i > 0 {
-                            line.push(',');
-                        }
-                        line += &c.to_string();
-                    }
-                    line.push(']');
-                    if let Some(s) = class_size {
-                        line += &format!(",\"class_size\":{s}");
-                    }
-                    line += "}\n";
-                }
-                Format::Svg => line += &svg_board(q, index, class_size),
-            }
-            out.write_all(line.as_bytes())?;
-            Ok::<_, std::io::Error>(if index >= limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
-        })?;
-    }
-    if args.format == Format::Svg {
-        writeln!(out, "</svg>")?;
+        Format::Svg => write_svg(&model, &args, &pool, limit, &mut out)?,
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn stop_at(index: u64, limit: u64) -> ControlFlow<()> {
+    if index >= limit {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
+/// Text boards: a heading `Solution K: f0 f1 ...` then n lines of `X` and `.`.
+fn write_boards(
+    model: &Queens,
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    limit: u64,
+    out: &mut Output,
+) -> std::io::Result<()> {
+    let n = args.board.n as usize;
+    let mut index = 0u64;
+    let mut line = String::new();
+    model::for_each_solution(model, args.unique, Some(pool), |q, class_size| {
+        index += 1;
+        line.clear();
+        if index > 1 {
+            line.push('\n');
+        }
+        line += &format!("Solution {index}:");
+        for &c in q {
+            line += &format!(" {c}");
+        }
+        if let Some(s) = class_size {
+            line += &format!(" (class of {s})");
+        }
+        line.push('\n');
+        for &c in q {
+            for f in 0..n {
+                if f > 0 {
+                    line.push(' ');
+                }
+                line.push(if f == c as usize { 'X' } else { '.' });
+            }
+            line.push('\n');
+        }
+        out.write_all(line.as_bytes())?;
+        Ok::<_, std::io::Error>(stop_at(index, limit))
+    })
+}
+
+/// One SVG picture of the boards. The picture's size comes first, so the boards are gathered
+/// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing stops as soon as it has
+/// them (or one more, to refuse a bigger picture), as fast as the CSV of as many boards.
+fn write_svg(
+    model: &Queens,
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    limit: u64,
+    out: &mut Output,
+) -> anyhow::Result<()> {
+    let n = args.board.n as usize;
+    let want = limit.min(svg::MAX_BOARDS + 1);
+    let mut boards: Vec<(Vec<u32>, Option<u8>)> = Vec::new();
+    model::for_each_solution(model, args.unique, Some(pool), |q, class_size| {
+        boards.push((q.iter().map(|&c| u32::from(c)).collect(), class_size));
+        Ok::<_, std::io::Error>(stop_at(boards.len() as u64, want))
+    })?;
+    if boards.len() as u64 > svg::MAX_BOARDS {
+        return Err(InputError(format!(
+            "more than {} boards for one SVG picture: choose some with --limit K (K <= {}), \
+             or use --format csv",
+            svg::MAX_BOARDS,
+            svg::MAX_BOARDS
+        ))
+        .into());
+    }
+    let pic = SvgBoards::start(out, n, boards.len(), svg::LIST_STYLE)?;
+    for (k, (q, class_size)) in boards.iter().enumerate() {
+        let label = match class_size {
+            Some(c) => format!("#{} (class of {c})", k + 1),
+            None => format!("#{}", k + 1),
+        };
+        pic.board(out, k, &label, None, Some(q))?;
+    }
+    pic.finish(out)?;
+    Ok(())
 }

@@ -11,8 +11,13 @@ use super::InputError;
 use crate::engine::Budget;
 use crate::engine::optimize::{Keep, Status};
 use crate::io::output::{Output, read_input};
+use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, StatusWord, write_json_line};
+use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
 use crate::queens::weighted::{BoardResult, BoundKind, Method, Request, WeightedQueens};
+
+/// The widest `--width`.
+pub const MAX_WIDTH: u64 = 1024;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -50,18 +55,20 @@ pub struct Args {
     /// The board size (otherwise inferred from the count of numbers).
     #[arg(short = 'n', value_name = "N")]
     pub n: Option<usize>,
-    /// Right-justify each number in W columns.
-    #[arg(long, value_name = "W", default_value_t = 0)]
-    pub width: usize,
+    /// Right-justify each number in W columns (0 to 1024).
+    #[arg(long, value_name = "W", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_WIDTH))]
+    pub width: u64,
     /// Also print the optimal layout: n lines of `X` and `.` separated by spaces.
     #[arg(long)]
     pub board: bool,
     /// List every optimal layout (and count them).
     #[arg(long, conflicts_with = "top")]
     pub all_optimal: bool,
-    /// With --all-optimal: list at most K layouts per board (all are counted).
-    #[arg(long, value_name = "K", requires = "all_optimal")]
-    pub limit: Option<usize>,
+    /// With --all-optimal: list at most K layouts per board, K >= 1 (all are counted).
+    #[arg(long, value_name = "K", requires = "all_optimal",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// The K best layouts with their scores.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
@@ -96,7 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Keep::Top(usize::try_from(k).unwrap_or(usize::MAX))
     } else if args.all_optimal {
         Keep::AllOptimal {
-            limit: args.limit.unwrap_or(usize::MAX),
+            limit: args
+                .limit
+                .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         }
     } else if args.format == Format::Json {
         // JSON reports the number of optimal layouts: count them, store one.
@@ -123,14 +132,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = Output::create(args.output.as_deref())?;
     let n = boards.n;
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
-    let mut csv_header_done = false;
-    if args.format == Format::Svg {
-        writeln!(out, "{}", svg_header(n, boards.count()))?;
+    if args.format == Format::Svg && boards.count() as u64 > svg::MAX_BOARDS {
+        return Err(InputError(format!(
+            "{} boards are more than one SVG picture holds ({}): use --format csv",
+            boards.count(),
+            svg::MAX_BOARDS
+        ))
+        .into());
     }
+    if args.format == Format::Csv && boards.count() == 0 {
+        MaxCsv::new(&mut out, n, true)?.flush()?;
+    }
+    let svg = match args.format {
+        Format::Svg => Some(SvgBoards::start(
+            &mut out,
+            n,
+            boards.count(),
+            svg::WEIGHTS_STYLE,
+        )?),
+        _ => None,
+    };
     for k in 0..boards.count() {
         let board = boards.board(k);
         let mut budget = Budget::unlimited();
-        if let Some(t) = time_limit {
+        // A limit beyond what the clock can hold is no limit (`with_time` would overflow).
+        if let Some(t) = time_limit
+            && std::time::Instant::now().checked_add(t).is_some()
+        {
             budget = budget.with_time(t);
         }
         let req = Request {
@@ -157,29 +185,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         match args.format {
             Format::Text => write_text(&mut out, &args, &res)?,
             Format::Csv => {
-                if !csv_header_done {
-                    let mut h = String::from("board,score,rank");
-                    for i in 0..n {
-                        h.push_str(&format!(",q{i}"));
-                    }
-                    writeln!(out, "{h}")?;
-                    csv_header_done = true;
-                }
-                write_csv(&mut out, k + 1, &res)?;
+                // A writer a board (the header before the first), flushed into `out`.
+                let mut w = MaxCsv::new(&mut out, n, k == 0)?;
+                for_each_record(k + 1, &res, |r| w.write(r))?;
+                w.flush()?;
             }
-            Format::Json => write_json(&mut out, k + 1, &res)?,
-            Format::Svg => write_svg(&mut out, k, board, &res)?,
+            Format::Json => for_each_record(k + 1, &res, |r| write_json_line(&mut out, r))?,
+            Format::Svg => {
+                let pic = svg.as_ref().expect("an SVG picture");
+                let title = match res.maximum() {
+                    Some(m) => format!("board {}: {m} ({})", k + 1, status_name(res.status)),
+                    None => format!("board {}: none", k + 1),
+                };
+                let queens = res.layouts.first().map(|l| l.queens.as_slice());
+                pic.board(&mut out, k, &title, Some(board), queens)?;
+            }
         }
     }
-    if args.format == Format::Svg {
-        writeln!(out, "</svg>")?;
-    }
-    if args.format == Format::Csv && !csv_header_done {
-        let mut h = String::from("board,score,rank");
-        for i in 0..n {
-            h.push_str(&format!(",q{i}"));
-        }
-        writeln!(out, "{h}")?;
+    if let Some(pic) = svg {
+        pic.finish(&mut out)?;
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
@@ -234,7 +258,7 @@ fn write_layout(out: &mut Output, n: usize, queens: &[u32]) -> std::io::Result<(
 /// `--top K` the line holds the K best scores. `--board`/`--all-optimal` add the layouts, each
 /// as n lines followed by an empty line.
 fn write_text(out: &mut Output, args: &Args, res: &BoardResult) -> std::io::Result<()> {
-    let w = args.width;
+    let w = args.width as usize;
     let mut line = match res.status {
         Status::Infeasible => format!("{:>w$}", "none"),
         Status::Unknown => format!("{:>w$}", "unknown"),
@@ -280,100 +304,36 @@ fn write_text(out: &mut Output, args: &Args, res: &BoardResult) -> std::io::Resu
     Ok(())
 }
 
-fn write_csv(out: &mut Output, board: usize, res: &BoardResult) -> std::io::Result<()> {
-    if res.layouts.is_empty() {
-        let empty = ",".repeat(res.n);
-        let what = match res.status {
-            Status::Infeasible => "none",
-            _ => "unknown",
-        };
-        return writeln!(out, "{board},{what},{empty}");
-    }
-    for (i, l) in res.layouts.iter().enumerate() {
-        let rank = match res.layouts.first() {
-            // All optimal layouts share rank 1; --top ranks by position.
-            Some(f) if f.score == l.score && res.optimal_count.is_some() => 1,
-            _ => i + 1,
-        };
-        let q: Vec<String> = l.queens.iter().map(|c| c.to_string()).collect();
-        writeln!(out, "{board},{},{rank},{}", l.score, q.join(","))?;
-    }
-    Ok(())
-}
-
-fn write_json(out: &mut Output, board: usize, res: &BoardResult) -> anyhow::Result<()> {
-    // Scores are i128 internally: write them as JSON numbers exactly (serde_json's i128).
-    let layouts: Vec<serde_json::Value> = res
-        .layouts
-        .iter()
-        .map(|l| serde_json::json!({"score": l.score, "queens": l.queens}))
-        .collect();
-    let v = serde_json::json!({
-        "board": board,
-        "n": res.n,
-        "maximum": res.maximum(),
-        "status": res.status,
-        "bound": res.bound,
-        "optimal_count": res.optimal_count,
-        "nodes": res.nodes,
-        "layouts": layouts,
-    });
-    writeln!(out, "{}", serde_json::to_string(&v)?)?;
-    Ok(())
-}
-
-const CELL: usize = 40;
-
-fn svg_header(n: usize, k: usize) -> String {
-    let w = n * CELL + 20;
-    let h = k * (n * CELL + 50) + 10;
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         font-family=\"sans-serif\" font-size=\"12\">"
-    )
-}
-
-/// One board: squares shaded by weight (light = low, dark = high), the numbers, and the
-/// queens of the best layout as red circles.
-fn write_svg(out: &mut Output, k: usize, board: &[i64], res: &BoardResult) -> std::io::Result<()> {
-    let n = res.n;
-    let y0 = 10 + k * (n * CELL + 50);
-    let title = match res.maximum() {
-        Some(m) => format!("board {}: {m} ({})", k + 1, status_name(res.status)),
-        None => format!("board {}: none", k + 1),
+/// The records of one board: one per reported layout, each with its place in the ranking
+/// (tied scores share a place), or one without a layout when there is none.
+fn for_each_record<E>(
+    board: usize,
+    res: &BoardResult,
+    mut write: impl FnMut(&MaxRecord) -> Result<(), E>,
+) -> Result<(), E> {
+    let status = StatusWord::of_optimum(res.status, StatusWord::Time);
+    let mut record = MaxRecord {
+        board,
+        status,
+        score: None,
+        place: None,
+        bound: res.bound,
+        optimal_count: res.optimal_count,
+        nodes: res.nodes,
+        layout: LayoutFields {
+            n: res.n,
+            queens: None,
+        },
     };
-    writeln!(out, "<g><text x=\"10\" y=\"{}\">{title}</text>", y0 + 14)?;
-    let lo = board.iter().copied().min().unwrap_or(0) as i128;
-    let hi = board.iter().copied().max().unwrap_or(0) as i128;
-    let queens = res.layouts.first().map(|l| l.queens.as_slice());
-    for r in 0..n {
-        for c in 0..n {
-            let w = board[r * n + c] as i128;
-            let t = if hi > lo {
-                (w - lo) * 200 / (hi - lo)
-            } else {
-                0
-            };
-            let g = 245 - t as i64;
-            let (x, y) = (10 + c * CELL, y0 + 24 + r * CELL);
-            let fg = if g < 120 { "white" } else { "black" };
-            writeln!(
-                out,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"rgb({g},{g},{g})\" stroke=\"#888\"/>\
-                 <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{fg}\">{w}</text>",
-                x + CELL / 2,
-                y + CELL / 2 + 4
-            )?;
-            if queens.is_some_and(|q| q[r] as usize == c) {
-                writeln!(
-                    out,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"red\" stroke-width=\"3\"/>",
-                    x + CELL / 2,
-                    y + CELL / 2,
-                    CELL / 2 - 3
-                )?;
-            }
-        }
+    if res.layouts.is_empty() {
+        return write(&record);
     }
-    writeln!(out, "</g>")
+    let places = records::places(res.layouts.iter().map(|l| l.score));
+    for (l, place) in res.layouts.iter().zip(places) {
+        record.score = Some(l.score);
+        record.place = Some(place);
+        record.layout.queens = Some(&l.queens);
+        write(&record)?;
+    }
+    Ok(())
 }

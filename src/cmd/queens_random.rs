@@ -14,9 +14,10 @@ pub struct Args {
     /// The board size.
     #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub n: u64,
-    /// How many boards.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub boards: usize,
+    /// How many boards (0 to 1,000,000).
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub boards: u64,
     /// The seed of the generator.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,

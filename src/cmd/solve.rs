@@ -7,11 +7,12 @@
 //! - `--format csv`: a header `solution,position,line,option`, then one record per option of
 //!   each solution: the solution number (from 1), the option's position in it (from 1, in the
 //!   order chosen), the option's line in the input file, and the option as written.
-//! - `--format json`: JSON Lines, one `{"type":"solution","data":{...}}` object per solution
-//!   with its number, options and input lines; with `--stats`, a final
-//!   `{"type":"summary","data":{...}}` record with the statistics and how the search ended.
-//! - `--count`: only the number of solutions (text: the number; csv: a `solutions` column;
-//!   json: a `{"type":"count",...}` record).
+//! - `--format json`: JSON Lines, one flat `{"record":"solution",...}` object per solution
+//!   with its number, cost (`null`), options and input lines; with `--stats`, a final
+//!   `{"record":"summary",...}` record with how the search ended (`status`) and the statistics.
+//! - `--count`: only the number of solutions (text: the number; csv: `solutions,status`;
+//!   json: a `{"record":"count","solutions":N,"status":...}` record). The status says whether
+//!   the count is complete or what stopped it; a partial count is also said on stderr.
 //!
 //! - `--minimize` / `--maximize` (DLX5's costs, `|n` at the end of an option): branch and
 //!   bound with the generic bound; the best solution (or the `--top K` best), best first, each
@@ -21,7 +22,7 @@
 //!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
-//! bad input or usage.
+//! bad input or usage. docs/formats.md is the table of the records.
 
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -33,9 +34,13 @@ use anyhow::Context;
 
 use crate::cmd::InputError;
 use crate::engine::optimize::{self, Config, Keep, Optimum, Sense, ShareBound, Status};
-use crate::engine::{Budget, End, OptionId, Outcome, Solver, Stats};
+use crate::engine::{Budget, OptionId, Outcome, Solver};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::{Output, read_input};
+use crate::io::records::{
+    self, CountRecord, OptimumRecord, SolutionRecord, StatusWord, SummaryRecord, csv_writer,
+    write_json_line,
+};
 
 /// Output formats of `xcover solve`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -136,7 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => Keep::Best,
         };
         let best = optimize_problem(&dlx, sense, keep, budget);
-        write_optimum(&mut out, args.format, &dlx, &best)?;
+        let status = optimum_status(&best, &budget);
+        write_optimum(&mut out, args.format, &dlx, &best, status)?;
         out.finish()?;
         eprintln!("xcover: {}", status_line(&best));
         if args.stats {
@@ -146,62 +152,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let outcome = if args.count {
         let outcome = Solver::new(&dlx.problem).count(&budget);
-        write_count(&mut out, args.format, outcome.stats.solutions())?;
+        let status = StatusWord::of_end(outcome.end);
+        write_count(&mut out, args.format, outcome.stats.solutions(), status)?;
         outcome
     } else {
         enumerate(&dlx, &budget, args.format, &mut out)?
     };
+    let status = StatusWord::of_end(outcome.end);
     if args.stats && args.format == Format::Json {
-        write_json(
-            &mut out,
-            "summary",
-            SummaryData {
-                solutions: outcome.stats.solutions(),
-                complete: outcome.end.is_complete(),
-                end: outcome.end,
-                stats: outcome.stats,
-            },
-        )?;
+        write_json_line(&mut out, &SummaryRecord::new(status, &outcome.stats))?;
     }
     out.finish()?;
 
-    if let Some(why) = budget_notice(outcome.end) {
-        eprintln!(
-            "xcover: search stopped: {why}; the counts are not complete ({} solutions found)",
-            outcome.stats.solutions()
-        );
+    // A partial count says so; a listing stopped by its own --limit is what was asked for.
+    if (args.count || status != StatusWord::Limit)
+        && let Some(notice) = records::partial_notice(status, outcome.stats.solutions())
+    {
+        eprintln!("xcover: {notice}");
     }
     if args.stats {
         eprintln!("{}", outcome.stats.knuth_line());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What to tell the user when a budget (not the solution limit) ended the search.
-fn budget_notice(end: End) -> Option<&'static str> {
-    match end {
-        End::NodeLimit => Some("the node budget (--nodes) ran out"),
-        End::MemLimit => Some("the mem budget (--mems) ran out"),
-        End::TimeLimit => Some("the time limit (--time-limit) passed"),
-        End::Exhausted | End::SolutionLimit | End::Stopped => None,
-    }
-}
-
-/// One JSON Lines record, ripgrep style: `{"type": ..., "data": ...}`.
-#[derive(serde::Serialize)]
-struct Record<'a, T> {
-    r#type: &'a str,
-    data: T,
-}
-
-#[derive(serde::Serialize)]
-struct SolutionData {
-    solution: u64,
-    /// Total cost, for the optimising search only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cost: Option<i128>,
-    options: Vec<String>,
-    lines: Vec<usize>,
 }
 
 /// One `solution` record: its number, cost (when optimising), options and input lines.
@@ -211,45 +183,44 @@ fn write_solution_json(
     solution: u64,
     cost: Option<i128>,
     options: &[OptionId],
-) -> anyhow::Result<()> {
-    let data = SolutionData {
+) -> std::io::Result<()> {
+    let texts: Vec<String> = options
+        .iter()
+        .map(|&o| dlx.problem.format_option(o))
+        .collect();
+    let lines: Vec<usize> = options.iter().map(|&o| dlx.line_of(o)).collect();
+    let r = SolutionRecord {
+        record: "solution",
         solution,
         cost,
-        options: options
-            .iter()
-            .map(|&o| dlx.problem.format_option(o))
-            .collect(),
-        lines: options.iter().map(|&o| dlx.line_of(o)).collect(),
+        options: &texts,
+        lines: &lines,
     };
-    write_json(out, "solution", data)
+    write_json_line(out, &r)
 }
 
-#[derive(serde::Serialize)]
-struct SummaryData {
-    solutions: u64,
-    complete: bool,
-    end: End,
-    stats: Stats,
-}
-
-fn write_json(out: &mut Output, kind: &str, data: impl serde::Serialize) -> anyhow::Result<()> {
-    // As an io::Error, so that a closed pipe is recognised as one (exit 0).
-    serde_json::to_writer(&mut *out, &Record { r#type: kind, data })
-        .map_err(std::io::Error::from)?;
-    out.write_all(b"\n")?;
-    Ok(())
-}
-
-fn write_count(out: &mut Output, format: Format, count: u64) -> anyhow::Result<()> {
+fn write_count(
+    out: &mut Output,
+    format: Format,
+    count: u64,
+    status: StatusWord,
+) -> anyhow::Result<()> {
     match format {
         Format::Text => writeln!(out, "{count}")?,
         Format::Csv => {
-            let mut w = csv::Writer::from_writer(&mut *out);
-            w.write_record(["solutions"])?;
-            w.write_record([count.to_string()])?;
+            let mut w = csv_writer(&mut *out);
+            w.write_record(records::SOLVE_COUNT_CSV_HEADER)?;
+            w.write_record([itoa::Buffer::new().format(count), status.as_str()])?;
             w.flush()?;
         }
-        Format::Json => write_json(out, "count", serde_json::json!({ "solutions": count }))?,
+        Format::Json => write_json_line(
+            out,
+            &CountRecord {
+                record: "count",
+                solutions: count,
+                status,
+            },
+        )?,
     }
     Ok(())
 }
@@ -279,18 +250,23 @@ fn enumerate(
             stop_on_error(r.map_err(Into::into), &mut failure)
         }),
         Format::Csv => {
-            let mut w = csv::Writer::from_writer(&mut *out);
-            w.write_record(["solution", "position", "line", "option"])
+            let mut w = csv_writer(&mut *out);
+            w.write_record(records::SOLVE_CSV_HEADER)
                 .context("cannot write the CSV header")?;
             let outcome = solver.run(budget, &mut |s: &[OptionId]| {
                 number += 1;
                 let mut r = Ok(());
+                let (mut b1, mut b2, mut b3) = (
+                    itoa::Buffer::new(),
+                    itoa::Buffer::new(),
+                    itoa::Buffer::new(),
+                );
                 for (k, &o) in s.iter().enumerate() {
                     r = w.write_record([
-                        number.to_string(),
-                        (k + 1).to_string(),
-                        dlx.line_of(o).to_string(),
-                        problem.format_option(o),
+                        b1.format(number).as_bytes(),
+                        b2.format(k + 1).as_bytes(),
+                        b3.format(dlx.line_of(o)).as_bytes(),
+                        problem.format_option(o).as_bytes(),
                     ]);
                     if r.is_err() {
                         break;
@@ -306,7 +282,7 @@ fn enumerate(
         Format::Json => solver.run(budget, &mut |s: &[OptionId]| {
             number += 1;
             let r = write_solution_json(out, dlx, number, None, s);
-            stop_on_error(r, &mut failure)
+            stop_on_error(r.map_err(Into::into), &mut failure)
         }),
     };
     match failure {
@@ -354,15 +330,6 @@ fn status_line(best: &Optimum) -> String {
     }
 }
 
-#[derive(serde::Serialize)]
-struct OptimumData {
-    status: Status,
-    cost: Option<i128>,
-    bound: Option<i128>,
-    solutions: usize,
-    stats: Stats,
-}
-
 /// The kept solutions, best first: text as DLX1 prints solutions with the cost in the heading
 /// (`1: cost 5`), CSV `solution,cost,position,line,option`, or JSON Lines solution records
 /// followed by an `optimum` record (status, cost, bound).
@@ -371,6 +338,7 @@ fn write_optimum(
     format: Format,
     dlx: &DlxFile,
     best: &Optimum,
+    status: StatusWord,
 ) -> anyhow::Result<()> {
     let problem = &dlx.problem;
     match format {
@@ -383,16 +351,18 @@ fn write_optimum(
             }
         }
         Format::Csv => {
-            let mut w = csv::Writer::from_writer(&mut *out);
-            w.write_record(["solution", "cost", "position", "line", "option"])?;
+            let mut w = csv_writer(&mut *out);
+            w.write_record(records::SOLVE_OPT_CSV_HEADER)?;
+            let mut b = [(); 4].map(|_| itoa::Buffer::new());
             for (k, s) in best.solutions.iter().enumerate() {
                 for (p, &o) in s.options.iter().enumerate() {
+                    let [b0, b1, b2, b3] = &mut b;
                     w.write_record([
-                        (k + 1).to_string(),
-                        s.value.to_string(),
-                        (p + 1).to_string(),
-                        dlx.line_of(o).to_string(),
-                        problem.format_option(o),
+                        b0.format(k + 1).as_bytes(),
+                        b1.format(s.value).as_bytes(),
+                        b2.format(p + 1).as_bytes(),
+                        b3.format(dlx.line_of(o)).as_bytes(),
+                        problem.format_option(o).as_bytes(),
                     ])?;
                 }
             }
@@ -402,18 +372,33 @@ fn write_optimum(
             for (k, s) in best.solutions.iter().enumerate() {
                 write_solution_json(out, dlx, k as u64 + 1, Some(s.value), &s.options)?;
             }
-            write_json(
+            write_json_line(
                 out,
-                "optimum",
-                OptimumData {
-                    status: best.status,
+                &OptimumRecord {
+                    record: "optimum",
+                    status,
                     cost: best.value(),
                     bound: best.bound,
                     solutions: best.solutions.len(),
-                    stats: best.stats,
+                    nodes: best.stats.nodes(),
+                    updates: best.stats.updates(),
+                    mems: best.stats.mems(),
                 },
             )?;
         }
     }
     Ok(())
+}
+
+/// The status word of an optimum. When no solution was found before a budget ran out, the
+/// optimiser does not say which budget: the statistics against the budget do.
+fn optimum_status(best: &Optimum, budget: &Budget) -> StatusWord {
+    let stopped_by = if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
+        StatusWord::Nodes
+    } else if budget.mems.is_some_and(|m| best.stats.mems() >= m) {
+        StatusWord::Mems
+    } else {
+        StatusWord::Time
+    };
+    StatusWord::of_optimum(best.status, stopped_by)
 }

@@ -1,6 +1,8 @@
 //! One integration-test binary (links once); a module per area.
 
+mod args;
 mod engine;
+mod formats;
 mod instances;
 mod queens;
 mod queens_bits;

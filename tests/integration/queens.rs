@@ -186,7 +186,7 @@ fn engine_bits_gives_the_same_counts() {
 /// Parses `list --format csv` output into (number, columns, class size).
 fn parse_list_csv(out: &str, n: usize, unique: bool) -> Vec<(u64, Vec<usize>, Option<u8>)> {
     let mut lines = out.lines();
-    let mut header = String::from("solution");
+    let mut header = String::from("solution,n");
     for r in 0..n {
         header += &format!(",q{r}");
     }
@@ -197,9 +197,10 @@ fn parse_list_csv(out: &str, n: usize, unique: bool) -> Vec<(u64, Vec<usize>, Op
     lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            assert_eq!(f.len(), 1 + n + unique as usize, "line {l}");
-            let q = f[1..=n].iter().map(|x| x.parse().unwrap()).collect();
-            let size = unique.then(|| f[n + 1].parse().unwrap());
+            assert_eq!(f.len(), 2 + n + unique as usize, "line {l}");
+            assert_eq!(f[1], n.to_string(), "line {l}");
+            let q = f[2..n + 2].iter().map(|x| x.parse().unwrap()).collect();
+            let size = unique.then(|| f[n + 2].parse().unwrap());
             (f[0].parse().unwrap(), q, size)
         })
         .collect()
@@ -222,7 +223,10 @@ fn list_gives_every_solution_once_in_lexicographic_order() {
         }
     }
     let out = stdout_of(&["queens", "list", "8", "--format", "csv", "--limit", "1"]);
-    assert_eq!(out, "solution,q0,q1,q2,q3,q4,q5,q6,q7\n1,0,4,7,5,2,6,1,3\n");
+    assert_eq!(
+        out,
+        "solution,n,q0,q1,q2,q3,q4,q5,q6,q7\n1,8,0,4,7,5,2,6,1,3\n"
+    );
 }
 
 #[test]
@@ -300,19 +304,25 @@ fn list_formats_board_json_svg_and_output_file() {
         .collect();
     assert_eq!(recs.len(), 3);
     assert_eq!(recs[0]["solution"], 1);
-    assert_eq!(
-        recs[0]["columns"],
-        serde_json::json!([0, 4, 7, 5, 2, 6, 1, 3])
-    );
+    assert_eq!(recs[0]["n"], 8);
+    let q: Vec<u64> = (0..8)
+        .map(|r| recs[0][format!("q{r}")].as_u64().unwrap())
+        .collect();
+    assert_eq!(q, [0, 4, 7, 5, 2, 6, 1, 3]);
     assert_eq!(recs[0]["class_size"], 8);
     let plain = stdout_of(&["queens", "list", "8", "--format", "json", "--limit", "1"]);
-    assert_eq!(plain, "{\"solution\":1,\"columns\":[0,4,7,5,2,6,1,3]}\n");
+    assert_eq!(
+        plain,
+        "{\"solution\":1,\"n\":8,\"q0\":0,\"q1\":4,\"q2\":7,\"q3\":5,\"q4\":2,\"q5\":6,\
+         \"q6\":1,\"q7\":3}\n"
+    );
 
     let svg = stdout_of(&["queens", "list", "8", "--format", "svg", "--unique"]);
     assert!(svg.starts_with("<svg "));
     assert!(svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("<g ").count(), 12);
     assert_eq!(svg.matches("<circle ").count(), 12 * 8);
+    assert!(svg.contains(" viewBox=\"0 0 "));
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out.csv");
@@ -515,4 +525,55 @@ fn merge_adds_counts_beyond_u64_exactly_in_json_and_csv() {
             total % p
         )
     );
+}
+
+#[test]
+fn list_svg_streams_the_first_boards_and_refuses_a_huge_picture() {
+    // n = 20 has 39 billion solutions: the first two come out at once, as with CSV.
+    let start = std::time::Instant::now();
+    let svg = stdout_of(&["queens", "list", "20", "--format", "svg", "--limit", "2"]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(svg.matches("<g ").count(), 2);
+    assert_eq!(svg.matches("<circle ").count(), 2 * 20);
+    // The same boards as the CSV.
+    let csv = stdout_of(&["queens", "list", "20", "--format", "csv", "--limit", "2"]);
+    let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').skip(2).collect();
+    let cx: Vec<String> = first
+        .iter()
+        .map(|f| format!("cx=\"{}\"", f.parse::<usize>().unwrap() * 12 + 6))
+        .collect();
+    let g1 = svg.split("<g ").nth(1).unwrap();
+    let circles: Vec<&str> = g1.lines().filter(|l| l.starts_with("<circle")).collect();
+    for (c, want) in circles.iter().zip(&cx) {
+        assert!(c.contains(want.as_str()), "{c} {want}");
+    }
+    // 1,000 boards fit; more do not, and nothing is written.
+    let svg = stdout_of(&["queens", "list", "12", "--format", "svg", "--limit", "1000"]);
+    assert_eq!(svg.matches("<g ").count(), 1000);
+    for args in [
+        vec!["queens", "list", "12", "--format", "svg"],
+        vec!["queens", "list", "12", "--format", "svg", "--limit", "1001"],
+    ] {
+        xcover()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("--limit").and(predicate::str::contains("csv")));
+    }
+    // Fewer solutions than the limit: all of them.
+    let svg = stdout_of(&["queens", "list", "8", "--format", "svg", "--limit", "5000"]);
+    assert_eq!(svg.matches("<g ").count(), 92);
+}
+
+#[test]
+fn list_limit_zero_is_refused() {
+    for format in ["board", "csv", "json", "svg"] {
+        xcover()
+            .args(["queens", "list", "8", "--limit", "0", "--format", format])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("--limit"));
+    }
 }

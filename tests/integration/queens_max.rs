@@ -233,10 +233,14 @@ fn top_k_against_brute_force_sorted_list() {
         .clone();
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "board,score,rank,q0,q1,q2,q3,q4,q5,q6,q7");
+    assert_eq!(
+        lines[0],
+        "board,status,score,place,bound,optimal_count,nodes,n,q0,q1,q2,q3,q4,q5,q6,q7"
+    );
     assert_eq!(lines.len(), 4);
-    for (i, l) in lines[1..].iter().enumerate() {
-        assert!(l.starts_with(&format!("1,260,{},", i + 1)), "{l}");
+    // The three best all score 260: tied scores share the first place.
+    for l in &lines[1..] {
+        assert!(l.starts_with("1,optimal,260,1,260,,"), "{l}");
     }
 }
 
@@ -340,16 +344,14 @@ fn time_limit_reports_feasible_with_a_valid_bound() {
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["status"], "feasible");
     assert_eq!(v["n"], n);
-    let value = v["maximum"].as_i64().unwrap();
+    assert_eq!(v["place"], 1);
+    let value = v["score"].as_i64().unwrap();
     let bound = v["bound"].as_i64().unwrap();
     assert!(bound >= value, "{bound} < {value}");
     // The layout is a placement and scores the value.
     let boards = xcover::io::weights::parse_classic(&text, "x", None).unwrap();
-    let q: Vec<u32> = v["layouts"][0]["queens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u32)
+    let q: Vec<u32> = (0..n)
+        .map(|r| v[format!("q{r}")].as_u64().unwrap() as u32)
         .collect();
     assert_eq!(score(n, boards.board(0), &q) as i64, value);
     for i in 0..n {
@@ -408,11 +410,19 @@ fn board_and_formats() {
         .write_stdin(text.clone())
         .output()
         .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["maximum"], 260);
-    assert_eq!(v["optimal_count"], 92);
-    assert_eq!(v["status"], "optimal");
-    assert_eq!(v["layouts"].as_array().unwrap().len(), 5);
+    let s = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<serde_json::Value> = s
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5);
+    for v in &rows {
+        assert_eq!(v["board"], 1);
+        assert_eq!(v["score"], 260);
+        assert_eq!(v["place"], 1);
+        assert_eq!(v["optimal_count"], 92);
+        assert_eq!(v["status"], "optimal");
+    }
 
     let out = xcover()
         .args(["queens", "max", "--format", "csv", "--all-optimal"])
@@ -421,7 +431,11 @@ fn board_and_formats() {
         .unwrap();
     let s = String::from_utf8(out.stdout).unwrap();
     assert_eq!(s.lines().count(), 93);
-    assert!(s.lines().skip(1).all(|l| l.starts_with("1,260,1,")));
+    assert!(
+        s.lines()
+            .skip(1)
+            .all(|l| l.starts_with("1,optimal,260,1,260,92,"))
+    );
 
     let out = xcover()
         .args(["queens", "max", "--format", "svg"])
@@ -432,6 +446,7 @@ fn board_and_formats() {
     assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
     assert_eq!(s.matches("<circle").count(), 8);
     assert_eq!(s.matches("<rect").count(), 64);
+    assert!(s.contains(" viewBox=\"0 0 "));
 }
 
 #[test]
@@ -783,4 +798,119 @@ fn threads_give_the_same_maxima_and_zero_is_refused() {
         .write_stdin(boards)
         .assert()
         .code(2);
+}
+
+#[test]
+fn no_placement_leaves_numeric_fields_empty_with_a_status() {
+    let boards = vec![vec![1i64; 4], vec![5i64; 4]];
+    xcover()
+        .args(["queens", "max", "--format", "csv"])
+        .write_stdin(classic(2, &boards))
+        .assert()
+        .success()
+        .stdout(
+            "board,status,score,place,bound,optimal_count,nodes,n,q0,q1\n\
+             1,infeasible,,,,,0,2,,\n\
+             2,infeasible,,,,,0,2,,\n",
+        );
+    let out = xcover()
+        .args(["queens", "max", "--format", "json"])
+        .write_stdin(classic(2, &boards))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let s = String::from_utf8(out).unwrap();
+    let first: serde_json::Value = serde_json::from_str(s.lines().next().unwrap()).unwrap();
+    assert_eq!(first["status"], "infeasible");
+    assert_eq!(first["score"], serde_json::Value::Null);
+    assert_eq!(first["q0"], serde_json::Value::Null);
+}
+
+#[test]
+fn top_places_share_ties_and_follow_the_ranking() {
+    // 4×4 with two solutions, [1,3,0,2] and [2,0,3,1]; equal weights tie, a bump breaks it.
+    let mut w = vec![1i64; 16];
+    let out = |w: &Vec<i64>| {
+        let o = xcover()
+            .args(["queens", "max", "--top", "2", "--format", "csv"])
+            .write_stdin(classic(4, std::slice::from_ref(w)))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let tied = out(&w);
+    let places: Vec<&str> = tied
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(places, ["1", "1"]);
+    w[1] = 10; // rank 0, file 1: the queen of [1,3,0,2]
+    let ranked = out(&w);
+    let rows: Vec<Vec<&str>> = ranked
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows[0][2..4], ["13", "1"]);
+    assert_eq!(rows[1][2..4], ["4", "2"]);
+    assert_eq!(rows[0][8..], ["1", "3", "0", "2"]);
+}
+
+#[test]
+fn max_limit_zero_is_refused_and_width_has_a_range() {
+    let (text, _) = sample(49);
+    for args in [
+        vec!["queens", "max", "--all-optimal", "--limit", "0"],
+        vec!["queens", "max", "--top", "0"],
+        vec!["queens", "max", "--width", "1025"],
+        vec!["queens", "max", "--width", "65536"],
+    ] {
+        xcover()
+            .args(&args)
+            .write_stdin(text.clone())
+            .assert()
+            .code(2)
+            .stdout("");
+    }
+    xcover()
+        .args(["queens", "max", "--width", "1024"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(format!("{:>1024}\n", 260));
+}
+
+#[test]
+fn svg_of_more_than_a_thousand_boards_is_refused() {
+    let many = |k: &str| {
+        xcover()
+            .args(["queens", "random", "1", "--boards", k])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    xcover()
+        .args(["queens", "max", "--format", "svg"])
+        .write_stdin(many("1001"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--format csv"));
+    let out = xcover()
+        .args(["queens", "max", "--format", "svg"])
+        .write_stdin(many("1000"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let s = String::from_utf8(out).unwrap();
+    assert_eq!(s.matches("<g ").count(), 1000);
+    assert_eq!(s.matches("<circle").count(), 1000);
 }

@@ -285,7 +285,13 @@ fn count_and_limit() {
         .args(["solve", f, "--limit", "5", "--count"])
         .assert()
         .success()
-        .stdout("5\n");
+        .stdout("5\n")
+        .stderr("xcover: stopped by the solution limit after 5 solutions (partial count)\n");
+    xcover()
+        .args(["solve", f, "--limit", "5", "--count", "--format", "json"])
+        .assert()
+        .success()
+        .stdout("{\"record\":\"count\",\"solutions\":5,\"status\":\"limit\"}\n");
     xcover()
         .args(["solve", f, "--limit", "500", "--count"])
         .assert()
@@ -295,14 +301,15 @@ fn count_and_limit() {
         .args(["solve", f, "--count", "--format", "csv"])
         .assert()
         .success()
-        .stdout("solutions\n92\n");
+        .stdout("solutions,status\n92,complete\n");
     let out = xcover()
         .args(["solve", f, "--count", "--format", "json"])
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(v["type"], "count");
-    assert_eq!(v["data"]["solutions"], 92);
+    assert_eq!(v["record"], "count");
+    assert_eq!(v["solutions"], 92);
+    assert_eq!(v["status"], "complete");
 }
 
 /// Checks that the options of one 8-queens solution, as written, place 8 non-attacking
@@ -371,13 +378,14 @@ fn json_output_parses_back_with_summary_matching_stats_line() {
         .collect();
     assert_eq!(records.len(), 93);
     for (k, r) in records[..92].iter().enumerate() {
-        assert_eq!(r["type"], "solution");
-        assert_eq!(r["data"]["solution"], k as u64 + 1);
-        let options: Vec<(usize, String)> = r["data"]["lines"]
+        assert_eq!(r["record"], "solution");
+        assert_eq!(r["solution"], k as u64 + 1);
+        assert_eq!(r["cost"], serde_json::Value::Null);
+        let options: Vec<(usize, String)> = r["lines"]
             .as_array()
             .unwrap()
             .iter()
-            .zip(r["data"]["options"].as_array().unwrap())
+            .zip(r["options"].as_array().unwrap())
             .map(|(l, o)| {
                 (
                     l.as_u64().unwrap() as usize,
@@ -388,11 +396,10 @@ fn json_output_parses_back_with_summary_matching_stats_line() {
         check_queens_solution(&options, &input_lines);
     }
     let summary = &records[92];
-    assert_eq!(summary["type"], "summary");
-    assert_eq!(summary["data"]["solutions"], 92);
-    assert_eq!(summary["data"]["complete"], true);
-    assert_eq!(summary["data"]["end"], "exhausted");
-    let s = &summary["data"]["stats"];
+    assert_eq!(summary["record"], "summary");
+    assert_eq!(summary["solutions"], 92);
+    assert_eq!(summary["status"], "complete");
+    let s = summary;
     let line = format!(
         "Altogether {} solutions, {} mems, {} updates, {} nodes.\n",
         s["solutions"], s["mems"], s["updates"], s["nodes"]
@@ -479,9 +486,9 @@ fn budgets_stop_the_search_and_say_so() {
             .unwrap(),
     )
     .unwrap();
-    assert_eq!(last["data"]["end"], "node_limit");
-    assert_eq!(last["data"]["complete"], false);
-    assert!(last["data"]["stats"]["nodes"].as_u64().unwrap() <= 100);
+    assert_eq!(last["record"], "summary");
+    assert_eq!(last["status"], "nodes");
+    assert!(last["nodes"].as_u64().unwrap() <= 100);
     // A generous budget changes nothing.
     xcover()
         .args([
@@ -643,4 +650,98 @@ fn optimising_without_a_solution_says_infeasible_and_top_needs_a_sense() {
         .stderr(predicate::str::contains(
             "--top needs --minimize or --maximize",
         ));
+}
+
+#[test]
+fn partial_counts_say_so_in_the_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = write(dir.path(), "q10.dlx", instances::queens(10, true));
+    let f = q.to_str().unwrap();
+    for (args, status, why) in [
+        (vec!["--time-limit", "0"], "time", "the time limit"),
+        (vec!["--nodes", "100"], "nodes", "the node budget"),
+        (vec!["--mems", "10000"], "mems", "the mem budget"),
+        (vec!["--limit", "3"], "limit", "the solution limit"),
+    ] {
+        let out = xcover()
+            .args(["solve", "--count", "--format", "json", f])
+            .args(&args)
+            .assert()
+            .success();
+        let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(v["record"], "count");
+        assert_eq!(v["status"], status, "{args:?}");
+        let n = v["solutions"].as_u64().unwrap();
+        assert!(n < 724);
+        let out = xcover()
+            .args(["solve", "--count", "--format", "csv", f])
+            .args(&args)
+            .assert()
+            .success();
+        let csv = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert_eq!(csv, format!("solutions,status\n{n},{status}\n"), "{args:?}");
+        // Text: the bare number, and one line on stderr.
+        let out = xcover()
+            .args(["solve", "--count", f])
+            .args(&args)
+            .assert()
+            .success();
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        let s = if n == 1 { "" } else { "s" };
+        assert_eq!(
+            stderr,
+            format!("xcover: stopped by {why} after {n} solution{s} (partial count)\n")
+        );
+    }
+    // A complete count says so too, and nothing on stderr.
+    xcover()
+        .args(["solve", "--count", "--format", "json", f])
+        .assert()
+        .success()
+        .stdout("{\"record\":\"count\",\"solutions\":724,\"status\":\"complete\"}\n")
+        .stderr("");
+    // A listing stopped by its own --limit is what was asked for: no notice.
+    xcover()
+        .args(["solve", "--limit", "2", f])
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn optimum_records_are_flat_with_a_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "c.dlx", "a b\na |1\nb |2\na b |5\n");
+    let out = xcover()
+        .args(["solve", "--minimize", "--top", "2", "--format", "json"])
+        .arg(&file)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["record"], "solution");
+    assert_eq!(lines[0]["cost"], 3);
+    assert_eq!(lines[1]["cost"], 5);
+    let opt = &lines[2];
+    assert_eq!(opt["record"], "optimum");
+    assert_eq!(opt["status"], "optimal");
+    assert_eq!(opt["cost"], 3);
+    assert_eq!(opt["bound"], 3);
+    assert_eq!(opt["solutions"], 2);
+    for l in &lines {
+        assert!(l.as_object().unwrap().values().all(|v| !v.is_object()));
+    }
+    let none = write(dir.path(), "none.dlx", "a b\na |1\n");
+    let out = xcover()
+        .args(["solve", "--maximize", "--format", "json"])
+        .arg(&none)
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["status"], "infeasible");
+    assert_eq!(v["cost"], serde_json::Value::Null);
 }

@@ -1,0 +1,452 @@
+//! The records the commands print, and the CSV and JSON Lines writers for them: one shape per
+//! kind of record, the same in every command and in both formats (docs/formats.md is the
+//! table of them).
+//!
+//! - A *layout* (queens on a board) is always the columns `n, q0, ..., q{n-1}`: the board size,
+//!   then the file (0-based) of the queen on each rank.
+//! - CSV goes through the `csv` crate with a header row; JSON Lines through serde-derived
+//!   structs, one flat object a line (pandas `read_json(lines=True)` reads it as is), fields in
+//!   the order of the CSV columns. Where a stream mixes kinds of record, a `record` field names
+//!   the kind.
+//! - No value is an empty CSV field and `null` in JSON; a numeric column never holds a word.
+//! - A result that may be partial carries a `status` ([`StatusWord`]).
+
+use std::io::Write;
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use crate::engine::End;
+use crate::engine::optimize::Status;
+
+/// The buffer of every CSV writer (the output beneath is buffered too; this one saves calls).
+const CSV_BUFFER: usize = 1 << 16;
+
+/// A CSV writer with the crate's settings and a large buffer.
+pub fn csv_writer<W: Write>(w: W) -> csv::Writer<W> {
+    csv::WriterBuilder::new()
+        .buffer_capacity(CSV_BUFFER)
+        .from_writer(w)
+}
+
+/// Writes one JSON Lines record (a serde-derived struct) and its newline.
+pub fn write_json_line<W: Write>(w: &mut W, record: &impl Serialize) -> std::io::Result<()> {
+    // As an io::Error, so that a closed pipe is recognised as one (exit 0).
+    serde_json::to_writer(&mut *w, record).map_err(std::io::Error::from)?;
+    w.write_all(b"\n")
+}
+
+/// How a result ended, in the `status` field of every count and optimum record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusWord {
+    /// A count over the whole search tree.
+    Complete,
+    /// The best value, proven.
+    Optimal,
+    /// The best value found when a budget ran out (a bound says how far it may be off).
+    Feasible,
+    /// There is no solution at all.
+    Infeasible,
+    /// Stopped by the solution limit (`--limit`).
+    Limit,
+    /// Stopped by the time limit.
+    Time,
+    /// Stopped by the node budget.
+    Nodes,
+    /// Stopped by the mem budget.
+    Mems,
+}
+
+impl StatusWord {
+    /// The word as written in the data.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusWord::Complete => "complete",
+            StatusWord::Optimal => "optimal",
+            StatusWord::Feasible => "feasible",
+            StatusWord::Infeasible => "infeasible",
+            StatusWord::Limit => "limit",
+            StatusWord::Time => "time",
+            StatusWord::Nodes => "nodes",
+            StatusWord::Mems => "mems",
+        }
+    }
+
+    /// How a search ended. A visitor's stop (a write error) reads as the solution limit: the
+    /// output is cut short either way.
+    pub fn of_end(end: End) -> StatusWord {
+        match end {
+            End::Exhausted => StatusWord::Complete,
+            End::SolutionLimit | End::Stopped => StatusWord::Limit,
+            End::NodeLimit => StatusWord::Nodes,
+            End::MemLimit => StatusWord::Mems,
+            End::TimeLimit => StatusWord::Time,
+        }
+    }
+
+    /// How an optimisation ended; `unknown` (no solution when a budget ran out) is said by the
+    /// budget that ran out (`stopped_by`).
+    pub fn of_optimum(status: Status, stopped_by: StatusWord) -> StatusWord {
+        match status {
+            Status::Optimal => StatusWord::Optimal,
+            Status::Feasible => StatusWord::Feasible,
+            Status::Infeasible => StatusWord::Infeasible,
+            Status::Unknown => stopped_by,
+        }
+    }
+
+    /// True when the answer is the whole answer (or proven).
+    pub fn is_final(self) -> bool {
+        matches!(
+            self,
+            StatusWord::Complete | StatusWord::Optimal | StatusWord::Infeasible
+        )
+    }
+
+    /// What stopped the search, in words for the stderr notice (`None` when it was not
+    /// stopped).
+    pub fn stopped_by(self) -> Option<&'static str> {
+        match self {
+            StatusWord::Limit => Some("the solution limit"),
+            StatusWord::Time => Some("the time limit"),
+            StatusWord::Nodes => Some("the node budget"),
+            StatusWord::Mems => Some("the mem budget"),
+            _ => None,
+        }
+    }
+}
+
+/// The stderr line for a partial count: `stopped by the time limit after 52 solutions
+/// (partial count)` (without the `xcover: ` prefix). `None` for a complete answer.
+pub fn partial_notice(status: StatusWord, solutions: u64) -> Option<String> {
+    let why = status.stopped_by()?;
+    let s = if solutions == 1 { "" } else { "s" };
+    Some(format!(
+        "stopped by {why} after {solutions} solution{s} (partial count)"
+    ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layouts
+
+/// A layout's fields for JSON: `"n": n, "q0": f0, ...` (flattened into the record).
+pub struct LayoutFields<'a, T> {
+    pub n: usize,
+    /// The files of the queens, rank 0 first; `None` when there is no layout (the `q` fields
+    /// are then `null`).
+    pub queens: Option<&'a [T]>,
+}
+
+/// The names of the first layout columns, so that JSON records need not format them.
+const Q_KEYS: [&str; 64] = [
+    "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14",
+    "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22", "q23", "q24", "q25", "q26", "q27",
+    "q28", "q29", "q30", "q31", "q32", "q33", "q34", "q35", "q36", "q37", "q38", "q39", "q40",
+    "q41", "q42", "q43", "q44", "q45", "q46", "q47", "q48", "q49", "q50", "q51", "q52", "q53",
+    "q54", "q55", "q56", "q57", "q58", "q59", "q60", "q61", "q62", "q63",
+];
+
+impl<T: Copy + Into<u64>> Serialize for LayoutFields<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.n + 1))?;
+        m.serialize_entry("n", &self.n)?;
+        let mut key = String::new();
+        let mut buf = itoa::Buffer::new();
+        for r in 0..self.n {
+            let v: Option<u64> = self.queens.map(|q| q[r].into());
+            match Q_KEYS.get(r) {
+                Some(k) => m.serialize_entry(k, &v)?,
+                None => {
+                    key.clear();
+                    key.push('q');
+                    key.push_str(buf.format(r));
+                    m.serialize_entry(key.as_str(), &v)?;
+                }
+            }
+        }
+        m.end()
+    }
+}
+
+/// The CSV header of a layout: `n,q0,...,q{n-1}`.
+pub fn layout_header<W: Write>(w: &mut csv::Writer<W>, n: usize) -> csv::Result<()> {
+    w.write_field("n")?;
+    let mut key = String::new();
+    let mut buf = itoa::Buffer::new();
+    for r in 0..n {
+        key.clear();
+        key.push('q');
+        key.push_str(buf.format(r));
+        w.write_field(&key)?;
+    }
+    Ok(())
+}
+
+/// The CSV fields of a layout (empty `q` fields without one).
+pub fn layout_fields<W: Write, T: Copy + Into<u64>>(
+    w: &mut csv::Writer<W>,
+    n: usize,
+    queens: Option<&[T]>,
+) -> csv::Result<()> {
+    let mut buf = itoa::Buffer::new();
+    w.write_field(buf.format(n))?;
+    match queens {
+        Some(q) => {
+            for &c in q {
+                w.write_field(buf.format(c.into()))?;
+            }
+        }
+        None => {
+            for _ in 0..n {
+                w.write_field("")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes an optional number as a CSV field (empty for `None`).
+fn opt_field<W: Write, V: itoa::Integer>(w: &mut csv::Writer<W>, v: Option<V>) -> csv::Result<()> {
+    match v {
+        Some(v) => w.write_field(itoa::Buffer::new().format(v)),
+        None => w.write_field(""),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `queens list`
+
+/// One `queens list` record: `solution`, the layout, and `class_size` with `--unique`.
+#[derive(Serialize)]
+pub struct ListRecord<'a> {
+    pub solution: u64,
+    #[serde(flatten)]
+    pub layout: LayoutFields<'a, u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_size: Option<u8>,
+}
+
+/// The CSV writer of `queens list`: the header at creation, then one row per solution.
+pub struct ListCsv<W: Write> {
+    w: csv::Writer<W>,
+    n: usize,
+}
+
+impl<W: Write> ListCsv<W> {
+    pub fn new(out: W, n: usize, unique: bool) -> csv::Result<Self> {
+        let mut w = csv_writer(out);
+        w.write_field("solution")?;
+        layout_header(&mut w, n)?;
+        if unique {
+            w.write_field("class_size")?;
+        }
+        w.write_record(None::<&[u8]>)?;
+        Ok(ListCsv { w, n })
+    }
+
+    pub fn write(&mut self, r: &ListRecord) -> csv::Result<()> {
+        let mut buf = itoa::Buffer::new();
+        self.w.write_field(buf.format(r.solution))?;
+        layout_fields(&mut self.w, self.n, r.layout.queens)?;
+        if let Some(c) = r.class_size {
+            self.w.write_field(buf.format(c))?;
+        }
+        self.w.write_record(None::<&[u8]>)
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `queens max`
+
+/// One `queens max` record: a board's result with one of its reported layouts (one record per
+/// layout; a board without any layout has one record with empty score and layout).
+///
+/// `place` is the layout's place in the board's ranking, best 1; tied scores share a place
+/// (1, 1, 3: standard competition ranking).
+#[derive(Serialize)]
+pub struct MaxRecord<'a> {
+    pub board: usize,
+    pub status: StatusWord,
+    pub score: Option<i128>,
+    pub place: Option<usize>,
+    /// Upper bound on the maximum (equal to it when optimal).
+    pub bound: Option<i128>,
+    /// The number of optimal layouts, when counted (`--all-optimal`, JSON).
+    pub optimal_count: Option<u64>,
+    pub nodes: u64,
+    #[serde(flatten)]
+    pub layout: LayoutFields<'a, u32>,
+}
+
+/// The CSV writer of `queens max`.
+pub struct MaxCsv<W: Write> {
+    w: csv::Writer<W>,
+    n: usize,
+}
+
+impl<W: Write> MaxCsv<W> {
+    /// A writer of rows of boards of side n, after the header row when `header`.
+    pub fn new(out: W, n: usize, header: bool) -> csv::Result<Self> {
+        let mut w = csv_writer(out);
+        if !header {
+            return Ok(MaxCsv { w, n });
+        }
+        for h in [
+            "board",
+            "status",
+            "score",
+            "place",
+            "bound",
+            "optimal_count",
+            "nodes",
+        ] {
+            w.write_field(h)?;
+        }
+        layout_header(&mut w, n)?;
+        w.write_record(None::<&[u8]>)?;
+        Ok(MaxCsv { w, n })
+    }
+
+    pub fn write(&mut self, r: &MaxRecord) -> csv::Result<()> {
+        let w = &mut self.w;
+        let mut buf = itoa::Buffer::new();
+        w.write_field(buf.format(r.board))?;
+        w.write_field(r.status.as_str())?;
+        opt_field(w, r.score)?;
+        opt_field(w, r.place)?;
+        opt_field(w, r.bound)?;
+        opt_field(w, r.optimal_count)?;
+        w.write_field(buf.format(r.nodes))?;
+        layout_fields(w, self.n, r.layout.queens)?;
+        w.write_record(None::<&[u8]>)
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+}
+
+/// Places in a ranking, best first: tied scores share a place (standard competition ranking:
+/// 1, 1, 3).
+pub fn places(scores: impl IntoIterator<Item = i128>) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let mut prev: Option<i128> = None;
+    for (i, s) in scores.into_iter().enumerate() {
+        let p = match prev {
+            Some(p) if p == s => *out.last().expect("a previous place"),
+            _ => i + 1,
+        };
+        out.push(p);
+        prev = Some(s);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// `solve`
+
+/// A solution of `solve`: its number, its total cost (`null` unless optimising), its options
+/// as written and their lines in the input.
+#[derive(Serialize)]
+pub struct SolutionRecord<'a> {
+    pub record: &'static str,
+    pub solution: u64,
+    pub cost: Option<i128>,
+    pub options: &'a [String],
+    pub lines: &'a [usize],
+}
+
+/// `solve --count`: the number of solutions and whether that is all of them.
+#[derive(Serialize)]
+pub struct CountRecord {
+    pub record: &'static str,
+    pub solutions: u64,
+    pub status: StatusWord,
+}
+
+/// `solve --stats --format json`: the search's statistics at the end.
+#[derive(Serialize)]
+pub struct SummaryRecord {
+    pub record: &'static str,
+    pub status: StatusWord,
+    pub solutions: u64,
+    pub nodes: u64,
+    pub updates: u64,
+    pub mems: u64,
+    pub cleansings: u64,
+    pub max_level: u32,
+}
+
+impl SummaryRecord {
+    pub fn new(status: StatusWord, stats: &crate::engine::Stats) -> SummaryRecord {
+        SummaryRecord {
+            record: "summary",
+            status,
+            solutions: stats.solutions(),
+            nodes: stats.nodes(),
+            updates: stats.updates(),
+            mems: stats.mems(),
+            cleansings: stats.cleansings(),
+            max_level: stats.max_level(),
+        }
+    }
+}
+
+/// `solve --minimize/--maximize --format json`: how the optimisation ended.
+#[derive(Serialize)]
+pub struct OptimumRecord {
+    pub record: &'static str,
+    pub status: StatusWord,
+    pub cost: Option<i128>,
+    pub bound: Option<i128>,
+    pub solutions: usize,
+    pub nodes: u64,
+    pub updates: u64,
+    pub mems: u64,
+}
+
+/// The CSV headers of `solve`.
+pub const SOLVE_CSV_HEADER: [&str; 4] = ["solution", "position", "line", "option"];
+pub const SOLVE_OPT_CSV_HEADER: [&str; 5] = ["solution", "cost", "position", "line", "option"];
+pub const SOLVE_COUNT_CSV_HEADER: [&str; 2] = ["solutions", "status"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_share_ties() {
+        assert_eq!(places([9, 9, 7, 5, 5, 5, 1]), vec![1, 1, 3, 4, 4, 4, 7]);
+        assert_eq!(places(Vec::<i128>::new()), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn layout_json_is_flat_and_ordered() {
+        let r = ListRecord {
+            solution: 3,
+            layout: LayoutFields {
+                n: 4,
+                queens: Some(&[1u8, 3, 0, 2]),
+            },
+            class_size: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            r#"{"solution":3,"n":4,"q0":1,"q1":3,"q2":0,"q3":2}"#
+        );
+    }
+
+    #[test]
+    fn notice_wording() {
+        assert_eq!(
+            partial_notice(StatusWord::Time, 52).unwrap(),
+            "stopped by the time limit after 52 solutions (partial count)"
+        );
+        assert_eq!(partial_notice(StatusWord::Complete, 52), None);
+    }
+}

@@ -1,0 +1,180 @@
+//! The one SVG board writer: boards in a grid, each with a label above it, squares either
+//! chequered or shaded by weight (with the weight written in), and the queens as circles.
+//! The picture has a `viewBox`, so it scales.
+//!
+//! The size of the picture comes first, so the caller says how many boards there are before
+//! drawing them: [`MAX_BOARDS`] is the most one picture may hold.
+
+use std::io::{self, Write};
+
+/// The most boards one picture holds (1,000 8×8 boards are already about 1 MB of SVG).
+pub const MAX_BOARDS: u64 = 1000;
+
+/// How boards are drawn.
+#[derive(Copy, Clone, Debug)]
+pub struct Style {
+    /// The side of a square, in pixels.
+    pub cell: usize,
+    /// Boards per row of the grid.
+    pub per_row: usize,
+}
+
+/// Small chequered boards, 8 to a row (`queens list`).
+pub const LIST_STYLE: Style = Style {
+    cell: 12,
+    per_row: 8,
+};
+
+/// Big boards with their weights, one to a row (`queens max`).
+pub const WEIGHTS_STYLE: Style = Style {
+    cell: 40,
+    per_row: 1,
+};
+
+const GAP: usize = 16;
+const LABEL: usize = 18;
+
+/// A picture of `count` boards of side `n`, being written.
+pub struct SvgBoards {
+    n: usize,
+    style: Style,
+}
+
+impl SvgBoards {
+    /// Writes the picture's opening tag, sized for `count` boards.
+    pub fn start(out: &mut impl Write, n: usize, count: usize, style: Style) -> io::Result<Self> {
+        let board = n * style.cell;
+        let cols = count.clamp(1, style.per_row);
+        let rows = count.div_ceil(style.per_row).max(1);
+        let w = GAP + cols * (board + GAP);
+        let h = GAP + rows * (board + LABEL + GAP);
+        let font = if style.cell >= 24 { 12 } else { 11 };
+        writeln!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+             viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"{font}\" \
+             style=\"background:white\">"
+        )?;
+        Ok(SvgBoards { n, style })
+    }
+
+    /// Draws board `index` (0-based place in the grid) with its label; `weights` (n×n, row by
+    /// row) shade the squares and are written in them, otherwise the squares are chequered;
+    /// `queens` are the files of the queens, rank 0 first.
+    pub fn board(
+        &self,
+        out: &mut impl Write,
+        index: usize,
+        label: &str,
+        weights: Option<&[i64]>,
+        queens: Option<&[u32]>,
+    ) -> io::Result<()> {
+        let n = self.n;
+        let cell = self.style.cell;
+        let board = n * cell;
+        let x0 = GAP + (index % self.style.per_row) * (board + GAP);
+        let y0 = GAP + (index / self.style.per_row) * (board + LABEL + GAP);
+        writeln!(out, "<g transform=\"translate({x0},{y0})\">")?;
+        writeln!(out, "<text x=\"0\" y=\"12\">{}</text>", escape(label))?;
+        let (lo, hi) = match weights {
+            Some(w) => (
+                w.iter().copied().min().unwrap_or(0) as i128,
+                w.iter().copied().max().unwrap_or(0) as i128,
+            ),
+            None => (0, 0),
+        };
+        for r in 0..n {
+            for c in 0..n {
+                let (x, y) = (c * cell, LABEL + r * cell);
+                match weights {
+                    Some(ws) => {
+                        let w = ws[r * n + c] as i128;
+                        let t = if hi > lo {
+                            (w - lo) * 200 / (hi - lo)
+                        } else {
+                            0
+                        };
+                        let g = 245 - t as i64;
+                        let fg = if g < 120 { "white" } else { "black" };
+                        write!(
+                            out,
+                            "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" \
+                             fill=\"rgb({g},{g},{g})\" stroke=\"#888\"/>\
+                             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{fg}\">{w}</text>",
+                            x + cell / 2,
+                            y + cell / 2 + 4
+                        )?;
+                    }
+                    None => {
+                        let fill = if (r + c) % 2 == 0 {
+                            "#f0d9b5"
+                        } else {
+                            "#b58863"
+                        };
+                        write!(
+                            out,
+                            "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" \
+                             fill=\"{fill}\"/>"
+                        )?;
+                    }
+                }
+            }
+            writeln!(out)?;
+        }
+        for (r, &c) in queens.unwrap_or(&[]).iter().enumerate() {
+            let (cx, cy) = (c as usize * cell + cell / 2, LABEL + r * cell + cell / 2);
+            if weights.is_some() {
+                writeln!(
+                    out,
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"red\" \
+                     stroke-width=\"3\"/>",
+                    cell / 2 - 3
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"black\"/>",
+                    cell / 3
+                )?;
+            }
+        }
+        writeln!(out, "</g>")
+    }
+
+    /// Closes the picture.
+    pub fn finish(self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(out, "</svg>")
+    }
+}
+
+/// Escapes text for an SVG text node.
+fn escape(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains(['<', '>', '&']) {
+        return s.into();
+    }
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picture_has_a_viewbox_and_the_boards() {
+        let mut v = Vec::new();
+        let svg = SvgBoards::start(&mut v, 4, 2, LIST_STYLE).unwrap();
+        svg.board(&mut v, 0, "#1", None, Some(&[1, 3, 0, 2]))
+            .unwrap();
+        svg.board(&mut v, 1, "#2", Some(&[1; 16]), Some(&[2, 0, 3, 1]))
+            .unwrap();
+        svg.finish(&mut v).unwrap();
+        let s = String::from_utf8(v).unwrap();
+        assert!(s.starts_with("<svg ") && s.contains("viewBox=\"0 0 "));
+        assert_eq!(s.matches("<circle ").count(), 8);
+        assert_eq!(s.matches("<rect ").count(), 32);
+        assert!(s.trim_end().ends_with("</svg>"));
+    }
+}
