@@ -35,7 +35,7 @@ use crate::cmd::InputError;
 use crate::engine::optimize::{self, Config, Keep, Optimum, Sense, ShareBound, Status};
 use crate::engine::{Budget, End, OptionId, Outcome, Solver, Stats};
 use crate::io::dlx_format::{self, DlxFile};
-use crate::io::output::{Output, read_input};
+use crate::io::output::Output;
 
 /// Output formats of `xcover solve`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -102,9 +102,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = read_input(args.input.as_deref())?;
-    let dlx = dlx_format::parse(&bytes, &name)?;
-    drop(bytes);
+    let dlx = dlx_format::read(crate::io::input::open(args.input.as_deref())?)?;
     for w in &dlx.warnings {
         eprintln!("xcover: {w}");
     }

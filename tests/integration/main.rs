@@ -1,6 +1,7 @@
 //! One integration-test binary (links once); a module per area.
 
 mod engine;
+mod faults;
 mod instances;
 mod queens;
 mod queens_bits;
