@@ -171,7 +171,10 @@ pub fn read<R: BufRead>(input: LineReader<R>) -> Result<DlxFile, DlxError> {
 
 /// Reads a DLX file from a stream of lines; `limits.max_line_bytes` replaces the reader's own
 /// line limit. Never panics, whatever the bytes.
-pub fn read_with<R: BufRead>(mut input: LineReader<R>, limits: &Limits) -> Result<DlxFile, DlxError> {
+pub fn read_with<R: BufRead>(
+    mut input: LineReader<R>,
+    limits: &Limits,
+) -> Result<DlxFile, DlxError> {
     input.set_max_line_bytes(limits.max_line_bytes);
     let file = input.name().to_string();
     Reader {

@@ -325,7 +325,10 @@ mod tests {
         let e = lines(b"ok\nab\0c\n", 100).unwrap_err();
         assert_eq!((e.line, e.column, e.kind), (2, 3, InputErrorKind::Nul));
         let e = lines(b"a\n\xc3\xa4\xc3\n", 100).unwrap_err();
-        assert_eq!((e.line, e.column, e.kind), (2, 2, InputErrorKind::InvalidUtf8));
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (2, 2, InputErrorKind::InvalidUtf8)
+        );
         // An endless line: stops after the limit, whatever follows.
         let endless = io::Read::take(io::repeat(b'x'), u64::MAX);
         let mut r = LineReader::new(BufReader::new(endless), "zero");

@@ -86,8 +86,13 @@ impl Output {
         match self.inner {
             Sink::Stdout(mut w) => w.flush().with_context(context),
             Sink::Direct(w) => {
-                let f = w.into_inner().map_err(|e| e.into_error()).with_context(context)?;
-                f.sync_all().or_else(ignore_unsupported).with_context(context)
+                let f = w
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .with_context(context)?;
+                f.sync_all()
+                    .or_else(ignore_unsupported)
+                    .with_context(context)
             }
             Sink::Replace {
                 writer,
@@ -176,7 +181,8 @@ fn create_file(p: &Path) -> anyhow::Result<Output> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             // A new file, or the missing target of a symlink (created, as `>` would).
             let target = follow_links(p).with_context(cannot)?;
-            replace(&target, None).with_context(cannot)?
+            replace(&target, None)
+                .with_context(|| format!("cannot create a file in {}", dir_of(&target).display()))?
         }
         Err(e) => return Err(e).with_context(cannot),
     };
@@ -222,10 +228,20 @@ fn replace_existing(p: &Path, meta: &fs::Metadata) -> anyhow::Result<Sink> {
     match replace(&target, Some(meta)) {
         Ok(sink) => Ok(sink),
         // The file may be written but its directory not: write in place, as `>` would.
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
-            Ok(Sink::Direct(direct(&target).with_context(|| format!("cannot write {shown}"))?))
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => Ok(Sink::Direct(
+            direct(&target).with_context(|| format!("cannot write {shown}"))?,
+        )),
+        Err(e) => {
+            Err(e).with_context(|| format!("cannot create a file in {}", dir_of(&target).display()))
         }
-        Err(e) => Err(e).with_context(|| format!("cannot write {shown}")),
+    }
+}
+
+/// The directory of a file, for its temporary file.
+fn dir_of(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
     }
 }
 
@@ -234,10 +250,7 @@ fn replace_existing(p: &Path, meta: &fs::Metadata) -> anyhow::Result<Sink> {
 fn replace(target: &Path, old: Option<&fs::Metadata>) -> io::Result<Sink> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     install_signal_handler();
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = dir_of(target);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".xcover-").suffix(".tmp");
     // An ordinary new file's mode (0666 less the umask), not a temporary file's 0600.
@@ -310,8 +323,7 @@ fn install_signal_handler() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-        else {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return;
         };
         std::thread::spawn(move || {

@@ -68,7 +68,10 @@ fn o_replaces_a_regular_file_keeping_its_mode() {
     for mode in [0o600, 0o640, 0o664] {
         std::fs::write(&out, "old").unwrap();
         std::fs::set_permissions(&out, PermissionsExt::from_mode(mode)).unwrap();
-        let (code, _, err) = run(xcover().args(["queens", "count", "5", "-o"]).arg(&out), vec![]);
+        let (code, _, err) = run(
+            xcover().args(["queens", "count", "5", "-o"]).arg(&out),
+            vec![],
+        );
         assert_eq!(code, 0, "{err}");
         assert_eq!(std::fs::read_to_string(&out).unwrap(), COUNT5);
         let meta = std::fs::metadata(&out).unwrap();
@@ -76,7 +79,10 @@ fn o_replaces_a_regular_file_keeping_its_mode() {
     }
     // A new file gets an ordinary file's mode (0666 less the umask), not 0600.
     let new = dir.path().join("new.txt");
-    let (code, _, _) = run(xcover().args(["queens", "count", "5", "-o"]).arg(&new), vec![]);
+    let (code, _, _) = run(
+        xcover().args(["queens", "count", "5", "-o"]).arg(&new),
+        vec![],
+    );
     assert_eq!(code, 0);
     assert_eq!(std::fs::read_to_string(&new).unwrap(), COUNT5);
     assert!(temp_files(dir.path()).is_empty());
@@ -88,7 +94,10 @@ fn o_refuses_a_read_only_file_even_as_root() {
     let out = dir.path().join("ro.txt");
     std::fs::write(&out, "old").unwrap();
     std::fs::set_permissions(&out, PermissionsExt::from_mode(0o444)).unwrap();
-    let (code, stdout, err) = run(xcover().args(["queens", "count", "5", "-o"]).arg(&out), vec![]);
+    let (code, stdout, err) = run(
+        xcover().args(["queens", "count", "5", "-o"]).arg(&out),
+        vec![],
+    );
     assert_eq!(code, 2, "{err}");
     assert!(stdout.is_empty());
     assert!(err.contains("ro.txt") && err.contains("read-only"), "{err}");
@@ -140,7 +149,10 @@ fn o_refuses_another_users_file_and_keeps_the_owner_for_root() {
     assert_eq!(code, 0, "{err}");
     let meta = std::fs::metadata(&theirs).unwrap();
     assert_eq!(std::fs::read_to_string(&theirs).unwrap(), COUNT5);
-    assert_eq!((meta.uid(), meta.gid(), meta.mode() & 0o777), (nobody, nobody, 0o620));
+    assert_eq!(
+        (meta.uid(), meta.gid(), meta.mode() & 0o777),
+        (nobody, nobody, 0o620)
+    );
 }
 
 #[test]
@@ -153,10 +165,21 @@ fn o_follows_a_symlink_and_keeps_it() {
     std::fs::set_permissions(&real, PermissionsExt::from_mode(0o600)).unwrap();
     let link = dir.path().join("link.txt");
     std::os::unix::fs::symlink("data/real.txt", &link).unwrap();
-    let (code, _, err) = run(xcover().args(["queens", "count", "5", "-o"]).arg(&link), vec![]);
+    let (code, _, err) = run(
+        xcover().args(["queens", "count", "5", "-o"]).arg(&link),
+        vec![],
+    );
     assert_eq!(code, 0, "{err}");
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("data/real.txt"));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_link(&link).unwrap(),
+        Path::new("data/real.txt")
+    );
     assert_eq!(std::fs::read_to_string(&real).unwrap(), COUNT5);
     assert_eq!(std::fs::metadata(&real).unwrap().mode() & 0o777, 0o600);
     assert!(temp_files(dir.path()).is_empty() && temp_files(&sub).is_empty());
@@ -169,8 +192,16 @@ fn o_follows_a_symlink_and_keeps_it() {
         vec![],
     );
     assert_eq!(code, 0, "{err}");
-    assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read_to_string(sub.join("made.txt")).unwrap(), COUNT5);
+    assert!(
+        std::fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(sub.join("made.txt")).unwrap(),
+        COUNT5
+    );
 }
 
 #[test]
@@ -189,10 +220,18 @@ fn o_writes_into_a_fifo_without_replacing_it() {
             .unwrap();
         s
     });
-    let (code, _, err) = run(xcover().args(["queens", "count", "5", "-o"]).arg(&fifo), vec![]);
+    let (code, _, err) = run(
+        xcover().args(["queens", "count", "5", "-o"]).arg(&fifo),
+        vec![],
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(reader.join().unwrap(), COUNT5);
-    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
     assert!(temp_files(dir.path()).is_empty());
 }
 
@@ -200,7 +239,9 @@ fn o_writes_into_a_fifo_without_replacing_it() {
 fn o_refuses_a_directory() {
     let dir = tempfile::tempdir().unwrap();
     let (code, _, err) = run(
-        xcover().args(["queens", "count", "5", "-o"]).arg(dir.path()),
+        xcover()
+            .args(["queens", "count", "5", "-o"])
+            .arg(dir.path()),
         vec![],
     );
     assert_eq!(code, 2);
@@ -240,7 +281,11 @@ fn interrupted(args: &[&str], stdin: Vec<u8>, signal: i32) {
     // SAFETY: kill with our own child's pid.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(128 + signal), "{args:?} signal {signal}");
+    assert_eq!(
+        status.code(),
+        Some(128 + signal),
+        "{args:?} signal {signal}"
+    );
     assert!(temp_files(dir.path()).is_empty(), "{args:?} left litter");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "old content\n");
 }
@@ -257,7 +302,11 @@ fn signals_remove_the_temporary_file() {
         .output()
         .unwrap()
         .stdout;
-    interrupted(&["queens", "max", "--time-limit", "60"], boards, libc::SIGINT);
+    interrupted(
+        &["queens", "max", "--time-limit", "60"],
+        boards,
+        libc::SIGINT,
+    );
 }
 
 #[test]
@@ -271,7 +320,10 @@ fn a_closed_stdout_is_an_error() {
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args}: {err}");
-        assert!(err.contains("stdout") && err.contains("Bad file descriptor"), "{err}");
+        assert!(
+            err.contains("stdout") && err.contains("Bad file descriptor"),
+            "{err}"
+        );
     }
     // With -o, a closed stdout does not matter.
     let dir = tempfile::tempdir().unwrap();
@@ -299,7 +351,11 @@ fn a_broken_pipe_stays_quiet() {
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(0));
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 // ---- Section 5: bounded memory, short escaped messages -------------------------------------
@@ -372,7 +428,11 @@ fn long_and_strange_tokens_are_quoted_short_and_escaped() {
         &["`4\\u{7}` is not an integer"],
     );
     // Invalid UTF-8 is named by position, not echoed.
-    rejected(&["solve"], b"a b\na \xff\xfe\n".to_vec(), &["<stdin>:2:3: invalid UTF-8"]);
+    rejected(
+        &["solve"],
+        b"a b\na \xff\xfe\n".to_vec(),
+        &["<stdin>:2:3: invalid UTF-8"],
+    );
 }
 
 #[test]
