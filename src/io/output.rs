@@ -85,15 +85,12 @@ impl Output {
         let context = || format!("cannot write {label}");
         match self.inner {
             Sink::Stdout(mut w) => w.flush().with_context(context),
-            Sink::Direct(w) => {
-                let f = w
-                    .into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(context)?;
-                f.sync_all()
-                    .or_else(ignore_unsupported)
-                    .with_context(context)
-            }
+            // Flushed only, as `>` leaves it (a device or FIFO has nothing to sync).
+            Sink::Direct(w) => w
+                .into_inner()
+                .map(drop)
+                .map_err(|e| e.into_error())
+                .with_context(context),
             Sink::Replace {
                 writer,
                 target,
@@ -111,15 +108,6 @@ impl Output {
                 Ok(())
             }
         }
-    }
-}
-
-/// `fsync` on a device or FIFO may be refused: nothing to sync there.
-fn ignore_unsupported(e: io::Error) -> io::Result<()> {
-    if e.raw_os_error() == Some(libc::EINVAL) || e.raw_os_error() == Some(libc::EROFS) {
-        Ok(())
-    } else {
-        Err(e)
     }
 }
 

@@ -454,4 +454,15 @@ fn a_byte_order_mark_is_skipped_in_every_format() {
         format!("{bom}1,2,3,4\n5,6,7,8\n9,1,2,3\n4,5,6,7\n").into_bytes(),
     );
     assert_eq!(code, 0, "{err}");
+    for format in ["csv", "json"] {
+        let record = xcover()
+            .args(["queens", "count", "6", "--shard", "1/1", "--format", format])
+            .output()
+            .unwrap()
+            .stdout;
+        let mut input = bom.as_bytes().to_vec();
+        input.extend(record);
+        let (code, out, err) = run(xcover().args(["queens", "merge", "-"]), input);
+        assert_eq!((code, out.trim()), (0, "4"), "{format}: {err}");
+    }
 }
