@@ -1,29 +1,88 @@
-//! The `xcover` binary: parse the command line, run the subcommand, map errors to exit codes.
+//! The `xcover` binary: parse the command line, run the subcommand, map errors to exit codes:
+//! 0 success (a broken pipe too), 2 an error (one line on stderr), 128 + n killed by signal n
+//! while writing `-o FILE` (see docs/failures.md).
 
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Whether stdout was closed (`>&-`) when the process started. Rust's runtime then points
+/// descriptor 1 at `/dev/null` before `main`, where writes would vanish; this check runs
+/// earlier, from `.init_array`, as the C library starts the program.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+mod closed_stdout {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn check() {
+        // SAFETY: F_GETFD only asks whether descriptor 1 is open.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            CLOSED.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[used]
+    #[unsafe(link_section = ".init_array")]
+    static CHECK: extern "C" fn() = check;
+
+    pub fn was_closed() -> bool {
+        CLOSED.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+mod closed_stdout {
+    pub fn was_closed() -> bool {
+        false
+    }
+}
+
 fn main() -> ExitCode {
+    if closed_stdout::was_closed() {
+        xcover::io::output::set_stdout_closed();
+    }
     let cli = match xcover::cmd::Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout with exit 0; usage errors exit 2.
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if e.use_stderr() => {
+            // A usage error.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            // Help and version go to stdout with exit 0, if they could be written.
+            return match print_help(&e) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => fail(err),
+            };
         }
     };
     match xcover::cmd::run(cli) {
         Ok(code) => code,
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("xcover: {e:#}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(e),
     }
+}
+
+/// Help or version text: clap's colours on a terminal; elsewhere plain text, with the write
+/// checked (`--help > /dev/full` is an error).
+fn print_help(e: &clap::Error) -> anyhow::Result<()> {
+    if std::io::stdout().is_terminal() && !closed_stdout::was_closed() {
+        e.print()?;
+        return Ok(());
+    }
+    let mut out = xcover::io::output::Output::stdout();
+    out.write_all(e.render().to_string().as_bytes())?;
+    out.finish()
+}
+
+/// Exit 2 with one line on stderr; a broken pipe is no error.
+fn fail(e: anyhow::Error) -> ExitCode {
+    if is_broken_pipe(&e) {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("xcover: {e:#}");
+    ExitCode::from(2)
 }
 
 /// A closed pipe (`xcover ... | head`) is not an error.

@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::InputError;
 use crate::engine::Budget;
 use crate::engine::optimize::{Keep, Status};
-use crate::io::output::{Output, read_input};
+use crate::io::output::Output;
 use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, StatusWord, write_json_line};
 use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
@@ -211,8 +211,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn read_boards(args: &Args) -> anyhow::Result<Boards> {
     if let Some(path) = &args.weights {
-        let (bytes, name) = read_input(Some(path))?;
-        let b = weights::parse_csv(&bytes, &name).map_err(|e| InputError(e.0))?;
+        let input = crate::io::input::open(Some(path))?;
+        let name = input.name().to_string();
+        let b = weights::read_csv(input).map_err(|e| InputError(e.0))?;
         if let Some(n) = args.n
             && n != b.n
         {
@@ -220,8 +221,7 @@ fn read_boards(args: &Args) -> anyhow::Result<Boards> {
         }
         return Ok(b);
     }
-    let (bytes, name) = read_input(args.input.as_deref())?;
-    weights::parse_classic(&bytes, &name, args.n)
+    weights::read_classic(crate::io::input::open(args.input.as_deref())?, args.n)
         .map_err(|e| InputError(e.0))
         .context("bad board input")
         .map_err(|e| {

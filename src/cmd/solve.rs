@@ -36,7 +36,7 @@ use crate::cmd::InputError;
 use crate::engine::optimize::{self, Config, Keep, Optimum, Sense, ShareBound, Status};
 use crate::engine::{Budget, OptionId, Outcome, Solver};
 use crate::io::dlx_format::{self, DlxFile};
-use crate::io::output::{Output, read_input};
+use crate::io::output::Output;
 use crate::io::records::{
     self, CountRecord, OptimumRecord, SolutionRecord, StatusWord, SummaryRecord, csv_writer,
     write_json_line,
@@ -107,9 +107,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = read_input(args.input.as_deref())?;
-    let dlx = dlx_format::parse(&bytes, &name)?;
-    drop(bytes);
+    let dlx = dlx_format::read(crate::io::input::open(args.input.as_deref())?)?;
     for w in &dlx.warnings {
         eprintln!("xcover: {w}");
     }

@@ -26,16 +26,23 @@
 //! - `|` in the item line may be glued to the next name (`a b |c d`), as DLX1 allows.
 //! - A UTF-8 byte-order mark at the start of the file is skipped.
 //!
-//! Limits: the file must be UTF-8; a line may hold at most [`Limits::max_line_bytes`] bytes
-//! (1 MiB by default; Knuth's buffer is much smaller); the problem may have at most
+//! Limits: the file must be UTF-8 without NUL bytes; a line may hold at most
+//! [`Limits::max_line_bytes`] bytes (16 MiB by default, [`crate::io::input::MAX_LINE_BYTES`];
+//! Knuth's buffer is 900,003 bytes); the input is read as a stream of lines, and a line that
+//! breaks these rules fails at once (`/dev/zero` fails on its first byte); the problem may have at most
 //! [`Limits::max_nodes`] nodes (items + entries + options), which the engine's `u32` links
 //! bound by [`MAX_NODES`].
 //!
 //! Errors carry the file name, the 1-based line and the 1-based column (counted in characters;
 //! for invalid UTF-8, the characters before the bad byte + 1) and display as
-//! `FILE:LINE:COL: message`.
+//! `FILE:LINE:COL: message`. A name or a line quoted in a message is shortened and escaped by
+//! [`crate::io::quote`].
 
 use std::fmt;
+use std::io::BufRead;
+
+use crate::io::input::{InputErrorKind, LineReader, MAX_LINE_BYTES};
+use crate::io::quote;
 
 use crate::engine::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder,
@@ -53,7 +60,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_line_bytes: 1 << 20,
+            max_line_bytes: MAX_LINE_BYTES,
             max_nodes: MAX_NODES,
         }
     }
@@ -64,33 +71,37 @@ impl Default for Limits {
 pub enum ErrorKind {
     #[error("invalid UTF-8")]
     InvalidUtf8,
+    #[error("NUL byte (\\0): this is not a text input")]
+    NulByte,
+    #[error("cannot read: {0}")]
+    Read(String),
     #[error("line too long (more than {0} bytes)")]
     LineTooLong(usize),
     #[error("no items: the first line that is not blank or a comment must name the items")]
     NoItems,
     #[error("'|' appears twice in the item line")]
     BarTwice,
-    #[error("invalid item name '{0}' (names cannot contain ':' or '|')")]
+    #[error("invalid item name '{}' (names cannot contain ':' or '|')", quote(.0))]
     InvalidItemName(String),
     #[error("empty item name before ':'")]
     EmptyItemName,
-    #[error("duplicate item name '{0}'")]
+    #[error("duplicate item name '{}'", quote(.0))]
     DuplicateItem(String),
-    #[error("unknown item '{0}'")]
+    #[error("unknown item '{}'", quote(.0))]
     UnknownItem(String),
-    #[error("item '{0}' appears twice in one option")]
+    #[error("item '{}' appears twice in one option", quote(.0))]
     ItemTwiceInOption(String),
-    #[error("primary item '{0}' cannot have a colour")]
+    #[error("primary item '{}' cannot have a colour", quote(.0))]
     ColourOnPrimary(String),
-    #[error("empty colour after '{0}:'")]
+    #[error("empty colour after '{}:'", quote(.0))]
     EmptyColour(String),
-    #[error("invalid colour '{0}' (colours cannot contain ':' or '|')")]
+    #[error("invalid colour '{}' (colours cannot contain ':' or '|')", quote(.0))]
     InvalidColour(String),
-    #[error("invalid cost '{0}' (a cost is '|' followed by a nonnegative decimal integer)")]
+    #[error("invalid cost '{}' (a cost is '|' followed by a nonnegative decimal integer)", quote(.0))]
     InvalidCost(String),
     #[error("the costs of this option add up to more than {}", i64::MAX)]
     CostOverflow,
-    #[error("item '{0}' after a cost (costs come at the end of an option)")]
+    #[error("item '{}' after a cost (costs come at the end of an option)", quote(.0))]
     ItemAfterCost(String),
     #[error("too many nodes (more than {0})")]
     TooManyNodes(u64),
@@ -142,15 +153,32 @@ impl DlxFile {
     }
 }
 
-/// Reads a DLX file with the default [`Limits`]. `file` names the input in messages.
+/// Reads a DLX file from bytes with the default [`Limits`]. `file` names the input in messages.
 pub fn parse(bytes: &[u8], file: &str) -> Result<DlxFile, DlxError> {
     parse_with(bytes, file, &Limits::default())
 }
 
-/// Reads a DLX file. Never panics, whatever the bytes.
+/// Reads a DLX file from bytes. Never panics, whatever the bytes.
 pub fn parse_with(bytes: &[u8], file: &str, limits: &Limits) -> Result<DlxFile, DlxError> {
+    read_with(LineReader::new(bytes, file), limits)
+}
+
+/// Reads a DLX file from a stream of lines (see [`crate::io::input::open`]) with the default
+/// [`Limits`]: memory grows with the problem, not with the input's size.
+pub fn read<R: BufRead>(input: LineReader<R>) -> Result<DlxFile, DlxError> {
+    read_with(input, &Limits::default())
+}
+
+/// Reads a DLX file from a stream of lines; `limits.max_line_bytes` replaces the reader's own
+/// line limit. Never panics, whatever the bytes.
+pub fn read_with<R: BufRead>(
+    mut input: LineReader<R>,
+    limits: &Limits,
+) -> Result<DlxFile, DlxError> {
+    input.set_max_line_bytes(limits.max_line_bytes);
+    let file = input.name().to_string();
     Reader {
-        file,
+        file: &file,
         limits,
         builder: ProblemBuilder::new(),
         stamp: Vec::new(),
@@ -159,7 +187,7 @@ pub fn parse_with(bytes: &[u8], file: &str, limits: &Limits) -> Result<DlxFile, 
         warnings: Vec::new(),
         nodes: 0,
     }
-    .read(bytes)
+    .read(input)
 }
 
 struct Reader<'a> {
@@ -216,15 +244,6 @@ fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// The number of characters in the longest UTF-8 prefix of `bytes`.
-fn chars_in_valid_prefix(bytes: &[u8]) -> usize {
-    let valid = match std::str::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
-    };
-    valid.chars().count()
-}
-
 fn valid_name(s: &str) -> bool {
     !s.is_empty() && !s.contains([':', '|'])
 }
@@ -239,30 +258,23 @@ impl Reader<'_> {
         }
     }
 
-    fn read(mut self, bytes: &[u8]) -> Result<DlxFile, DlxError> {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    fn read<R: BufRead>(mut self, mut input: LineReader<R>) -> Result<DlxFile, DlxError> {
         let mut have_items = false;
-        let mut last_line = 1;
-        for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-            let number = k + 1;
-            last_line = number;
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            if raw.len() > self.limits.max_line_bytes {
-                return Err(DlxError {
-                    file: self.file.to_string(),
-                    line: number,
-                    column: chars_in_valid_prefix(&raw[..self.limits.max_line_bytes]) + 1,
-                    kind: ErrorKind::LineTooLong(self.limits.max_line_bytes),
-                });
-            }
-            let text = match std::str::from_utf8(raw) {
-                Ok(t) => t,
-                Err(_) => {
+        loop {
+            let (number, text) = match input.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(e) => {
                     return Err(DlxError {
                         file: self.file.to_string(),
-                        line: number,
-                        column: chars_in_valid_prefix(raw) + 1,
-                        kind: ErrorKind::InvalidUtf8,
+                        line: e.line,
+                        column: e.column,
+                        kind: match e.kind {
+                            InputErrorKind::Read(m) => ErrorKind::Read(m),
+                            InputErrorKind::LineTooLong(n) => ErrorKind::LineTooLong(n),
+                            InputErrorKind::Nul => ErrorKind::NulByte,
+                            InputErrorKind::InvalidUtf8 => ErrorKind::InvalidUtf8,
+                        },
                     });
                 }
             };
@@ -278,10 +290,8 @@ impl Reader<'_> {
                 have_items = true;
             }
         }
-        // A final line terminator ends the last line; it does not start another.
-        if bytes.ends_with(b"\n") && last_line > 1 {
-            last_line -= 1;
-        }
+        // The last line: the final line terminator ends it, it does not start another.
+        let last_line = input.lines_read().max(1);
         if !have_items {
             return Err(DlxError {
                 file: self.file.to_string(),
@@ -429,7 +439,10 @@ impl Reader<'_> {
             self.warnings.push(Warning {
                 file: self.file.to_string(),
                 line: line.number,
-                message: format!("option ignored (no primary items): {}", line.text.trim()),
+                message: format!(
+                    "option ignored (no primary items): {}",
+                    quote(line.text.trim())
+                ),
             });
             return Ok(());
         }

@@ -3,10 +3,18 @@
 //! Two formats:
 //! - The classic one: the number of boards k, then k boards of n×n integers, row by row,
 //!   separated by any whitespace (spaces, tabs, newlines, CRLF). n follows from the count of
-//!   numbers (k·n²) unless it is given. Parsed from bytes in one pass.
-//! - A CSV matrix (`--weights FILE.csv`): one board, one CSV record per rank, n fields each.
+//!   numbers (k·n²) unless it is given. Read in one pass.
+//! - A CSV matrix (`--weights FILE.csv`): one board, one CSV record per rank (per line), n
+//!   fields each.
 //!
-//! Errors name the input, line and column (1-based), and the board where it is known.
+//! Both are read as streams of bounded lines ([`crate::io::input::LineReader`]; a byte-order
+//! mark at the start is skipped). Errors name the input, line and column (1-based), and the
+//! board where it is known; a token is quoted short and escaped ([`crate::io::quote`]).
+
+use std::io::BufRead;
+
+use crate::io::input::{InputError, LineReader};
+use crate::io::{quote, quote_bytes};
 
 /// A bad weight input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,74 +52,106 @@ struct BadToken {
     too_big: bool,
 }
 
-/// Parses the classic format. `name` is used in messages; `n` states the board size.
+/// Parses the classic format from bytes. `name` is used in messages; `n` states the board size.
 pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Boards, WeightsError> {
+    read_classic(LineReader::new(bytes, name), n)
+}
+
+/// A line reader's error in this module's words: `NAME: line L, column C: problem`.
+fn input_error(e: InputError) -> WeightsError {
+    WeightsError(format!(
+        "{}: line {}, column {}: {}",
+        e.name, e.line, e.column, e.kind
+    ))
+}
+
+/// Reads the classic format as a stream of lines (see [`crate::io::input::open`]); `n` states
+/// the board size. Memory grows with the numbers read; with `n` given, a bad or extra number
+/// fails at once (without it, the rest of the input is counted, not kept, to infer n and name
+/// the board in the message).
+pub fn read_classic<R: BufRead>(
+    mut input: LineReader<R>,
+    n: Option<usize>,
+) -> Result<Boards, WeightsError> {
+    let name = input.name().to_string();
     let err = |msg: String| WeightsError(format!("{name}: {msg}"));
     let mut numbers: Vec<i64> = Vec::new();
     let mut bad: Option<BadToken> = None;
-    // Token count and where each token starts are only needed for messages: track the line
-    // and the start of the line as we go.
-    let mut line = 1usize;
-    let mut line_start = 0usize;
     let mut tokens = 0usize;
     let mut k_pos = None;
-    let mut i = 0usize;
-    let len = bytes.len();
-    while i < len {
-        let b = bytes[i];
-        if b == b'\n' {
-            line += 1;
-            line_start = i + 1;
-            i += 1;
-            continue;
-        }
-        if b == b' ' || b == b'\t' || b == b'\r' || b == 0x0b || b == 0x0c {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < len && !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let tok = &bytes[start..i];
-        if tokens == 0 {
-            k_pos = Some((line, start - line_start + 1));
-        }
-        match parse_i64(tok) {
-            Ok(v) => {
-                if bad.is_none() {
-                    numbers.push(v);
+    // With n given: how many numbers follow k, once k is read.
+    let mut want: Option<u64> = None;
+    loop {
+        let (line, text) = match input.next_line() {
+            Ok(Some(l)) => l,
+            Ok(None) => break,
+            Err(e) => {
+                // A bad number earlier in the input is the first problem.
+                if let Some(b) = &bad {
+                    return Err(err(bad_message(b, None)));
+                }
+                return Err(input_error(e));
+            }
+        };
+        for (start, tok) in ascii_tokens(text) {
+            let col = text[..start].chars().count() + 1;
+            if tokens == 0 {
+                k_pos = Some((line, col));
+            }
+            match parse_i64(tok.as_bytes()) {
+                Ok(v) => {
+                    if bad.is_none() {
+                        numbers.push(v);
+                    }
+                }
+                Err(too_big) => {
+                    if bad.is_none() {
+                        bad = Some(BadToken {
+                            index: tokens,
+                            line,
+                            col,
+                            text: quote(tok),
+                            too_big,
+                        });
+                    }
                 }
             }
-            Err(too_big) => {
-                if bad.is_none() {
-                    bad = Some(BadToken {
-                        index: tokens,
-                        line,
-                        col: column(&bytes[line_start..start]),
-                        text: String::from_utf8_lossy(tok).into_owned(),
-                        too_big,
-                    });
+            tokens += 1;
+            if let Some(b) = &bad {
+                if b.index == 0 {
+                    return Err(err(k_message(b)));
+                }
+                if let Some(n) = n.filter(|&n| n > 0) {
+                    return Err(err(bad_message(b, Some(n))));
                 }
             }
+            if tokens == 1 && bad.is_none() && numbers[0] >= 0 {
+                want = n.map(|n| (numbers[0] as u64).saturating_mul((n as u64).pow(2)));
+            }
+            if let Some(w) = want
+                && (tokens - 1) as u64 > w
+            {
+                let k = numbers[0];
+                let n = n.unwrap_or(0);
+                return Err(err(format!(
+                    "line {line}, column {col}: more numbers than {k} board(s) of {n}×{n}: board {k} \
+                     has too many numbers or k is too small"
+                )));
+            }
         }
-        tokens += 1;
     }
+    let line = (input.lines_read() + input.ended_with_newline() as usize).max(1);
     if tokens == 0 {
         return Err(err(
             "the number of boards is missing (empty input)".to_string()
         ));
     }
     let count_numbers = tokens - 1;
-    // Find k, even if a later token is bad.
     let (kl, kc) = k_pos.unwrap_or((1, 1));
     if let Some(b) = &bad
         && b.index == 0
     {
-        return Err(err(format!(
-            "line {}, column {}: the number of boards must be a non-negative integer, not `{}`",
-            b.line, b.col, b.text
-        )));
+        return Err(err(k_message(b)));
     }
     let k = numbers[0];
     if k < 0 {
@@ -162,11 +202,10 @@ pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Board
         )));
     }
     if have > want {
-        // The first extra token: find its position.
-        let (l, c) = token_position(bytes, want as usize + 1);
+        // Found in the loop when n is stated; an inferred n fits the count.
         return Err(err(format!(
-            "line {l}, column {c}: more numbers than {k} board(s) of {n}×{n}: board {k} has too many \
-             numbers or k is too small"
+            "more numbers than {k} board(s) of {n}×{n}: board {k} has too many numbers or k is too \
+             small"
         )));
     }
     numbers.remove(0);
@@ -174,6 +213,32 @@ pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Board
         numbers.clear();
     }
     Ok(Boards { n, numbers })
+}
+
+/// The tokens of a line separated by ASCII whitespace, with their byte offsets.
+fn ascii_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return None;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        Some((start, &text[start..i]))
+    })
+}
+
+fn k_message(b: &BadToken) -> String {
+    format!(
+        "line {}, column {}: the number of boards must be a non-negative integer, not `{}`",
+        b.line, b.col, b.text
+    )
 }
 
 fn bad_message(b: &BadToken, n: Option<usize>) -> String {
@@ -190,38 +255,6 @@ fn bad_message(b: &BadToken, n: Option<usize>) -> String {
         "{board}line {}, column {}: `{}` {what}",
         b.line, b.col, b.text
     )
-}
-
-/// Column (1-based, in characters) of the byte after `prefix`.
-fn column(prefix: &[u8]) -> usize {
-    String::from_utf8_lossy(prefix).chars().count() + 1
-}
-
-/// Line and column of token `index` (0-based).
-fn token_position(bytes: &[u8], index: usize) -> (usize, usize) {
-    let mut line = 1;
-    let mut line_start = 0;
-    let mut t = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'\n' {
-            line += 1;
-            line_start = i + 1;
-            i += 1;
-        } else if b.is_ascii_whitespace() {
-            i += 1;
-        } else {
-            if t == index {
-                return (line, column(&bytes[line_start..i]));
-            }
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            t += 1;
-        }
-    }
-    (line, column(&bytes[line_start..]))
 }
 
 /// An optional sign and decimal digits. `Err(true)` when it is an integer that does not fit.
@@ -245,47 +278,59 @@ fn parse_i64(tok: &[u8]) -> Result<i64, bool> {
     i64::try_from(v).map_err(|_| true)
 }
 
-/// Parses one board as a CSV matrix: n records of n integer fields (surrounding spaces
-/// allowed).
+/// Parses one board as a CSV matrix from bytes: n records of n integer fields (surrounding
+/// spaces allowed).
 pub fn parse_csv(bytes: &[u8], name: &str) -> Result<Boards, WeightsError> {
+    read_csv(LineReader::new(bytes, name))
+}
+
+/// Reads one board as a CSV matrix, one record per line, as a stream of lines.
+pub fn read_csv<R: BufRead>(mut input: LineReader<R>) -> Result<Boards, WeightsError> {
+    let name = input.name().to_string();
     let err = |msg: String| WeightsError(format!("{name}: {msg}"));
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(bytes);
     let mut numbers = Vec::new();
     let mut n = None;
     let mut rows = 0usize;
-    for rec in rdr.byte_records() {
-        let rec = rec.map_err(|e| err(format!("{e}")))?;
-        let line = rec.position().map_or(rows + 1, |p| p.line() as usize);
-        if rec.len() == 1 && rec[0].is_empty() {
+    while let Some((line, text)) = input.next_line().map_err(input_error)? {
+        if text.trim().is_empty() {
             continue; // blank line
         }
-        let width = *n.get_or_insert(rec.len());
-        if rec.len() != width {
-            return Err(err(format!(
-                "line {line}: {} fields, but the first row has {width}",
-                rec.len()
-            )));
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        for rec in rdr.byte_records() {
+            let rec = rec.map_err(|e| err(format!("line {line}: {e}")))?;
+            let width = *n.get_or_insert(rec.len());
+            if rec.len() != width {
+                return Err(err(format!(
+                    "line {line}: {} fields, but the first row has {width}",
+                    rec.len()
+                )));
+            }
+            for (j, f) in rec.iter().enumerate() {
+                let v = parse_i64(f).map_err(|too_big| {
+                    let what = if too_big {
+                        "does not fit in 64 bits"
+                    } else {
+                        "is not an integer"
+                    };
+                    err(format!(
+                        "line {line}, field {}: `{}` {what}",
+                        j + 1,
+                        quote_bytes(f)
+                    ))
+                })?;
+                numbers.push(v);
+            }
+            rows += 1;
+            if rows > width {
+                return Err(err(format!(
+                    "line {line}: more than {width} rows of {width} numbers: a board must be square"
+                )));
+            }
         }
-        for (j, f) in rec.iter().enumerate() {
-            let v = parse_i64(f).map_err(|too_big| {
-                let what = if too_big {
-                    "does not fit in 64 bits"
-                } else {
-                    "is not an integer"
-                };
-                err(format!(
-                    "line {line}, field {}: `{}` {what}",
-                    j + 1,
-                    String::from_utf8_lossy(f)
-                ))
-            })?;
-            numbers.push(v);
-        }
-        rows += 1;
     }
     let n = n.ok_or_else(|| err("empty board".to_string()))?;
     if rows != n {

@@ -2,6 +2,7 @@
 
 mod args;
 mod engine;
+mod faults;
 mod formats;
 mod instances;
 mod queens;

@@ -35,7 +35,7 @@ fn leftovers(dir: &Path, keep: &[&Path]) -> Vec<PathBuf> {
 /// Every bad input: (contents, expected `LINE:COL: message` after the file name).
 fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let mut long = b"a b\n".to_vec();
-    long.extend(std::iter::repeat_n(b'a', (1 << 20) + 5));
+    long.extend(std::iter::repeat_n(b'a', (16 << 20) + 5));
     long.push(b'\n');
     vec![
         (
@@ -123,7 +123,7 @@ fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         (
             "long line",
             long,
-            "2:1048577: line too long (more than 1048576 bytes)",
+            "2:16777217: line too long (more than 16777216 bytes)",
         ),
     ]
 }
