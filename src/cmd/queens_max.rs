@@ -12,7 +12,7 @@ use crate::engine::Budget;
 use crate::engine::optimize::{Keep, Status};
 use crate::io::output::{Output, read_input};
 use crate::io::weights::{self, Boards};
-use crate::queens::weighted::{BoardResult, BoundKind, Method, Request, WeightedQueens};
+use crate::queens::weighted::{self, BoardResult, BoundKind, Method, Request, WeightedQueens};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -47,8 +47,9 @@ pub struct Args {
     /// One board as a CSV matrix instead.
     #[arg(long, value_name = "FILE.csv")]
     pub weights: Option<PathBuf>,
-    /// The board size (otherwise inferred from the count of numbers).
-    #[arg(short = 'n', value_name = "N")]
+    /// The board size (otherwise inferred from the count of numbers), 1 to the largest board
+    /// the model takes.
+    #[arg(short = 'n', value_name = "N", value_parser = parse_board_size)]
     pub n: Option<usize>,
     /// Right-justify each number in W columns.
     #[arg(long, value_name = "W", default_value_t = 0)]
@@ -78,8 +79,13 @@ pub struct Args {
     /// How to solve.
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
-    /// Subgradient steps per node for --method lagrangian.
-    #[arg(long, value_name = "K", default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS)]
+    /// Subgradient steps per node for --method lagrangian (0 to 10000).
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS,
+        value_parser = clap::value_parser!(u32).range(0..=i64::from(weighted::MAX_LAGRANGE_STEPS))
+    )]
     pub lagrange_steps: u32,
     /// Threads for each board's branch and bound (1: sequential). The maximum and the status
     /// do not depend on it; when several layouts tie, which one is shown may.
@@ -122,6 +128,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = Output::create(args.output.as_deref())?;
     let n = boards.n;
+    if n > 0 {
+        weighted::check_size(n).map_err(|e| InputError(e.to_string()))?;
+    }
+    // The first board's time limit covers building the model too.
+    let mut model_started = Some(std::time::Instant::now());
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
     let mut csv_header_done = false;
     if args.format == Format::Svg {
@@ -131,7 +142,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let board = boards.board(k);
         let mut budget = Budget::unlimited();
         if let Some(t) = time_limit {
-            budget = budget.with_time(t);
+            let start = model_started.take().unwrap_or_else(std::time::Instant::now);
+            budget.deadline = Some(start + t);
         }
         let req = Request {
             keep,
@@ -204,6 +216,18 @@ fn read_boards(args: &Args) -> anyhow::Result<Boards> {
             // Keep the message one line: the parser's message says it all.
             anyhow::anyhow!("{}", e.root_cause())
         })
+}
+
+/// `-n`: a board size the model takes (1 to [`weighted::MAX_N`]).
+fn parse_board_size(s: &str) -> Result<usize, String> {
+    let n: u64 = s.parse().map_err(|e| format!("{e}"))?;
+    match usize::try_from(n) {
+        Ok(n) if (1..=weighted::MAX_N).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "the board size is 1 to {} (the largest board the model takes), not {s}",
+            weighted::MAX_N
+        )),
+    }
 }
 
 fn status_name(s: Status) -> &'static str {
