@@ -471,7 +471,9 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 /// Options in the order to try them: best gain first (ties by id).
 pub fn best_first(problem: &Problem, gains: &[i128]) -> Vec<OptionId> {
     let mut order: Vec<OptionId> = problem.options().collect();
-    order.sort_by(|a, b| gains[b.0 as usize].cmp(&gains[a.0 as usize]).then(a.cmp(b)));
+    // A total order (ids are distinct), so the unstable sort gives the same order, faster
+    // (a million options at n = 1000 queens).
+    order.sort_unstable_by_key(|&o| (std::cmp::Reverse(gains[o.0 as usize]), o));
     order
 }
 

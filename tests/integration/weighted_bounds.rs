@@ -154,11 +154,10 @@ fn time_limited_results_bracket_the_optimum() {
                     threads,
                 };
                 let res = model.solve(&board, &req);
+                let (status, value, bound) = (res.status, res.maximum(), res.bound);
                 let what = format!(
-                    "case {case}: n={n} {kind:?} threads={threads} {keep:?} {micros} µs: {:?} {:?} {:?}",
-                    res.status,
-                    res.maximum(),
-                    res.bound
+                    "case {case}: n={n} {kind:?} threads={threads} {keep:?} {micros} µs: \
+                     {status:?} {value:?} {bound:?}"
                 );
                 check(&res, &board, optimum, keep, &what);
             }

@@ -13,8 +13,9 @@ use std::time::Instant;
 pub(super) const CLOCK_MIN_SIZE: usize = 128;
 
 /// The integer type the Hungarian method computes in: `i32` for the common boards (see
-/// [`fits_i32`](super::lagrange::fits_i32); about a fifth faster), `i64` when the board's numbers are small enough for
-/// every sum to fit (checked by [`fits_i64`](super::lagrange::fits_i64)), else `i128`.
+/// [`fits_i32`](super::lagrange::fits_i32); about a fifth faster), `i64` when the board's
+/// numbers are small enough for every sum to fit (checked by
+/// [`fits_i64`](super::lagrange::fits_i64)), else `i128`.
 pub trait HungarianInt:
     Copy
     + Ord
@@ -58,8 +59,8 @@ impl HungarianInt for i64 {
     }
 }
 
-/// The fast type, for boards that pass [`fits_i32`](super::lagrange::fits_i32): real costs below 2^17.2 in absolute
-/// value, potentials kept at most 2^25 (checked), so that every real augmenting path is
+/// The fast type, for boards that pass [`fits_i32`](super::lagrange::fits_i32): real costs
+/// below 2^17.2 in absolute value, potentials kept at most 2^25 (checked), so that every real augmenting path is
 /// shorter than half of `FORBIDDEN` (at most 2^24.2 of costs plus twice the potentials) and
 /// every sum stays below 2^31.
 impl HungarianInt for i32 {
