@@ -14,7 +14,7 @@ use crate::io::output::Output;
 use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, StatusWord, write_json_line};
 use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
-use crate::queens::weighted::{BoardResult, BoundKind, Method, Request, WeightedQueens};
+use crate::queens::weighted::{self, BoardResult, BoundKind, Method, Request, WeightedQueens};
 
 /// The widest `--width`.
 pub const MAX_WIDTH: u64 = 1024;
@@ -52,8 +52,9 @@ pub struct Args {
     /// One board as a CSV matrix instead.
     #[arg(long, value_name = "FILE.csv")]
     pub weights: Option<PathBuf>,
-    /// The board size (otherwise inferred from the count of numbers).
-    #[arg(short = 'n', value_name = "N")]
+    /// The board size (otherwise inferred from the count of numbers), 1 to the largest board
+    /// the model takes.
+    #[arg(short = 'n', value_name = "N", value_parser = parse_board_size)]
     pub n: Option<usize>,
     /// Right-justify each number in W columns (0 to 1024).
     #[arg(long, value_name = "W", default_value_t = 0,
@@ -85,8 +86,13 @@ pub struct Args {
     /// How to solve.
     #[arg(long, value_enum, default_value = "auto")]
     pub method: MethodArg,
-    /// Subgradient steps per node for --method lagrangian.
-    #[arg(long, value_name = "K", default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS)]
+    /// Subgradient steps per node for --method lagrangian (0 to 10000).
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = crate::queens::weighted::DEFAULT_LAGRANGE_STEPS,
+        value_parser = clap::value_parser!(u32).range(0..=i64::from(weighted::MAX_LAGRANGE_STEPS))
+    )]
     pub lagrange_steps: u32,
     /// Threads for each board's branch and bound (1: sequential). The maximum and the status
     /// do not depend on it; when several layouts tie, which one is shown may.
@@ -131,6 +137,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = Output::create(args.output.as_deref())?;
     let n = boards.n;
+    if n > 0 {
+        weighted::check_size(n).map_err(|e| InputError(e.to_string()))?;
+    }
+    // The first board's time limit covers building the model too.
+    let mut model_started = Some(std::time::Instant::now());
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
     if args.format == Format::Svg && boards.count() as u64 > svg::MAX_BOARDS {
         return Err(InputError(format!(
@@ -155,11 +166,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for k in 0..boards.count() {
         let board = boards.board(k);
         let mut budget = Budget::unlimited();
-        // A limit beyond what the clock can hold is no limit (`with_time` would overflow).
-        if let Some(t) = time_limit
-            && std::time::Instant::now().checked_add(t).is_some()
-        {
-            budget = budget.with_time(t);
+        // A limit beyond what the clock can hold is no limit; the first board's limit counts
+        // from before the model was built.
+        if let Some(t) = time_limit {
+            let start = model_started.take().unwrap_or_else(std::time::Instant::now);
+            if let Some(deadline) = start.checked_add(t) {
+                budget.deadline = Some(deadline);
+            }
         }
         let req = Request {
             keep,
@@ -228,6 +241,18 @@ fn read_boards(args: &Args) -> anyhow::Result<Boards> {
             // Keep the message one line: the parser's message says it all.
             anyhow::anyhow!("{}", e.root_cause())
         })
+}
+
+/// `-n`: a board size the model takes (1 to [`weighted::MAX_N`]).
+fn parse_board_size(s: &str) -> Result<usize, String> {
+    let n: u64 = s.parse().map_err(|e| format!("{e}"))?;
+    match usize::try_from(n) {
+        Ok(n) if (1..=weighted::MAX_N).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "the board size is 1 to {} (the largest board the model takes), not {s}",
+            weighted::MAX_N
+        )),
+    }
 }
 
 fn status_name(s: Status) -> &'static str {

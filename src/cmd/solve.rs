@@ -321,8 +321,14 @@ fn status_line(best: &Optimum) -> String {
         (Status::Feasible, Some(v), Some(b)) => {
             format!("feasible: cost {v}, bound {b} (a budget ran out before the proof)")
         }
+        (Status::Feasible, Some(v), None) => {
+            format!("feasible: cost {v}, no bound (a budget ran out before the proof)")
+        }
         (Status::Unknown, _, Some(b)) => {
             format!("unknown: no solution found before the budget ran out (bound {b})")
+        }
+        (Status::Unknown, _, None) => {
+            "unknown: no solution found before the budget ran out (no bound)".to_string()
         }
         _ => "infeasible: the problem has no exact cover".to_string(),
     }

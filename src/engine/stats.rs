@@ -104,7 +104,8 @@ impl Budget {
         }
     }
     pub fn with_time(mut self, limit: Duration) -> Budget {
-        self.deadline = Some(Instant::now() + limit);
+        // A limit beyond what the clock can hold is no limit.
+        self.deadline = Instant::now().checked_add(limit);
         self
     }
 }

@@ -18,12 +18,49 @@
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
 
+pub mod hungarian;
 pub mod lagrange;
+pub mod random;
 
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+pub use random::{SplitMix64, random_boards};
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
-use crate::engine::{Budget, Entry, ItemId, OptionId, Problem, ProblemBuilder, Solver, View};
+use crate::engine::{
+    Budget, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, Solver, View, Visitor,
+};
+
+/// The largest board the model takes: its 5n² + 6n − 2 nodes (four entries and a spacer per
+/// square, one header per item) must stay below the engine's [`MAX_NODES`].
+pub const MAX_N: usize = 14_653;
+
+/// The nodes of the model for an n×n board (see [`MAX_N`]).
+const fn model_nodes(n: usize) -> u64 {
+    let n = n as u64;
+    5 * n * n + 6 * n - 2
+}
+
+const _: () = assert!(model_nodes(MAX_N) < MAX_NODES && model_nodes(MAX_N + 1) >= MAX_NODES);
+
+/// What the weighted n-queens library refuses.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WeightedError {
+    #[error("a board has at least one square (n = 0)")]
+    Empty,
+    #[error("n = {0} is above {MAX_N}, the largest board the model takes")]
+    TooLarge(usize),
+}
+
+/// Whether the model takes an n×n board ([`WeightedQueens::new`] panics otherwise).
+pub fn check_size(n: usize) -> Result<(), WeightedError> {
+    match n {
+        0 => Err(WeightedError::Empty),
+        n if n > MAX_N => Err(WeightedError::TooLarge(n)),
+        _ => Ok(()),
+    }
+}
 
 /// Largest n for which [`Method::Auto`] enumerates all solutions (724 of them for n=10).
 pub const ENUMERATE_MAX_N: usize = 10;
@@ -31,6 +68,13 @@ pub const ENUMERATE_MAX_N: usize = 10;
 /// Subgradient steps per node of the default bound (measured best of 1, 3, 8, 15, 30 at
 /// n = 16..24; see docs/weighted.md).
 pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
+
+/// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
+pub const HEURISTIC_GRACE: Duration = Duration::from_millis(200);
+
+/// The most subgradient steps per node `queens max --lagrange-steps` takes (the root gets
+/// [`ROOT_STEP_FACTOR`] times as many).
+pub const MAX_LAGRANGE_STEPS: u32 = 10_000;
 
 /// The root node of a Lagrangian search gets this many times the steps of the other nodes,
 /// and at least [`ROOT_STEPS_PER_RANK`] per rank: its multipliers are where every node's start,
@@ -78,7 +122,9 @@ pub struct BoardResult {
     pub layouts: Vec<Layout>,
     /// The number of optimal layouts, when asked for all of them and proven.
     pub optimal_count: Option<u64>,
-    /// Upper bound on the maximum (equal to it when optimal; `None` when infeasible).
+    /// A proven upper bound on the maximum: equal to it when optimal, `None` when
+    /// infeasible. A search cut short reports the best bound it proved, or, when it had no
+    /// time for one, the rank/file maxima of the board; never the best layout's score.
     pub bound: Option<i128>,
     /// Search nodes (0 for enumeration).
     pub nodes: u64,
@@ -116,11 +162,19 @@ impl Default for Request {
 pub struct WeightedQueens {
     n: usize,
     problem: Problem,
-    /// For each item: `Some((true, r))` for rank r, `Some((false, c))` for file c, None for
-    /// a diagonal.
-    line_of_item: Vec<Option<(bool, u32)>>,
+    /// What each item stands for.
+    line_of_item: Vec<Line>,
     /// All solutions (as files per rank), listed once on demand for enumeration.
     all: Option<Vec<u32>>,
+}
+
+/// What an item of the model stands for: a rank or file (primary), or a diagonal
+/// (secondary).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    Rank(u32),
+    File(u32),
+    Diagonal,
 }
 
 /// Knuth's organ-pipe order of 0..n: middle first, then outward.
@@ -148,17 +202,17 @@ impl WeightedQueens {
         let mut line_of_item = Vec::new();
         for k in organ_pipe(n) {
             rank[k] = b.primary(&format!("r{k}")).expect("fresh name");
-            line_of_item.push(Some((true, k as u32)));
+            line_of_item.push(Line::Rank(k as u32));
             file[k] = b.primary(&format!("c{k}")).expect("fresh name");
-            line_of_item.push(Some((false, k as u32)));
+            line_of_item.push(Line::File(k as u32));
         }
         let mut diag_a = Vec::new();
         let mut diag_b = Vec::new();
         for d in 0..2 * n - 1 {
             diag_a.push(b.secondary(&format!("a{d}")).expect("fresh name"));
-            line_of_item.push(None);
+            line_of_item.push(Line::Diagonal);
             diag_b.push(b.secondary(&format!("b{d}")).expect("fresh name"));
-            line_of_item.push(None);
+            line_of_item.push(Line::Diagonal);
         }
         for r in 0..n {
             for c in 0..n {
@@ -289,7 +343,8 @@ impl WeightedQueens {
         let gains = Sense::Maximize.gains(board);
         let order = optimize::best_first(&self.problem, &gains);
         let mut solver = Solver::with_options(&self.problem, order.iter().copied());
-        let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver)
+        let deadline = req.budget.deadline;
+        let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver, deadline)
             .map(|q| {
                 q.iter()
                     .enumerate()
@@ -303,17 +358,31 @@ impl WeightedQueens {
             keep: req.keep,
             budget: req.budget,
         };
-        let opt = match kind {
+        let mut opt = match kind {
             BoundKind::Lagrangian(steps) => {
                 let root = steps
                     .saturating_mul(ROOT_STEP_FACTOR)
                     .max(ROOT_STEPS_PER_RANK * n as u32);
-                let run = (&config, &seeds[..], &order[..], req.threads);
-                self.lagrange(&mut solver, board, &gains, run, steps, root)
+                let run = Run {
+                    config: &config,
+                    seeds: &seeds,
+                    order: &order,
+                    threads: req.threads,
+                    steps,
+                    root_steps: root,
+                };
+                self.lagrange(&mut solver, board, &gains, &run)
             }
             BoundKind::Assignment => {
-                let run = (&config, &seeds[..], &order[..], req.threads);
-                self.lagrange(&mut solver, board, &gains, run, 0, 0)
+                let run = Run {
+                    config: &config,
+                    seeds: &seeds,
+                    order: &order,
+                    threads: req.threads,
+                    steps: 0,
+                    root_steps: 0,
+                };
+                self.lagrange(&mut solver, board, &gains, &run)
             }
             BoundKind::RankFileMax => {
                 let mut b = RankFileMaxBound::new(n, &self.line_of_item, board);
@@ -324,6 +393,12 @@ impl WeightedQueens {
                 optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
             }
         };
+        if matches!(opt.status, Status::Feasible | Status::Unknown) {
+            // The cheap bound of the whole board is proven too, and there is always one.
+            let maxima = rank_file_maxima(n, board);
+            opt.bound = Some(opt.bound.map_or(maxima, |b| b.min(maxima)));
+            opt = optimize::settle(req.keep, opt);
+        }
         let mut layouts: Vec<Layout> = opt
             .solutions
             .iter()
@@ -346,9 +421,19 @@ impl WeightedQueens {
     }
 }
 
-/// What [`WeightedQueens::lagrange`] runs with: the settings, the seeds, the option order and
-/// the number of threads.
-type Run<'a> = (&'a Config, &'a [Vec<OptionId>], &'a [OptionId], usize);
+/// What [`WeightedQueens::lagrange`] runs with.
+struct Run<'a> {
+    config: &'a Config,
+    /// Known layouts (the heuristic's), as square options.
+    seeds: &'a [Vec<OptionId>],
+    /// The option order of the solvers ([`optimize::best_first`]).
+    order: &'a [OptionId],
+    /// Threads for the branch and bound (1: sequential).
+    threads: usize,
+    /// Subgradient steps per node (0: the plain assignment bound), and at the root.
+    steps: u32,
+    root_steps: u32,
+}
 
 impl WeightedQueens {
     /// Branch and bound with [`lagrange::LagrangeBound`] (`steps` = 0: the plain assignment
@@ -359,23 +444,20 @@ impl WeightedQueens {
         solver: &mut Solver<'p>,
         board: &[i64],
         gains: &[i128],
-        run: Run<'_>,
-        steps: u32,
-        root_steps: u32,
+        run: &Run<'_>,
     ) -> optimize::Optimum {
         let n = self.n;
         let (mut opt, void) = if lagrange::fits_i32(n, board) {
-            self.lagrange_in::<i32>(solver, board, gains, run, (steps, root_steps))
+            self.lagrange_in::<i32>(solver, board, gains, run)
         } else if lagrange::fits_i64(n, board) {
-            self.lagrange_in::<i64>(solver, board, gains, run, (steps, root_steps))
+            self.lagrange_in::<i64>(solver, board, gains, run)
         } else {
-            self.lagrange_in::<i128>(solver, board, gains, run, (steps, root_steps))
+            self.lagrange_in::<i128>(solver, board, gains, run)
         };
         if void {
             // The i32 computation went out of its range (possible in principle, never seen on
             // real boards): solve again in i64, which the same board always fits.
-            let (again, _) =
-                self.lagrange_in::<i64>(solver, board, gains, run, (steps, root_steps));
+            let (again, _) = self.lagrange_in::<i64>(solver, board, gains, run);
             let stats = opt.stats;
             opt = again;
             opt.stats += stats;
@@ -385,27 +467,33 @@ impl WeightedQueens {
 
     /// [`WeightedQueens::lagrange`] in the integer type `T`; true if the result is void
     /// because a bound went out of the range of `T`.
-    fn lagrange_in<'p, T: lagrange::HungarianInt + Send + Sync>(
+    fn lagrange_in<'p, T: hungarian::HungarianInt + Send + Sync>(
         &'p self,
         solver: &mut Solver<'p>,
         board: &[i64],
         gains: &[i128],
-        (config, seeds, order, threads): Run<'_>,
-        (steps, root_steps): (u32, u32),
+        run: &Run<'_>,
     ) -> (optimize::Optimum, bool) {
         let (n, lines) = (self.n, &self.line_of_item[..]);
+        let (steps, root_steps) = (run.steps, run.root_steps);
         let bound = || lagrange::LagrangeBound::<T>::new(n, lines, board, steps, root_steps);
         // With several threads, one more solver and bound per thread besides the main one.
-        let workers = if threads > 1 { threads } else { 0 };
+        let workers = if run.threads > 1 { run.threads } else { 0 };
         let mut workers: Vec<_> = (0..workers)
             .map(|_| {
-                let solver = Solver::with_options(&self.problem, order.iter().copied());
+                let solver = Solver::with_options(&self.problem, run.order.iter().copied());
                 (solver, bound())
             })
             .collect();
         let mut b = bound();
-        let opt =
-            optimize::optimize_aiming_parallel(solver, gains, &mut b, &mut workers, config, seeds);
+        let opt = optimize::optimize_aiming_parallel(
+            solver,
+            gains,
+            &mut b,
+            &mut workers,
+            run.config,
+            run.seeds,
+        );
         let void = b.out_of_range() || workers.iter().any(|(_, w)| w.out_of_range());
         (opt, void)
     }
@@ -423,25 +511,94 @@ fn layout_of(n: usize, options: &[OptionId]) -> Vec<u32> {
 
 /// A quick starting layout: the first solution in heaviest-first order (within a small node
 /// budget), then improved by swapping the files of two ranks while that keeps the queens
-/// apart and raises the score.
-pub fn heuristic(n: usize, board: &[i64], solver: &mut Solver<'_>) -> Option<Vec<u32>> {
+/// apart and raises the score. The swaps stop at the `deadline`; the first layout may take
+/// [`HEURISTIC_GRACE`] beyond it, so that a search given no time still reports a layout (None
+/// if none was found by then).
+pub fn heuristic(
+    n: usize,
+    board: &[i64],
+    solver: &mut Solver<'_>,
+    deadline: Option<Instant>,
+) -> Option<Vec<u32>> {
     let budget = Budget {
         nodes: Some(2_000 + 200 * n as u64),
+        deadline: deadline.map(|d| d.max(Instant::now()) + HEURISTIC_GRACE),
         ..Budget::solutions(1)
     };
-    let mut first = None;
-    solver.run(&budget, &mut |s: &[OptionId]| {
-        first = Some(layout_of(n, s));
-        ControlFlow::Break(())
-    });
-    let mut q = first?;
-    improve_by_swaps(n, board, &mut q);
+    let mut first = FirstLayout {
+        n,
+        deadline: budget.deadline,
+        entered: 0,
+        late: false,
+        layout: None,
+    };
+    solver.run(&budget, &mut first);
+    let mut q = first.layout.or_else(|| explicit_layout(n))?;
+    improve_by_swaps(n, board, &mut q, deadline);
     Some(q)
 }
 
+/// A layout for every n except 2 and 3, in O(n), from the classic explicit construction
+/// (Hoffman, Loessi and Moore 1969): with 1-based files, rank i takes the i-th of the even
+/// files 2, 4, … followed by the odd files 1, 3, …; when n mod 6 = 2 the odd files are
+/// 3, 1, 7, 9, …, 5 instead, when n mod 6 = 3 the even files are 4, 6, …, 2 and the odd ones
+/// 5, 7, …, 1, 3. The heuristic's start when the search for a heavy first layout ran out of
+/// time (at n = 1000 that search alone takes about a second).
+pub fn explicit_layout(n: usize) -> Option<Vec<u32>> {
+    if n == 2 || n == 3 {
+        return None;
+    }
+    let n32 = n as u32;
+    let mut evens: Vec<u32> = (1..=n32).filter(|c| c % 2 == 0).collect();
+    let mut odds: Vec<u32> = (1..=n32).filter(|c| c % 2 == 1).collect();
+    match n % 6 {
+        2 => {
+            odds.swap(0, 1);
+            let five = odds.remove(2);
+            odds.push(five);
+        }
+        3 => {
+            evens.rotate_left(1);
+            odds.rotate_left(2);
+        }
+        _ => {}
+    }
+    Some(evens.into_iter().chain(odds).map(|c| c - 1).collect())
+}
+
+/// The visitor of [`heuristic`]: keeps the first layout, and reads the clock every 16 nodes
+/// (the engine does every 1024, which is most of a second at n = 1000), cutting every node
+/// off once the deadline has passed.
+struct FirstLayout {
+    n: usize,
+    deadline: Option<Instant>,
+    entered: u32,
+    late: bool,
+    layout: Option<Vec<u32>>,
+}
+
+impl Visitor for FirstLayout {
+    const PRUNES: bool = true;
+
+    fn enter(&mut self, _view: &View<'_>) -> bool {
+        if let Some(d) = self.deadline
+            && !self.late
+        {
+            self.entered = self.entered.wrapping_add(1);
+            self.late = self.entered.is_multiple_of(16) && Instant::now() >= d;
+        }
+        !self.late
+    }
+
+    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
+        self.layout = Some(layout_of(self.n, options));
+        ControlFlow::Break(())
+    }
+}
+
 /// Local repair: swap the files of ranks i and j when both diagonals stay free and the score
-/// rises; repeat until no swap helps.
-pub fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32]) {
+/// rises; repeat until no swap helps, or until the `deadline` (checked once per rank).
+pub fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32], deadline: Option<Instant>) {
     let mut da = vec![0u32; 2 * n];
     let mut db = vec![0u32; 2 * n];
     for (r, &c) in q.iter().enumerate() {
@@ -453,6 +610,9 @@ pub fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32]) {
     while improved {
         improved = false;
         for i in 0..n {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
             for j in i + 1..n {
                 let (ci, cj) = (q[i], q[j]);
                 let delta = w(i, cj) + w(j, ci) - w(i, ci) - w(j, cj);
@@ -516,7 +676,7 @@ impl FreeSquares {
     }
 
     /// Fills from the view; false if a free rank or file has no safe square left.
-    fn read(&mut self, view: &View<'_>, lines: &[Option<(bool, u32)>], board: &[i64]) -> bool {
+    fn read(&mut self, view: &View<'_>, lines: &[Line], board: &[i64]) -> bool {
         let n = self.n;
         self.ranks.clear();
         self.file_pos.iter_mut().for_each(|p| *p = u32::MAX);
@@ -528,16 +688,16 @@ impl FreeSquares {
                 return false;
             }
             match lines[item.0 as usize] {
-                Some((true, r)) => {
+                Line::Rank(r) => {
                     self.ranks.push(r);
                     rank_items.push(item);
                 }
-                Some((false, c)) => {
+                Line::File(c) => {
                     self.file_pos[c as usize] = self.files as u32;
                     self.file_list.push(c);
                     self.files += 1;
                 }
-                None => {}
+                Line::Diagonal => {}
             }
         }
         let m = self.files;
@@ -554,16 +714,31 @@ impl FreeSquares {
     }
 }
 
+/// The rank/file maxima of a whole board: min(Σ over ranks of the rank's largest number, Σ
+/// over files of the same), an upper bound on every layout's score, in O(n²).
+pub fn rank_file_maxima(n: usize, board: &[i64]) -> i128 {
+    let mut by_rank = 0i128;
+    let mut col = vec![i64::MIN; n];
+    for row in board.chunks_exact(n) {
+        by_rank += row.iter().copied().max().unwrap_or(0) as i128;
+        for (c, &w) in col.iter_mut().zip(row) {
+            *c = (*c).max(w);
+        }
+    }
+    let by_file: i128 = col.iter().map(|&c| c as i128).sum();
+    by_rank.min(by_file)
+}
+
 /// The rank/file maxima bound: min(Σ over free ranks of the best safe square, Σ over free
 /// files of the same). Cheap and weak.
 pub struct RankFileMaxBound<'a> {
-    lines: &'a [Option<(bool, u32)>],
+    lines: &'a [Line],
     board: &'a [i64],
     free: FreeSquares,
 }
 
 impl<'a> RankFileMaxBound<'a> {
-    pub fn new(n: usize, lines: &'a [Option<(bool, u32)>], board: &'a [i64]) -> Self {
+    pub fn new(n: usize, lines: &'a [Line], board: &'a [i64]) -> Self {
         RankFileMaxBound {
             lines,
             board,
@@ -598,60 +773,38 @@ impl Bound for RankFileMaxBound<'_> {
     }
 }
 
-/// A tiny, documented pseudo-random generator for reproducible boards: SplitMix64 (Steele,
-/// Lea and Flood 2014; the constants of Vigna's reference code). Output is the same on every
-/// platform and version.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64 { state: seed }
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..span` (span >= 1) by rejection: draws below `2^64 mod span` are redrawn,
-    /// so every value is equally likely. `span` 0 means the full 2^64 range.
-    pub fn below(&mut self, span: u64) -> u64 {
-        if span == 0 {
-            return self.next_u64();
-        }
-        let reject_below = span.wrapping_neg() % span; // 2^64 mod span
-        loop {
-            let x = self.next_u64();
-            if x >= reject_below {
-                return x % span;
-            }
-        }
-    }
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        assert!(lo <= hi);
-        let span = (hi as i128 - lo as i128 + 1) as u128;
-        let span = if span == 1u128 << 64 { 0 } else { span as u64 };
-        (lo as i128 + self.below(span) as i128) as i64
-    }
-}
-
-/// `k` boards of n×n numbers in `min..=max`, row by row, from SplitMix64 seeded with `seed`:
-/// board after board, rank after rank, one draw of [`SplitMix64::range`] per square.
-pub fn random_boards(n: usize, k: usize, seed: u64, min: i64, max: i64) -> Vec<Vec<i64>> {
-    let mut g = SplitMix64::new(seed);
-    (0..k)
-        .map(|_| (0..n * n).map(|_| g.range(min, max)).collect())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explicit_layouts_are_placements() {
+        assert_eq!(explicit_layout(2), None);
+        assert_eq!(explicit_layout(3), None);
+        for n in (1..200).chain([999, 1000]).filter(|&n| n != 2 && n != 3) {
+            let q = explicit_layout(n).expect("a layout for n != 2, 3");
+            let mut files = q.clone();
+            files.sort();
+            assert_eq!(files, (0..n as u32).collect::<Vec<_>>(), "n = {n}");
+            let sums: std::collections::HashSet<_> =
+                q.iter().enumerate().map(|(r, &c)| r + c as usize).collect();
+            let diffs: std::collections::HashSet<_> = q
+                .iter()
+                .enumerate()
+                .map(|(r, &c)| r + n - c as usize)
+                .collect();
+            assert_eq!((sums.len(), diffs.len()), (n, n), "n = {n}");
+        }
+    }
+
+    /// The model's size limit is the engine's: `check_size` says so in its message.
+    #[test]
+    fn sizes_outside_the_model_are_refused() {
+        assert_eq!(check_size(0), Err(WeightedError::Empty));
+        assert!(check_size(MAX_N).is_ok());
+        let e = check_size(MAX_N + 1).unwrap_err();
+        assert!(e.to_string().contains(&MAX_N.to_string()), "{e}");
+    }
 
     #[test]
     fn organ_pipe_is_a_permutation() {
@@ -679,9 +832,9 @@ mod tests {
         for board in random_boards(n, 3, 11, -50, 99) {
             let expected = model.solve(&board, &enumerate);
             let normal = model.solve(&board, &req);
-            lagrange::TEST_POTENTIAL_LIMIT.with(|t| t.set(Some(0)));
+            hungarian::TEST_POTENTIAL_LIMIT.with(|t| t.set(Some(0)));
             let retried = model.solve(&board, &req);
-            lagrange::TEST_POTENTIAL_LIMIT.with(|t| t.set(None));
+            hungarian::TEST_POTENTIAL_LIMIT.with(|t| t.set(None));
             assert_eq!(expected.status, Status::Optimal);
             for r in [&normal, &retried] {
                 assert_eq!(r.status, Status::Optimal);
@@ -689,13 +842,5 @@ mod tests {
             }
             assert!(retried.nodes > normal.nodes);
         }
-    }
-
-    #[test]
-    fn splitmix_reference_values() {
-        // Vigna's splitmix64.c with seed 1234567: first outputs.
-        let mut g = SplitMix64::new(1234567);
-        assert_eq!(g.next_u64(), 6457827717110365317);
-        assert_eq!(g.next_u64(), 3203168211198807973);
     }
 }

@@ -9,3 +9,4 @@ mod queens;
 mod queens_bits;
 mod queens_max;
 mod solve;
+mod weighted_bounds;
