@@ -42,6 +42,10 @@ pub struct Args {
     /// Print search statistics on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Only print an estimate of the work (Knuth's random probes; milliseconds) and how to
+    /// split it with --shard; count nothing.
+    #[arg(long)]
+    pub estimate: bool,
     /// Write the record to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -69,6 +73,49 @@ pub fn thread_pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
         .context("cannot start the worker threads")
 }
 
+/// Counts estimated to take longer than this print the estimate on stderr first.
+const LONG_RUN_SECONDS: f64 = 3600.0;
+
+/// A duration in words: seconds, minutes, hours, days or years.
+fn human(seconds: f64) -> String {
+    let units = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+    ];
+    for (size, name) in units {
+        if seconds >= 2.0 * size {
+            return format!("{:.0} {name}", seconds / size);
+        }
+    }
+    format!("{seconds:.1} seconds")
+}
+
+/// The estimate and, for a long count, how to split it.
+fn estimate_line(request: &Request, e: &count::Estimate) -> String {
+    let mut s = format!(
+        "estimate: n={} engine={} tree~{:.2e} nodes; about {} on {} thread{} on this machine \
+         (rough: within a factor of a few)",
+        request.n,
+        request.engine.name(),
+        e.tree_nodes,
+        human(e.seconds),
+        e.threads,
+        if e.threads == 1 { "" } else { "s" },
+    );
+    if request.shard != Shard::WHOLE {
+        s += &format!(" for shard {}", request.shard);
+    } else if e.seconds > LONG_RUN_SECONDS {
+        let m = e.shards_for(LONG_RUN_SECONDS);
+        s += &format!(
+            "; split it into about {m} shards of an hour each: `--shard I/{m}` for I = 1..{m} on \
+             as many machines, then `xcover merge` (docs/cluster.md)"
+        );
+    }
+    s
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let request = Request {
         n: args.board.n as usize,
@@ -81,6 +128,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     request
         .validate()
         .map_err(|e| super::InputError(e.to_string()))?;
+    let estimate = count::estimate(&request)?;
+    if args.estimate {
+        let mut out = Output::create(args.output.as_deref())?;
+        writeln!(out, "{}", estimate_line(&request, &estimate))?;
+        out.finish()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if estimate.seconds > LONG_RUN_SECONDS {
+        eprintln!("xcover: {}", estimate_line(&request, &estimate));
+    }
     let pb = progress_bar();
     let progress = |done: usize, total: usize, solutions: u128| {
         if let Some(pb) = &pb {

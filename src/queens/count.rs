@@ -327,3 +327,102 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Random probes of [`estimate`] (each costs one walk of at most n ranks).
+pub const ESTIMATE_PROBES: u32 = 20_000;
+
+/// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
+/// this was measured on (2 cores, November 2026; `queens count` of n = 15 to 17 against the
+/// estimated trees). The engines do not walk that tree (symmetry, MRV order, meeting in the
+/// middle), so this folds their savings in; good to a factor of about 2 to 4, enough to tell
+/// seconds from hours from years.
+fn seconds_per_node(request: &Request) -> f64 {
+    match (request.engine, request.reduction()) {
+        (Engine::Bits, _) if !request.unique && (12..=18).contains(&request.n) => 1.5e-10,
+        (Engine::Bits, _) => 1.2e-9,
+        (Engine::Dlx, Reduction::Full) => 2.5e-8,
+        (Engine::Dlx, Reduction::Mirror) => 1.0e-7,
+        (Engine::Dlx, Reduction::None) => 2.0e-7,
+    }
+}
+
+/// An estimate of a count's work, before running it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Estimated nodes of the plain backtrack tree (queens placed rank by rank), whole board.
+    pub tree_nodes: f64,
+    /// Estimated wall seconds of the request (its shard, its threads) on this machine.
+    pub seconds: f64,
+    /// Threads assumed.
+    pub threads: usize,
+    /// The `M` of the request's shard.
+    pub shard_count: u64,
+}
+
+impl Estimate {
+    /// The number of shards that brings one shard to about `target` seconds (at least 1).
+    pub fn shards_for(&self, target: f64) -> u64 {
+        let whole = self.seconds * self.shard_count as f64;
+        ((whole / target).ceil() as u64).max(1)
+    }
+}
+
+/// Estimates the work of a request by Knuth's random probes (TAOCP 7.2.2, (21)): a walk from
+/// the root that picks a random child at each node, `d_k` children at depth k, estimates the
+/// tree size as `1 + d_1 + d_1·d_2 + ...`; the mean of [`ESTIMATE_PROBES`] walks is unbiased.
+/// Costs milliseconds. Deterministic (fixed seed).
+pub fn estimate(request: &Request) -> Result<Estimate, CountError> {
+    request.validate()?;
+    let tree_nodes = tree_size(request.n, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15);
+    let threads = request
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
+        .max(1);
+    let share = request.shard.count() as f64;
+    Ok(Estimate {
+        tree_nodes,
+        seconds: tree_nodes * seconds_per_node(request) / threads as f64 / share,
+        threads,
+        shard_count: request.shard.count(),
+    })
+}
+
+/// Knuth's estimate of the size of the plain n-queens backtrack tree (rank by rank, bit masks).
+pub fn tree_size(n: usize, probes: u32, seed: u64) -> f64 {
+    let mut state = seed;
+    let mut next = || {
+        // splitmix64
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let full: u64 = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut sum = 0.0;
+    for _ in 0..probes {
+        let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
+        let (mut weight, mut total) = (1.0f64, 1.0f64);
+        for _ in 0..n {
+            let open = full & !(cols | ld | rd);
+            let d = open.count_ones();
+            if d == 0 {
+                break;
+            }
+            weight *= f64::from(d);
+            total += weight;
+            // The k-th open file, k uniform in 0..d.
+            let k = ((next() >> 32) * u64::from(d)) >> 32;
+            let mut a = open;
+            for _ in 0..k {
+                a &= a - 1;
+            }
+            let bit = a & a.wrapping_neg();
+            cols |= bit;
+            ld = ((ld | bit) << 1) & full;
+            rd = (rd | bit) >> 1;
+        }
+        sum += total;
+    }
+    sum / f64::from(probes.max(1))
+}

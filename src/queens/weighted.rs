@@ -23,7 +23,9 @@ pub mod lagrange;
 use std::ops::ControlFlow;
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
-use crate::engine::{Budget, Entry, ItemId, OptionId, Problem, ProblemBuilder, Solver, View};
+use crate::engine::{Budget, OptionId, Problem, Solver, View};
+
+use super::board;
 
 /// Largest n for which [`Method::Auto`] enumerates all solutions (724 of them for n=10).
 pub const ENUMERATE_MAX_N: usize = 10;
@@ -123,57 +125,22 @@ pub struct WeightedQueens {
     all: Option<Vec<u32>>,
 }
 
-/// Knuth's organ-pipe order of 0..n: middle first, then outward.
-fn organ_pipe(n: usize) -> Vec<usize> {
-    (0..n)
-        .map(|k| {
-            let half = n / 2;
-            if k % 2 == 0 {
-                half + k / 2
-            } else {
-                half - 1 - k / 2
-            }
-        })
-        .map(|x| x.min(n.saturating_sub(1)))
-        .collect()
-}
-
 impl WeightedQueens {
-    /// The model for an n×n board (n >= 1).
+    /// The model for an n×n board (n >= 1): the board's exact cover with the corner
+    /// diagonals kept ([`board::exact_cover`]).
     pub fn new(n: usize) -> WeightedQueens {
-        assert!(n >= 1, "a board has at least one square");
-        let mut b = ProblemBuilder::new();
-        let mut rank = vec![ItemId(0); n];
-        let mut file = vec![ItemId(0); n];
-        let mut line_of_item = Vec::new();
-        for k in organ_pipe(n) {
-            rank[k] = b.primary(&format!("r{k}")).expect("fresh name");
-            line_of_item.push(Some((true, k as u32)));
-            file[k] = b.primary(&format!("c{k}")).expect("fresh name");
-            line_of_item.push(Some((false, k as u32)));
-        }
-        let mut diag_a = Vec::new();
-        let mut diag_b = Vec::new();
-        for d in 0..2 * n - 1 {
-            diag_a.push(b.secondary(&format!("a{d}")).expect("fresh name"));
-            line_of_item.push(None);
-            diag_b.push(b.secondary(&format!("b{d}")).expect("fresh name"));
-            line_of_item.push(None);
-        }
-        for r in 0..n {
-            for c in 0..n {
-                let entries = [
-                    Entry::plain(rank[r]),
-                    Entry::plain(file[c]),
-                    Entry::plain(diag_a[r + c]),
-                    Entry::plain(diag_b[r + n - 1 - c]),
-                ];
-                b.add_option(entries, 0).expect("valid option");
-            }
-        }
+        let board::ExactCover { problem, lines, .. } = board::exact_cover(n, board::Corners::Keep);
+        let line_of_item = lines
+            .iter()
+            .map(|l| match *l {
+                board::Line::Rank(r) => Some((true, r)),
+                board::Line::File(c) => Some((false, c)),
+                board::Line::Diagonal(_) | board::Line::AntiDiagonal(_) => None,
+            })
+            .collect();
         WeightedQueens {
             n,
-            problem: b.build().expect("items declared"),
+            problem,
             line_of_item,
             all: None,
         }
@@ -652,15 +619,6 @@ pub fn random_boards(n: usize, k: usize, seed: u64, min: i64, max: i64) -> Vec<V
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn organ_pipe_is_a_permutation() {
-        for n in 1..12 {
-            let mut v = organ_pipe(n);
-            v.sort();
-            assert_eq!(v, (0..n).collect::<Vec<_>>());
-        }
-    }
 
     /// When the i32 bound goes out of its range, the board is solved again in i64: the
     /// answer is the same (and the nodes of the void attempt are counted).
