@@ -169,7 +169,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn organ_pipe_order_is_a_permutation_middle_first() {
+    fn middle_first_order_is_a_permutation() {
         assert_eq!(organ_pipe(8), [4, 3, 5, 2, 6, 1, 7, 0]);
         assert_eq!(organ_pipe(7), [3, 2, 4, 1, 5, 0, 6]);
         assert_eq!(organ_pipe(1), [0]);

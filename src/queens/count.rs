@@ -332,17 +332,17 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
 pub const ESTIMATE_PROBES: u32 = 20_000;
 
 /// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
-/// this was measured on (2 cores, November 2026; `queens count` of n = 15 to 17 against the
+/// this was measured on (2 cores, November 2026; `queens count` of n = 13 to 16 against the
 /// estimated trees). The engines do not walk that tree (symmetry, MRV order, meeting in the
 /// middle), so this folds their savings in; good to a factor of about 2 to 4, enough to tell
 /// seconds from hours from years.
 fn seconds_per_node(request: &Request) -> f64 {
     match (request.engine, request.reduction()) {
-        (Engine::Bits, _) if !request.unique && (12..=18).contains(&request.n) => 1.5e-10,
-        (Engine::Bits, _) => 1.2e-9,
-        (Engine::Dlx, Reduction::Full) => 2.5e-8,
-        (Engine::Dlx, Reduction::Mirror) => 1.0e-7,
-        (Engine::Dlx, Reduction::None) => 2.0e-7,
+        (Engine::Bits, _) if !request.unique && (12..=18).contains(&request.n) => 4e-10,
+        (Engine::Bits, _) => 2.5e-9,
+        (Engine::Dlx, Reduction::Full) => 2e-8,
+        (Engine::Dlx, Reduction::Mirror) => 3.5e-8,
+        (Engine::Dlx, Reduction::None) => 7e-8,
     }
 }
 

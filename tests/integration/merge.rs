@@ -301,3 +301,28 @@ fn shard_strings_are_validated() {
         assert!(bad.parse::<Shard>().is_err(), "{bad}");
     }
 }
+
+#[test]
+fn estimate_prints_alone_and_suggests_shards_for_long_counts() {
+    let out = xcover()
+        .args(["queens", "count", "24", "--estimate", "-t", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("estimate: n=24 engine=dlx"), "{text}");
+    assert!(text.contains("--shard I/"), "{text}");
+    let out = xcover()
+        .args(["queens", "count", "8", "--estimate"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("seconds") && !text.contains("--shard"),
+        "{text}"
+    );
+    // Knuth's estimator is unbiased: close to the exact tree size (n = 8: 2,057 nodes with
+    // the root).
+    let t = xcover::queens::count::tree_size(8, 20_000, 1);
+    assert!((t - 2057.0).abs() < 100.0, "{t}");
+}
