@@ -76,6 +76,9 @@ pub fn thread_pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
 /// Counts estimated to take longer than this print the estimate on stderr first.
 const LONG_RUN_SECONDS: f64 = 3600.0;
 
+/// More one-hour shards than this is beyond any cluster: the estimate says so instead.
+const BEYOND_REACH_SHARDS: u64 = 10_000_000;
+
 /// A duration in words: seconds, minutes, hours, days or years.
 fn human(seconds: f64) -> String {
     let units = [
@@ -106,6 +109,9 @@ fn estimate_line(request: &Request, e: &count::Estimate) -> String {
     );
     if request.shard != Shard::WHOLE {
         s += &format!(" for shard {}", request.shard);
+    } else if e.seconds > LONG_RUN_SECONDS * BEYOND_REACH_SHARDS as f64 {
+        s += "; beyond the reach of any cluster (n = 27 took a large one a year): \
+              splitting with --shard will not make it finish";
     } else if e.seconds > LONG_RUN_SECONDS {
         let m = e.shards_for(LONG_RUN_SECONDS);
         s += &format!(
