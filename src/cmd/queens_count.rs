@@ -134,6 +134,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     request
         .validate()
         .map_err(|e| super::InputError(e.to_string()))?;
+    // Below this n every count takes minutes at most: no probes.
+    const ESTIMATE_FROM_N: usize = 18;
+    if !args.estimate && request.n < ESTIMATE_FROM_N {
+        return count_and_write(&args, &request);
+    }
     let estimate = count::estimate(&request)?;
     if args.estimate {
         let mut out = Output::create(args.output.as_deref())?;
@@ -144,6 +149,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if estimate.seconds > LONG_RUN_SECONDS {
         eprintln!("xcover: {}", estimate_line(&request, &estimate));
     }
+    count_and_write(&args, &request)
+}
+
+/// Runs the count and writes its record.
+fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
     let pb = progress_bar();
     let progress = |done: usize, total: usize, solutions: u128| {
         if let Some(pb) = &pb {
@@ -153,7 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let start = Instant::now();
-    let counted = count::count(&request, &progress)?;
+    let counted = count::count(request, &progress)?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(pb) = &pb {
         pb.finish_and_clear();
@@ -174,7 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         eprintln!("{line} seconds={seconds:.3}");
     }
-    let record = counted.record(&request, seconds);
+    let record = counted.record(request, seconds);
     let mut out = Output::create(args.output.as_deref())?;
     match args.format {
         Format::Text if args.shard.is_none() => {
