@@ -6,6 +6,7 @@ pub mod dlx_format;
 pub mod input;
 pub mod output;
 pub mod records;
+pub mod shard;
 pub mod svg;
 pub mod weights;
 

@@ -43,14 +43,14 @@ use rayon::prelude::*;
 
 use crate::engine::in_shard;
 
+use super::count::RESIDUE_MODULUS;
+use super::symmetry;
+
 mod mitm;
 
 /// Boards from this size up to [`mitm::MAX_N`] are counted by meeting in the middle when the
 /// fundamental count is not asked for.
 const MITM_MIN_N: usize = 12;
-
-/// The prime of the check residue carried by [`BitsCount::residue`].
-pub const RESIDUE_PRIME: u64 = 1_000_000_007;
 
 /// The largest board the counter takes (masks are `u32`).
 pub const MAX_N: usize = 32;
@@ -71,16 +71,16 @@ pub struct BitsCount {
     /// symmetric search), or pairs of half-boards tested (the meet-in-the-middle totals). It
     /// saturates at `u64::MAX` rather than wrap.
     pub nodes: u64,
-    /// Sum over the counted tasks of (task solutions mod [`RESIDUE_PRIME`]), mod that prime.
+    /// Sum over the counted tasks of (task solutions mod [`RESIDUE_MODULUS`]), mod that prime.
     /// It is accumulated independently of `solutions`, so a merged record whose `solutions`
     /// disagrees with its residue ([`BitsCount::residue_ok`]) has been corrupted.
     pub residue: u64,
 }
 
 impl BitsCount {
-    /// True when `solutions mod RESIDUE_PRIME` equals the independently kept residue.
+    /// True when `solutions mod RESIDUE_MODULUS` equals the independently kept residue.
     pub fn residue_ok(&self) -> bool {
-        self.solutions % u128::from(RESIDUE_PRIME) == u128::from(self.residue)
+        self.solutions % u128::from(RESIDUE_MODULUS) == u128::from(self.residue)
     }
 }
 
@@ -98,7 +98,7 @@ impl AddAssign for BitsCount {
             .expect("n-queens unique count overflows u128");
         self.nodes = self.nodes.saturating_add(o.nodes);
         self.residue =
-            ((self.residue % RESIDUE_PRIME) + (o.residue % RESIDUE_PRIME)) % RESIDUE_PRIME;
+            ((self.residue % RESIDUE_MODULUS) + (o.residue % RESIDUE_MODULUS)) % RESIDUE_MODULUS;
     }
 }
 
@@ -356,7 +356,7 @@ pub fn count(
                     solutions,
                     unique: 0,
                     nodes,
-                    residue: (solutions % u128::from(RESIDUE_PRIME)) as u64,
+                    residue: (solutions % u128::from(RESIDUE_MODULUS)) as u64,
                 };
                 report(&c);
                 c
@@ -397,7 +397,7 @@ fn run_task(n: usize, t: &Task) -> BitsCount {
         solutions,
         unique,
         nodes,
-        residue: (solutions % u128::from(RESIDUE_PRIME)) as u64,
+        residue: (solutions % u128::from(RESIDUE_MODULUS)) as u64,
     }
 }
 
@@ -519,7 +519,7 @@ fn edge_leaf(
     for (f, b) in files[start..n].iter_mut().zip(&bits[start..n]) {
         *f = b.trailing_zeros() as u8;
     }
-    match class_size(&files[..n]) {
+    match symmetry::representative_class(&files[..n]) {
         Some(8) => w[0] += 1,
         Some(4) => w[1] += 1,
         Some(2) => w[2] += 1,
@@ -527,83 +527,19 @@ fn edge_leaf(
     }
 }
 
-/// For a solution `p` (no corner queen, every edge queen at least `p[0]` from its nearest
-/// corner): `None` unless `p` is the lexicographically smallest of its 8 images; otherwise the
-/// size of its class (8, 4 or 2).
-fn class_size(p: &[u8]) -> Option<u32> {
-    let n = p.len();
-    let top = p[0];
-    let m = (n - 1) as u8;
-    let mut q = [0u8; MAX_N];
-    let mut have_q = false;
-    let mut stab = 1;
-    // The images: (use the inverse, reverse ranks, reverse files), identity excluded.
-    for g in 1..8u8 {
-        let (inv, rr, rv) = (g & 4 != 0, g & 2 != 0, g & 1 != 0);
-        if inv && !have_q {
-            for (r, &c) in p.iter().enumerate() {
-                q[usize::from(c)] = r as u8;
-            }
-            have_q = true;
-        }
-        let src: &[u8] = if inv { &q[..n] } else { p };
-        let img = |r: usize| -> u8 {
-            let x = src[if rr { n - 1 - r } else { r }];
-            if rv { m - x } else { x }
-        };
-        // Every image has at least `top` on rank 0, so only ties need a closer look.
-        if img(0) != top {
-            continue;
-        }
-        let mut ord = std::cmp::Ordering::Equal;
-        for (r, &x) in p.iter().enumerate().skip(1) {
-            ord = img(r).cmp(&x);
-            if ord.is_ne() {
-                break;
-            }
-        }
-        match ord {
-            std::cmp::Ordering::Less => return None,
-            std::cmp::Ordering::Equal => stab += 1,
-            std::cmp::Ordering::Greater => {}
-        }
-    }
-    Some(8 / stab)
-}
-
-/// Small boards: every solution by plain backtracking, canonical forms by comparing all 8
-/// images.
+/// Small boards: every solution by plain backtracking, canonical forms by
+/// [`symmetry::representative_class`].
 fn small(n: usize) -> Classes {
     let mut counts = (0, 0, 0, 0, 0);
     let mut p = vec![0u8; n];
     fn rec(n: usize, r: usize, p: &mut [u8], cols: u32, ld: u32, rd: u32, c: &mut Classes) {
         if r == n {
-            let m = (n - 1) as u8;
-            let mut q = vec![0u8; n];
-            for (i, &x) in p.iter().enumerate() {
-                q[usize::from(x)] = i as u8;
-            }
-            let mut stab = 0;
-            for g in 0..8u8 {
-                let (inv, rr, rv) = (g & 4 != 0, g & 2 != 0, g & 1 != 0);
-                let src: &[u8] = if inv { &q } else { p };
-                let img: Vec<u8> = (0..n)
-                    .map(|i| {
-                        let x = src[if rr { n - 1 - i } else { i }];
-                        if rv { m - x } else { x }
-                    })
-                    .collect();
-                match img.as_slice().cmp(p) {
-                    std::cmp::Ordering::Less => return,
-                    std::cmp::Ordering::Equal => stab += 1,
-                    std::cmp::Ordering::Greater => {}
-                }
-            }
-            match 8 / stab {
-                8 => c.0 += 1,
-                4 => c.1 += 1,
-                2 => c.2 += 1,
-                _ => c.3 += 1,
+            match symmetry::representative_class(p) {
+                Some(8) => c.0 += 1,
+                Some(4) => c.1 += 1,
+                Some(2) => c.2 += 1,
+                Some(_) => c.3 += 1,
+                None => {}
             }
             return;
         }

@@ -2,20 +2,10 @@
 //!
 //! # The model
 //!
-//! For an n×n board (1 ≤ n ≤ [`MAX_N`]):
-//! - primary items: the ranks `r0..r{n-1}` and files `c0..c{n-1}`, declared from the middle
-//!   outward ("organ-pipe order", as Knuth does): `m = n/2`, then `m-1, m+1, m-2, m+2, ...`,
-//!   rank before file; for n = 8: `r4 c4 r3 c3 r5 c5 r2 c2 r6 c6 r1 c1 r7 c7 r0 c0`. The engine
-//!   branches on the leftmost item of minimum length, so the middle of the board is tried
-//!   first, which shrinks the tree;
-//! - secondary items: the diagonals `a{i+j}` and anti-diagonals `b{n-1-i+j}`, declared
-//!   `a1 b1 a2 b2 ... a{2n-3} b{2n-3}`; the single-cell corner diagonals (`a0`, `a{2n-2}`, `b0`,
-//!   `b{2n-2}`) are left out, since no two queens can share them;
-//! - options, row-major: option `k = i*n + j` is `r{i} c{j} a{i+j} b{n-1-i+j}` (the queen on
-//!   rank `i`, file `j`), without the corner diagonals.
-//!
-//! With exactly this layout the engine reproduces Knuth's DLX2 figures (13 queens: 1,046,319
-//! nodes, 17,463,157 updates).
+//! The board's exact-cover problem from [`super::board`] without the single-square corner
+//! diagonals ([`Corners::Drop`]): ranks and files in organ-pipe order, diagonals secondary,
+//! option `r·n + c` for square (r, c). With exactly this layout the engine reproduces Knuth's
+//! DLX2 figures (13 queens: 1,046,319 nodes, 17,463,157 updates).
 //!
 //! # Counting
 //!
@@ -49,18 +39,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::{
-    Budget, CountOnly, Entry, OptionId, Part, Problem, ProblemBuilder, Solver, in_shard,
-};
+use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, in_shard};
 
+use super::board::{self, Board, Corners, ExactCover};
+use super::count::RESIDUE_MODULUS;
 use super::symmetry;
 
 /// The largest board the model builds (ranks/files fit easily; counts are u128).
 pub const MAX_N: usize = 32;
-
-/// The modulus of the check residue carried by count records: `solutions mod P`, accumulated
-/// independently per task so that a corrupted `solutions` field is caught when shards merge.
-pub const RESIDUE_MODULUS: u64 = 1_000_000_007;
 
 /// Why a model could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,26 +57,11 @@ pub enum QueensError {
     BadShard(usize, usize),
 }
 
-/// Ranks/files in organ-pipe order: `n/2, n/2-1, n/2+1, n/2-2, ...`.
-pub fn organ_pipe(n: usize) -> Vec<usize> {
-    let m = n / 2;
-    let mut out = vec![m];
-    for d in 1..=n {
-        if d <= m {
-            out.push(m - d);
-        }
-        if m + d < n {
-            out.push(m + d);
-        }
-    }
-    debug_assert_eq!(out.len(), n);
-    out
-}
-
 /// The n-queens exact-cover problem with the map between options and squares.
 #[derive(Debug, Clone)]
 pub struct Queens {
     n: usize,
+    board: Board,
     problem: Problem,
 }
 
@@ -100,41 +71,8 @@ impl Queens {
         if !(1..=MAX_N).contains(&n) {
             return Err(QueensError::BadSize(n));
         }
-        let mut b = ProblemBuilder::new();
-        let mut rank = vec![None; n];
-        let mut file = vec![None; n];
-        for i in organ_pipe(n) {
-            rank[i] = Some(b.primary(&format!("r{i}")).expect("fresh name"));
-            file[i] = Some(b.primary(&format!("c{i}")).expect("fresh name"));
-        }
-        // Diagonals 1..=2n-3 of both families; 0 and 2n-2 are single corner squares.
-        let diagonals = (2 * n).saturating_sub(3);
-        let mut a = vec![None; 2 * n];
-        let mut bd = vec![None; 2 * n];
-        for d in 1..=diagonals {
-            a[d] = Some(b.secondary(&format!("a{d}")).expect("fresh name"));
-            bd[d] = Some(b.secondary(&format!("b{d}")).expect("fresh name"));
-        }
-        for i in 0..n {
-            for j in 0..n {
-                let mut entries = vec![
-                    Entry::plain(rank[i].expect("declared")),
-                    Entry::plain(file[j].expect("declared")),
-                ];
-                if let Some(x) = a[i + j] {
-                    entries.push(Entry::plain(x));
-                }
-                if let Some(x) = bd[n - 1 - i + j] {
-                    entries.push(Entry::plain(x));
-                }
-                let id = b.add_option(entries, 0).expect("valid option");
-                debug_assert_eq!(id.0 as usize, i * n + j);
-            }
-        }
-        Ok(Queens {
-            n,
-            problem: b.build().expect("items declared"),
-        })
+        let ExactCover { board, problem, .. } = board::exact_cover(n, Corners::Drop);
+        Ok(Queens { n, board, problem })
     }
 
     pub fn n(&self) -> usize {
@@ -153,28 +91,21 @@ impl Queens {
         &self.problem
     }
 
+    /// The board and its square ↔ option numbering.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
     /// The option placing a queen on `(rank, file)`.
     #[inline]
     pub fn option(&self, rank: usize, file: usize) -> OptionId {
-        debug_assert!(rank < self.n && file < self.n);
-        OptionId((rank * self.n + file) as u32)
-    }
-
-    /// The square `(rank, file)` of an option.
-    #[inline]
-    pub fn square(&self, option: OptionId) -> (usize, usize) {
-        let k = option.0 as usize;
-        (k / self.n, k % self.n)
+        self.board.option(rank, file)
     }
 
     /// The columns `q[rank] = file` of a solution given as options (any order).
     #[inline]
     pub fn columns_into(&self, options: &[OptionId], q: &mut [u8]) {
-        debug_assert_eq!(options.len(), self.n);
-        for &o in options {
-            let (r, c) = self.square(o);
-            q[r] = c as u8;
-        }
+        self.board.columns_into(options, q);
     }
 
     pub fn columns(&self, options: &[OptionId]) -> Vec<u8> {
@@ -674,29 +605,6 @@ pub fn for_each_solution<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn organ_pipe_order_for_8_and_7() {
-        assert_eq!(organ_pipe(8), [4, 3, 5, 2, 6, 1, 7, 0]);
-        assert_eq!(organ_pipe(7), [3, 2, 4, 1, 5, 0, 6]);
-        assert_eq!(organ_pipe(1), [0]);
-    }
-
-    #[test]
-    fn item_layout_for_8() {
-        let m = Queens::new(8).unwrap();
-        let p = m.problem();
-        let names: Vec<&str> = p.items().map(|i| p.item_name(i)).collect();
-        assert_eq!(
-            names[..16].join(" "),
-            "r4 c4 r3 c3 r5 c5 r2 c2 r6 c6 r1 c1 r7 c7 r0 c0"
-        );
-        assert_eq!(names[16..20].join(" "), "a1 b1 a2 b2");
-        assert_eq!(names.len(), 16 + 2 * 13);
-        assert_eq!(p.format_option(OptionId(0)), "r0 c0 b7");
-        assert_eq!(p.format_option(m.option(2, 5)), "r2 c5 a7 b10");
-        assert_eq!(m.square(m.option(2, 5)), (2, 5));
-    }
 
     #[test]
     fn sizes_out_of_range_are_rejected() {

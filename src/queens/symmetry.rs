@@ -97,18 +97,58 @@ pub fn class_size(q: &[u8]) -> u8 {
     all.len() as u8
 }
 
+impl Symmetry {
+    /// The symmetry as `(transpose, reverse ranks, reverse files)`: the image of `q` is
+    /// `img[r] = f(src[r'])` with `src` the inverse permutation of `q` when transposing (else
+    /// `q`), `r' = n-1-r` when reversing ranks (else `r`), `f(x) = n-1-x` when reversing
+    /// files (else `x`).
+    pub const fn parts(self) -> (bool, bool, bool) {
+        match self {
+            Symmetry::Identity => (false, false, false),
+            Symmetry::MirrorFiles => (false, false, true),
+            Symmetry::MirrorRanks => (false, true, false),
+            Symmetry::Rot180 => (false, true, true),
+            Symmetry::Transpose => (true, false, false),
+            Symmetry::Rot90 => (true, false, true),
+            Symmetry::Rot270 => (true, true, false),
+            Symmetry::AntiTranspose => (true, true, true),
+        }
+    }
+}
+
 /// When `q` is the representative of its class (no image is lexicographically smaller),
-/// the size of the class; otherwise `None`. Allocation-free: this runs once per solution when
-/// fundamental solutions are counted or listed.
+/// the size of the class (8, 4, 2, or 1 for n = 1); otherwise `None`.
+///
+/// Allocation-free and lazy: each image is compared with `q` rank by rank as it is computed
+/// ([`Symmetry::parts`]) and dropped at the first difference, so most images cost one or two
+/// steps. It runs once per solution when fundamental solutions are counted or listed (in the
+/// bits counter at every leaf of the edge part).
+#[inline]
 pub fn representative_class(q: &[u8]) -> Option<u8> {
     let n = q.len();
     assert!(n <= MAX, "board too large for the symmetry scratch buffer");
-    let mut buf = [0u8; MAX];
-    let img = &mut buf[..n];
+    if n == 0 {
+        return Some(1);
+    }
+    let m = (n - 1) as u8;
+    let mut inverse = [0u8; MAX];
+    for (r, &c) in q.iter().enumerate() {
+        inverse[usize::from(c)] = r as u8;
+    }
     let mut fixed = 1u8; // the identity
     for s in &Symmetry::ALL[1..] {
-        s.apply(q, img);
-        match (*img).cmp(q) {
+        let (inv, rr, rv) = s.parts();
+        let src: &[u8] = if inv { &inverse[..n] } else { q };
+        let mut ord = std::cmp::Ordering::Equal;
+        for (r, &x) in q.iter().enumerate() {
+            let y = src[if rr { n - 1 - r } else { r }];
+            let y = if rv { m - y } else { y };
+            ord = y.cmp(&x);
+            if ord.is_ne() {
+                break;
+            }
+        }
+        match ord {
             std::cmp::Ordering::Less => return None,
             std::cmp::Ordering::Equal => fixed += 1,
             std::cmp::Ordering::Greater => {}
@@ -203,6 +243,29 @@ mod tests {
             }
             assert_eq!(reps, fundamental[n - 1], "n = {n}");
             assert_eq!(total, sols.len(), "class sizes add up, n = {n}");
+        }
+    }
+
+    #[test]
+    fn parts_give_the_same_images_as_the_maps() {
+        let q: Vec<u8> = vec![1, 3, 0, 2];
+        let n = q.len();
+        let mut inverse = vec![0u8; n];
+        for (r, &c) in q.iter().enumerate() {
+            inverse[c as usize] = r as u8;
+        }
+        for s in Symmetry::ALL {
+            let mut want = vec![0u8; n];
+            s.apply(&q, &mut want);
+            let (inv, rr, rv) = s.parts();
+            let src = if inv { &inverse } else { &q };
+            let got: Vec<u8> = (0..n)
+                .map(|r| {
+                    let y = src[if rr { n - 1 - r } else { r }];
+                    if rv { (n - 1) as u8 - y } else { y }
+                })
+                .collect();
+            assert_eq!(got, want, "{s:?}");
         }
     }
 

@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 pub use random::{SplitMix64, random_boards};
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
-use crate::engine::{
-    Budget, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, Solver, View, Visitor,
-};
+use crate::engine::{Budget, MAX_NODES, OptionId, Problem, Solver, View, Visitor};
+
+use super::board::{self, Line};
 
 /// The largest board the model takes: its 5n² + 6n − 2 nodes (four entries and a spacer per
 /// square, one header per item) must stay below the engine's [`MAX_NODES`].
@@ -168,66 +168,15 @@ pub struct WeightedQueens {
     all: Option<Vec<u32>>,
 }
 
-/// What an item of the model stands for: a rank or file (primary), or a diagonal
-/// (secondary).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Line {
-    Rank(u32),
-    File(u32),
-    Diagonal,
-}
-
-/// Knuth's organ-pipe order of 0..n: middle first, then outward.
-fn organ_pipe(n: usize) -> Vec<usize> {
-    (0..n)
-        .map(|k| {
-            let half = n / 2;
-            if k % 2 == 0 {
-                half + k / 2
-            } else {
-                half - 1 - k / 2
-            }
-        })
-        .map(|x| x.min(n.saturating_sub(1)))
-        .collect()
-}
-
 impl WeightedQueens {
-    /// The model for an n×n board (n >= 1).
+    /// The model for an n×n board (n >= 1): the board's exact cover with the corner
+    /// diagonals kept ([`board::exact_cover`]).
     pub fn new(n: usize) -> WeightedQueens {
-        assert!(n >= 1, "a board has at least one square");
-        let mut b = ProblemBuilder::new();
-        let mut rank = vec![ItemId(0); n];
-        let mut file = vec![ItemId(0); n];
-        let mut line_of_item = Vec::new();
-        for k in organ_pipe(n) {
-            rank[k] = b.primary(&format!("r{k}")).expect("fresh name");
-            line_of_item.push(Line::Rank(k as u32));
-            file[k] = b.primary(&format!("c{k}")).expect("fresh name");
-            line_of_item.push(Line::File(k as u32));
-        }
-        let mut diag_a = Vec::new();
-        let mut diag_b = Vec::new();
-        for d in 0..2 * n - 1 {
-            diag_a.push(b.secondary(&format!("a{d}")).expect("fresh name"));
-            line_of_item.push(Line::Diagonal);
-            diag_b.push(b.secondary(&format!("b{d}")).expect("fresh name"));
-            line_of_item.push(Line::Diagonal);
-        }
-        for r in 0..n {
-            for c in 0..n {
-                let entries = [
-                    Entry::plain(rank[r]),
-                    Entry::plain(file[c]),
-                    Entry::plain(diag_a[r + c]),
-                    Entry::plain(diag_b[r + n - 1 - c]),
-                ];
-                b.add_option(entries, 0).expect("valid option");
-            }
-        }
+        let board::ExactCover { problem, lines, .. } = board::exact_cover(n, board::Corners::Keep);
+        let line_of_item = lines;
         WeightedQueens {
             n,
-            problem: b.build().expect("items declared"),
+            problem,
             line_of_item,
             all: None,
         }
@@ -697,7 +646,7 @@ impl FreeSquares {
                     self.file_list.push(c);
                     self.files += 1;
                 }
-                Line::Diagonal => {}
+                Line::Diagonal(_) | Line::AntiDiagonal(_) => {}
             }
         }
         let m = self.files;
@@ -806,14 +755,6 @@ mod tests {
         assert!(e.to_string().contains(&MAX_N.to_string()), "{e}");
     }
 
-    #[test]
-    fn organ_pipe_is_a_permutation() {
-        for n in 1..12 {
-            let mut v = organ_pipe(n);
-            v.sort();
-            assert_eq!(v, (0..n).collect::<Vec<_>>());
-        }
-    }
 
     /// When the i32 bound goes out of its range, the board is solved again in i64: the
     /// answer is the same (and the nodes of the void attempt are counted).

@@ -65,19 +65,10 @@ pub fn queens(n: usize, organ_pipe: bool) -> String {
     s
 }
 
-/// `m, m-1, m+1, m-2, m+2, ...` with `m = n/2`: 0..n from the middle outward.
+/// `m, m-1, m+1, m-2, m+2, ...` with `m = n/2`: 0..n from the middle outward (the library's
+/// one definition).
 pub fn organ_pipe_order(n: usize) -> Vec<usize> {
-    let m = n / 2;
-    let mut order = vec![m];
-    for d in 1..=n {
-        if d <= m {
-            order.push(m - d);
-        }
-        if m + d < n {
-            order.push(m + d);
-        }
-    }
-    order
+    xcover::queens::board::organ_pipe(n)
 }
 
 /// Langford pairs: place two copies of each of 1..=n in 2n slots so that the copies of k

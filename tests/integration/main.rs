@@ -5,6 +5,7 @@ mod engine;
 mod faults;
 mod formats;
 mod instances;
+mod merge;
 mod queens;
 mod queens_bits;
 mod queens_max;

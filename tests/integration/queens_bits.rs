@@ -4,7 +4,8 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use xcover::queens::bits::{self, BitsCount, RESIDUE_PRIME};
+use xcover::queens::bits::{self, BitsCount};
+use xcover::queens::count::RESIDUE_MODULUS as RESIDUE_PRIME;
 
 /// OEIS A000170 (solutions) and A002562 (fundamental solutions), n = 1..=15
 /// (from /work/shared/reference/queens-counts.csv).

@@ -1,0 +1,428 @@
+//! The one entry point for counting n-queens solutions: a [`Request`] (board, engine,
+//! symmetry, shard, threads) gives a [`Counted`] result, whichever engine runs, and its
+//! [`ShardRecord`] for `queens count` and `merge`.
+
+use crate::io::shard::{Hex64, Kind, Shard, ShardRecord};
+
+use super::bits;
+use super::model::{self, CountConfig, Queens, Reduction};
+
+/// The modulus of the check residue both engines keep: `solutions mod P`, accumulated task by
+/// task independently of the sum, and compared with it at the end of a count.
+pub const RESIDUE_MODULUS: u64 = 1_000_000_007;
+
+/// The counting engines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// Dancing links on the exact-cover model.
+    Dlx,
+    /// The word-parallel counter (bit masks, full symmetry, meet in the middle).
+    Bits,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Dlx => "dlx",
+            Engine::Bits => "bits",
+        }
+    }
+
+    /// The largest board the engine counts.
+    pub fn max_n(self) -> usize {
+        match self {
+            Engine::Dlx => model::MAX_N,
+            Engine::Bits => bits::MAX_N,
+        }
+    }
+
+    /// The symmetry reductions the engine can use (the first is its default).
+    pub fn reductions(self) -> &'static [Reduction] {
+        match self {
+            Engine::Dlx => &[Reduction::Full, Reduction::Mirror, Reduction::None],
+            Engine::Bits => &[Reduction::Full],
+        }
+    }
+
+    fn parse(s: &str) -> Option<Engine> {
+        [Engine::Dlx, Engine::Bits]
+            .into_iter()
+            .find(|e| e.name() == s)
+    }
+}
+
+/// The largest board any engine counts (the command line's limit).
+pub const MAX_N: usize = if model::MAX_N > bits::MAX_N {
+    model::MAX_N
+} else {
+    bits::MAX_N
+};
+
+impl Reduction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduction::Full => "full",
+            Reduction::Mirror => "mirror",
+            Reduction::None => "none",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Reduction> {
+        [Reduction::Full, Reduction::Mirror, Reduction::None]
+            .into_iter()
+            .find(|r| r.name() == s)
+    }
+}
+
+/// What to count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub n: usize,
+    /// Also count the fundamental solutions.
+    pub unique: bool,
+    pub engine: Engine,
+    /// The symmetry reduction; `None`: the engine's default.
+    pub symmetry: Option<Reduction>,
+    /// The part of the split to count ([`Shard::WHOLE`] for all of it).
+    pub shard: Shard,
+    /// Worker threads; `None`: all cores.
+    pub threads: Option<usize>,
+}
+
+impl Request {
+    /// A request for the whole count of an n×n board with the default engine and symmetry.
+    pub fn new(n: usize) -> Request {
+        Request {
+            n,
+            unique: false,
+            engine: Engine::Dlx,
+            symmetry: None,
+            shard: Shard::WHOLE,
+            threads: None,
+        }
+    }
+
+    /// The symmetry reduction that runs.
+    pub fn reduction(&self) -> Reduction {
+        self.symmetry.unwrap_or(self.engine.reductions()[0])
+    }
+
+    /// Checks that the engine takes the board and the symmetry.
+    pub fn validate(&self) -> Result<(), CountError> {
+        let max = self.engine.max_n();
+        if !(1..=max).contains(&self.n) {
+            return Err(CountError::BadSize {
+                n: self.n,
+                engine: self.engine.name(),
+                max,
+            });
+        }
+        if !self.engine.reductions().contains(&self.reduction()) {
+            return Err(CountError::Symmetry {
+                engine: self.engine.name(),
+                symmetry: self.reduction().name(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The fingerprint of what is counted: the same for every shard of one count.
+    pub fn fingerprint(&self) -> Hex64 {
+        fingerprint(self.n, self.engine, self.reduction(), self.unique)
+    }
+}
+
+/// The fingerprint of a queens count: FNV-1a 64 of
+/// `queens-count n={n} engine={engine} symmetry={symmetry} unique={true|false}`.
+pub fn fingerprint(n: usize, engine: Engine, symmetry: Reduction, unique: bool) -> Hex64 {
+    Hex64::of(
+        format!(
+            "queens-count n={n} engine={} symmetry={} unique={unique}",
+            engine.name(),
+            symmetry.name()
+        )
+        .as_bytes(),
+    )
+}
+
+/// Why a count cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CountError {
+    #[error("the {engine} engine counts boards of 1 to {max}, not {n}")]
+    BadSize {
+        n: usize,
+        engine: &'static str,
+        max: usize,
+    },
+    #[error(
+        "--symmetry {symmetry} does not apply to the {engine} engine (it always uses the full symmetry)"
+    )]
+    Symmetry {
+        engine: &'static str,
+        symmetry: &'static str,
+    },
+    #[error("cannot start the worker threads: {0}")]
+    Threads(String),
+    #[error("internal error: the solution count {solutions} disagrees with its residue {residue}")]
+    Residue { solutions: u128, residue: u64 },
+}
+
+/// Engine work. `updates` and `mems` are counted by the dlx engine only.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    pub nodes: u64,
+    pub updates: Option<u64>,
+    pub mems: Option<u64>,
+}
+
+/// The result of a count (of one shard, or the whole).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub solutions: u128,
+    /// Fundamental solutions, when asked for.
+    pub unique: Option<u128>,
+    pub work: Work,
+    /// Tasks counted (in this shard).
+    pub tasks: usize,
+    /// Tasks of the whole split.
+    pub tasks_total: usize,
+    /// `solutions mod RESIDUE_MODULUS`, summed task by task (equal to it: [`count`] checks).
+    pub residue: u64,
+}
+
+/// Counts as asked, on a pool of `request.threads` threads. `progress(done, total,
+/// solutions_so_far)` is called from the workers after each task.
+pub fn count(
+    request: &Request,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> Result<Counted, CountError> {
+    request.validate()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| CountError::Threads(e.to_string()))?;
+    let n = request.n;
+    let shard = request.shard.as_pair();
+    let counted = match request.engine {
+        Engine::Dlx => {
+            let model = Queens::new(n).map_err(|_| CountError::BadSize {
+                n,
+                engine: "dlx",
+                max: model::MAX_N,
+            })?;
+            let config = CountConfig {
+                unique: request.unique,
+                reduction: request.reduction(),
+                shard: Some(shard),
+            };
+            let c = pool
+                .install(|| model::count(&model, &config, progress))
+                .expect("request validated");
+            Counted {
+                solutions: c.solutions,
+                unique: c.unique,
+                work: Work {
+                    nodes: c.work.nodes,
+                    updates: Some(c.work.updates),
+                    mems: Some(c.work.mems),
+                },
+                tasks: c.tasks,
+                tasks_total: c.tasks_total,
+                residue: c.residue,
+            }
+        }
+        Engine::Bits => {
+            let c = pool.install(|| bits::count(n, request.unique, Some(shard), progress));
+            let tasks_total = bits::task_count(n);
+            Counted {
+                solutions: c.solutions,
+                unique: request.unique.then_some(c.unique),
+                work: Work {
+                    nodes: c.nodes,
+                    updates: None,
+                    mems: None,
+                },
+                tasks: (0..tasks_total).filter(|&k| request.shard.owns(k)).count(),
+                tasks_total,
+                residue: c.residue,
+            }
+        }
+    };
+    if counted.solutions % u128::from(RESIDUE_MODULUS) != u128::from(counted.residue) {
+        return Err(CountError::Residue {
+            solutions: counted.solutions,
+            residue: counted.residue,
+        });
+    }
+    Ok(counted)
+}
+
+impl Counted {
+    /// The sealed shard record of this count.
+    pub fn record(&self, request: &Request, seconds: f64) -> ShardRecord {
+        let mut r = ShardRecord::new(Kind::QueensCount, request.fingerprint(), request.shard);
+        r.n = Some(request.n as u32);
+        r.engine = Some(request.engine.name().into());
+        r.symmetry = Some(request.reduction().name().into());
+        r.solutions = self.solutions;
+        r.unique = self.unique;
+        r.nodes = self.work.nodes;
+        r.updates = self.work.updates;
+        r.tasks = self.tasks as u64;
+        r.seconds = seconds;
+        r.seal()
+    }
+}
+
+/// The rules of a `queens-count` record, checked by [`crate::io::shard::merge`] on each record
+/// and on the total: n in the engine's range, a known engine and symmetry it takes, the
+/// fingerprint of exactly these parameters, status complete, and for a whole count (1/1)
+/// `unique <= solutions <= 8·unique` when both are counted.
+pub fn check_record(r: &ShardRecord) -> Result<(), String> {
+    let n = r.n.ok_or("a queens-count record without n")? as usize;
+    let engine = r
+        .engine
+        .as_deref()
+        .and_then(Engine::parse)
+        .ok_or_else(|| format!("unknown engine {:?}", r.engine.as_deref().unwrap_or("")))?;
+    let symmetry = r
+        .symmetry
+        .as_deref()
+        .and_then(Reduction::parse)
+        .ok_or_else(|| format!("unknown symmetry {:?}", r.symmetry.as_deref().unwrap_or("")))?;
+    let request = Request {
+        n,
+        unique: r.unique.is_some(),
+        engine,
+        symmetry: Some(symmetry),
+        shard: Shard::WHOLE,
+        threads: None,
+    };
+    request.validate().map_err(|e| e.to_string())?;
+    let want = request.fingerprint();
+    if r.fingerprint != want {
+        return Err(format!(
+            "fingerprint {} is not that of n={n} engine={} symmetry={} unique={} ({want})",
+            r.fingerprint,
+            engine.name(),
+            symmetry.name(),
+            r.unique.is_some()
+        ));
+    }
+    if r.status != crate::io::shard::Status::Complete {
+        return Err(format!(
+            "status {} (a count runs to the end)",
+            r.status.name()
+        ));
+    }
+    if let Some(u) = r.unique
+        && r.shard == 1
+        && r.shards == 1
+        && !(u <= r.solutions && r.solutions <= u.saturating_mul(8))
+    {
+        return Err(format!(
+            "unique={u} and solutions={} break unique <= solutions <= 8·unique",
+            r.solutions
+        ));
+    }
+    Ok(())
+}
+
+/// Random probes of [`estimate`] (each costs one walk of at most n ranks).
+pub const ESTIMATE_PROBES: u32 = 20_000;
+
+/// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
+/// this was measured on (2 cores, November 2026; `queens count` of n = 13 to 16 against the
+/// estimated trees). The engines do not walk that tree (symmetry, MRV order, meeting in the
+/// middle), so this folds their savings in; good to a factor of about 2 to 4, enough to tell
+/// seconds from hours from years.
+fn seconds_per_node(request: &Request) -> f64 {
+    match (request.engine, request.reduction()) {
+        (Engine::Bits, _) if !request.unique && (12..=18).contains(&request.n) => 4e-10,
+        (Engine::Bits, _) => 2.5e-9,
+        (Engine::Dlx, Reduction::Full) => 2e-8,
+        (Engine::Dlx, Reduction::Mirror) => 3.5e-8,
+        (Engine::Dlx, Reduction::None) => 7e-8,
+    }
+}
+
+/// An estimate of a count's work, before running it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Estimated nodes of the plain backtrack tree (queens placed rank by rank), whole board.
+    pub tree_nodes: f64,
+    /// Estimated wall seconds of the request (its shard, its threads) on this machine.
+    pub seconds: f64,
+    /// Threads assumed.
+    pub threads: usize,
+    /// The `M` of the request's shard.
+    pub shard_count: u64,
+}
+
+impl Estimate {
+    /// The number of shards that brings one shard to about `target` seconds (at least 1).
+    pub fn shards_for(&self, target: f64) -> u64 {
+        let whole = self.seconds * self.shard_count as f64;
+        ((whole / target).ceil() as u64).max(1)
+    }
+}
+
+/// Estimates the work of a request by Knuth's random probes (TAOCP 7.2.2, (21)): a walk from
+/// the root that picks a random child at each node, `d_k` children at depth k, estimates the
+/// tree size as `1 + d_1 + d_1·d_2 + ...`; the mean of [`ESTIMATE_PROBES`] walks is unbiased.
+/// Costs milliseconds. Deterministic (fixed seed).
+pub fn estimate(request: &Request) -> Result<Estimate, CountError> {
+    request.validate()?;
+    let tree_nodes = tree_size(request.n, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15);
+    let threads = request
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
+        .max(1);
+    let share = request.shard.count() as f64;
+    Ok(Estimate {
+        tree_nodes,
+        seconds: tree_nodes * seconds_per_node(request) / threads as f64 / share,
+        threads,
+        shard_count: request.shard.count(),
+    })
+}
+
+/// Knuth's estimate of the size of the plain n-queens backtrack tree (rank by rank, bit masks).
+pub fn tree_size(n: usize, probes: u32, seed: u64) -> f64 {
+    let mut state = seed;
+    let mut next = || {
+        // splitmix64
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let full: u64 = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut sum = 0.0;
+    for _ in 0..probes {
+        let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
+        let (mut weight, mut total) = (1.0f64, 1.0f64);
+        for _ in 0..n {
+            let open = full & !(cols | ld | rd);
+            let d = open.count_ones();
+            if d == 0 {
+                break;
+            }
+            weight *= f64::from(d);
+            total += weight;
+            // The k-th open file, k uniform in 0..d.
+            let k = ((next() >> 32) * u64::from(d)) >> 32;
+            let mut a = open;
+            for _ in 0..k {
+                a &= a - 1;
+            }
+            let bit = a & a.wrapping_neg();
+            cols |= bit;
+            ld = ((ld | bit) << 1) & full;
+            rd = (rd | bit) >> 1;
+        }
+        sum += total;
+    }
+    sum / f64::from(probes.max(1))
+}
