@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cmd::InputError;
-use crate::engine::optimize::{self, Config, Keep, Optimum, Sense, ShareBound, Status};
-use crate::engine::{Budget, End, OptionId, Outcome, Solver, Stats};
+use crate::engine::optimize::{Keep, Optimum, Sense, Status};
+use crate::engine::{Budget, End, OptionId, Outcome, Plan, SplitInfo, Stats};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::{Output, read_input};
 
@@ -99,6 +99,15 @@ pub struct Args {
     /// With --minimize/--maximize: the K best solutions instead of one.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
+
+    /// Worker threads (0 or absent: all cores). Solutions, their order and the counts do not
+    /// depend on it. With --limit, --nodes or --mems the search runs on one thread.
+    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub threads: Option<u32>,
+
+    /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
+    #[arg(long, value_parser = super::queens_count::parse_shard, value_name = "I/M")]
+    pub shard: Option<(usize, usize)>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -123,6 +132,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.top.is_some() && !(args.minimize || args.maximize) {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
+    let mut plan = Plan {
+        threads: args.threads.unwrap_or(0) as usize,
+        shard: args.shard,
+    };
+    if !plan.supports(&budget) {
+        if args.shard.is_some() {
+            return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
+        }
+        plan.threads = 1;
+    }
     let mut out = Output::create(args.output.as_deref())?;
     if args.minimize || args.maximize {
         let sense = if args.maximize {
@@ -135,21 +154,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
             None => Keep::Best,
         };
-        let best = optimize_problem(&dlx, sense, keep, budget);
+        let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget);
         write_optimum(&mut out, args.format, &dlx, &best)?;
         out.finish()?;
         eprintln!("xcover: {}", status_line(&best));
         if args.stats {
             eprintln!("{}", best.stats.knuth_line());
+            if let Some(s) = split {
+                eprintln!("{}", split_line(&s));
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let outcome = if args.count {
-        let outcome = Solver::new(&dlx.problem).count(&budget);
+    let (outcome, split) = if args.count {
+        let (outcome, split) = plan.count(&dlx.problem, &budget);
         write_count(&mut out, args.format, outcome.stats.solutions())?;
-        outcome
+        (outcome, split)
     } else {
-        enumerate(&dlx, &budget, args.format, &mut out)?
+        enumerate(&dlx, &budget, &plan, args.format, &mut out)?
     };
     if args.stats && args.format == Format::Json {
         write_json(
@@ -173,8 +195,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.stats {
         eprintln!("{}", outcome.stats.knuth_line());
+        if let Some(s) = split {
+            eprintln!("{}", split_line(&s));
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--stats` on threads or in a shard: how the search was split.
+fn split_line(s: &SplitInfo) -> String {
+    format!(
+        "sub-problems={} parts={}/{} depth={} threads={}",
+        s.subproblems, s.mine, s.parts, s.depth, s.threads
+    )
 }
 
 /// What to tell the user when a budget (not the solution limit) ended the search.
@@ -259,15 +292,15 @@ fn write_count(out: &mut Output, format: Format, count: u64) -> anyhow::Result<(
 fn enumerate(
     dlx: &DlxFile,
     budget: &Budget,
+    plan: &Plan,
     format: Format,
     out: &mut Output,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<(Outcome, Option<SplitInfo>)> {
     let problem = &dlx.problem;
-    let mut solver = Solver::new(problem);
     let mut number = 0u64;
     let mut failure: Option<anyhow::Error> = None;
     let outcome = match format {
-        Format::Text => solver.run(budget, &mut |s: &[OptionId]| {
+        Format::Text => plan.list(problem, budget, |s: &[OptionId]| {
             number += 1;
             let r = (|| -> std::io::Result<()> {
                 writeln!(out, "{number}:")?;
@@ -282,7 +315,7 @@ fn enumerate(
             let mut w = csv::Writer::from_writer(&mut *out);
             w.write_record(["solution", "position", "line", "option"])
                 .context("cannot write the CSV header")?;
-            let outcome = solver.run(budget, &mut |s: &[OptionId]| {
+            let outcome = plan.list(problem, budget, |s: &[OptionId]| {
                 number += 1;
                 let mut r = Ok(());
                 for (k, &o) in s.iter().enumerate() {
@@ -303,7 +336,7 @@ fn enumerate(
             }
             outcome
         }
-        Format::Json => solver.run(budget, &mut |s: &[OptionId]| {
+        Format::Json => plan.list(problem, budget, |s: &[OptionId]| {
             number += 1;
             let r = write_solution_json(out, dlx, number, None, s);
             stop_on_error(r, &mut failure)
@@ -323,21 +356,6 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
             ControlFlow::Break(())
         }
     }
-}
-
-/// Branch and bound over the problem's costs, with the generic bound.
-fn optimize_problem(dlx: &DlxFile, sense: Sense, keep: Keep, budget: Budget) -> Optimum {
-    let problem = &dlx.problem;
-    let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
-    let gains = sense.gains(&weights);
-    let mut solver = Solver::with_options(problem, optimize::best_first(problem, &gains));
-    let mut bound = ShareBound::new(problem, &gains);
-    let config = Config {
-        sense,
-        keep,
-        budget,
-    };
-    optimize::optimize_gains(&mut solver, &gains, &mut bound, &config, &[])
 }
 
 /// One line for stderr saying what the result is.
