@@ -6,3 +6,4 @@ mod queens;
 mod queens_bits;
 mod queens_max;
 mod solve;
+mod solve_parallel;
