@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+pub mod merge;
 pub mod queens_count;
 pub mod queens_list;
 pub mod queens_max;
-pub mod queens_merge;
 pub mod queens_random;
 pub mod solve;
 
@@ -26,6 +26,9 @@ pub struct Cli {
 pub enum Command {
     /// Solve an exact-cover problem in Knuth's DLX format.
     Solve(solve::Args),
+    /// Merge shard records (of `queens count --shard`, `solve --shard`) into the total,
+    /// after checking that they cover the split exactly once, intact.
+    Merge(merge::Args),
     /// N-queens: count, list, weighted maximum, random boards, shard merging.
     #[command(subcommand)]
     Queens(QueensCommand),
@@ -41,20 +44,21 @@ pub enum QueensCommand {
     Max(queens_max::Args),
     /// Generate random weight boards in the classic format.
     Random(queens_random::Args),
-    /// Merge the records of `queens count --shard` runs into the total.
-    Merge(queens_merge::Args),
+    /// Merge the records of `queens count --shard` runs into the total (`xcover merge`).
+    Merge(merge::Args),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(a) => solve::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Queens(q) => match q {
             QueensCommand::Count(a) => queens_count::run(a),
             QueensCommand::List(a) => queens_list::run(a),
             QueensCommand::Max(a) => queens_max::run(a),
             QueensCommand::Random(a) => queens_random::run(a),
-            QueensCommand::Merge(a) => queens_merge::run(a),
+            QueensCommand::Merge(a) => merge::run(a),
         },
     }
 }
@@ -81,7 +85,7 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
 pub struct BoardSize {
     /// Board size (1 to 32).
     #[arg(
-        value_parser = clap::value_parser!(u32).range(1..=crate::queens::model::MAX_N as i64),
+        value_parser = clap::value_parser!(u32).range(1..=crate::queens::count::MAX_N as i64),
         allow_negative_numbers = true
     )]
     pub n: u32,

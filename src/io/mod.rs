@@ -3,4 +3,5 @@
 
 pub mod dlx_format;
 pub mod output;
+pub mod shard;
 pub mod weights;

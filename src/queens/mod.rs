@@ -2,6 +2,7 @@
 //! word-parallel counter, and weighted N-queens.
 
 pub mod bits;
+pub mod count;
 pub mod model;
 pub mod symmetry;
 pub mod weighted;

@@ -2,6 +2,7 @@
 
 mod engine;
 mod instances;
+mod merge;
 mod queens;
 mod queens_bits;
 mod queens_max;

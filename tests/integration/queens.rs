@@ -6,6 +6,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+use xcover::io::shard::{Format, Kind, Shard, ShardRecord, write_records};
+use xcover::queens::count::Request;
 use xcover::queens::model::{CountConfig, Queens, Reduction, count, task_count};
 
 /// A000170 for n = 1..=14 (OEIS; also /work/shared/reference/queens-counts.csv).
@@ -84,10 +86,13 @@ fn count_prints_a000170_and_unique_prints_a002562() {
         assert_eq!(r["engine"], "dlx");
         assert!(r["nodes"].as_u64().unwrap() > 0);
         assert!(r["seconds"].as_f64().unwrap() >= 0.0);
+        assert_eq!(r["record"], "shard");
+        assert_eq!(r["kind"], "queens-count");
         assert_eq!(
-            r["residue"].as_u64().unwrap() as u128,
-            A000170[n - 1] % 1_000_000_007
+            (r["shard"].as_u64(), r["shards"].as_u64()),
+            (Some(1), Some(1))
         );
+        assert_eq!(r["check"].as_str().unwrap().len(), 16);
     }
     assert_eq!(stdout_of(&["queens", "count", "14"]), "365596\n");
 }
@@ -98,13 +103,17 @@ fn count_csv_record_has_a_header_and_the_fields() {
     let mut lines = out.lines();
     assert_eq!(
         lines.next(),
-        Some("n,engine,shard,shards,solutions,unique,nodes,seconds,residue")
+        Some(
+            "record,kind,fingerprint,n,engine,symmetry,shard,shards,solutions,unique,nodes,\
+             updates,tasks,status,sense,value,bound,layout,seconds,check"
+        )
     );
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
-    assert_eq!(row[0], "6");
-    assert_eq!(row[1], "dlx");
-    assert_eq!(row[4], "4");
-    assert_eq!(row[5], "", "unique not computed");
+    assert_eq!(row[0], "shard");
+    assert_eq!(row[3], "6");
+    assert_eq!(row[4], "dlx");
+    assert_eq!(row[8], "4");
+    assert_eq!(row[9], "", "unique not computed");
     assert_eq!(lines.next(), None);
 }
 
@@ -117,7 +126,14 @@ fn same_answer_and_work_with_one_and_two_threads() {
         let b = json_record(&[
             "queens", "count", n, "--unique", "--format", "json", "-t", "2",
         ]);
-        for key in ["solutions", "unique", "nodes", "residue"] {
+        for key in [
+            "solutions",
+            "unique",
+            "nodes",
+            "updates",
+            "tasks",
+            "fingerprint",
+        ] {
             assert_eq!(a[key], b[key], "{key}, n = {n}");
         }
     }
@@ -378,11 +394,22 @@ fn merged_shards_equal_the_single_count() {
     ] {
         let files = shard_files(dir.path(), n, m, format);
         let total = merge_json(&files);
-        for key in ["n", "solutions", "unique", "nodes", "residue"] {
+        for key in [
+            "n",
+            "fingerprint",
+            "solutions",
+            "unique",
+            "nodes",
+            "updates",
+            "tasks",
+        ] {
             assert_eq!(total[key], single[key], "{key}, M = {m}, {format}");
         }
-        assert_eq!(total["shards"], m);
-        assert_eq!(total["shard"], Value::Null);
+        // The total is the record of the whole: shard 1/1, mergeable again.
+        assert_eq!(
+            (total["shard"].as_u64(), total["shards"].as_u64()),
+            (Some(1), Some(1))
+        );
     }
     // Text output of merge is the bare count, as count prints it.
     let files = shard_files(dir.path(), n, 2, "json");
@@ -422,8 +449,8 @@ fn merge_rejects_missing_duplicate_mixed_and_corrupted_shards() {
         .arg(&other[3])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("mixed n"));
-    // A corrupted solutions field is caught by the residue.
+        .stderr(predicate::str::contains("records of different runs"));
+    // A corrupted solutions field is caught by the check.
     let text = std::fs::read_to_string(&files[1]).unwrap();
     let mut rec: Value = serde_json::from_str(&text).unwrap();
     rec["solutions"] = Value::from(rec["solutions"].as_u64().unwrap() + 1);
@@ -433,7 +460,7 @@ fn merge_rejects_missing_duplicate_mixed_and_corrupted_shards() {
         .args(&files)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("check residue"));
+        .stderr(predicate::str::contains("edited or corrupted"));
     // Not a record at all.
     let junk = dir.path().join("junk.txt");
     std::fs::write(&junk, "hello\nworld\n").unwrap();
@@ -472,28 +499,28 @@ fn merge_adds_counts_beyond_u64_exactly_in_json_and_csv() {
     // Two fabricated shard records whose sum exceeds u64::MAX (as n = 29 and up would).
     let a: u128 = u64::MAX as u128 - 5;
     let b: u128 = 1_000_000_000_000_000_000;
-    let p = 1_000_000_007u128;
+    let mut request = Request::new(30);
+    let mut record = |i: u64, solutions: u128, nodes: u64| {
+        request.shard = Shard::new(i, 2).unwrap();
+        let mut r = ShardRecord::new(Kind::QueensCount, request.fingerprint(), request.shard);
+        r.n = Some(30);
+        r.engine = Some("dlx".into());
+        r.symmetry = Some("full".into());
+        r.solutions = solutions;
+        r.nodes = nodes;
+        r.tasks = 1;
+        r.seconds = 1.5;
+        r.seal()
+    };
     let dir = tempfile::tempdir().unwrap();
     let f1 = dir.path().join("a.json");
     let f2 = dir.path().join("b.csv");
-    std::fs::write(
-        &f1,
-        format!(
-            "{{\"n\":30,\"engine\":\"dlx\",\"shard\":1,\"shards\":2,\"solutions\":{a},\
-             \"unique\":null,\"nodes\":7,\"seconds\":1.5,\"residue\":{}}}\n",
-            a % p
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        &f2,
-        format!(
-            "n,engine,shard,shards,solutions,unique,nodes,seconds,residue\n\
-             30,dlx,2,2,{b},,8,2.5,{}\n",
-            b % p
-        ),
-    )
-    .unwrap();
+    let mut buf = Vec::new();
+    write_records(&mut buf, [&record(1, a, 7)], Format::Json).unwrap();
+    std::fs::write(&f1, &buf).unwrap();
+    buf.clear();
+    write_records(&mut buf, [&record(2, b, 8)], Format::Csv).unwrap();
+    std::fs::write(&f2, &buf).unwrap();
     let total = a + b;
     assert!(total > u64::MAX as u128);
     xcover()
@@ -503,16 +530,14 @@ fn merge_adds_counts_beyond_u64_exactly_in_json_and_csv() {
         .success()
         .stdout(format!("{total}\n"));
     let out = xcover()
-        .args(["queens", "merge", "--format", "csv"])
+        .args(["merge", "--format", "csv"])
         .args([&f1, &f2])
         .output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        format!(
-            "n,engine,shard,shards,solutions,unique,nodes,seconds,residue\n\
-             30,dlx,,2,{total},,15,4.0,{}\n",
-            total % p
-        )
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text.lines().nth(1).unwrap();
+    assert!(
+        row.contains(&format!(",30,dlx,full,1,1,{total},,15,,2,complete,")),
+        "{row}"
     );
 }

@@ -1,0 +1,67 @@
+//! `xcover merge` (also `xcover queens merge`): checks that shard records cover their split
+//! exactly once and adds them up ([`crate::io::shard::merge`] does the work).
+//!
+//! Each file is read line by line (JSON Lines, CSV with a header, or `key=value` lines,
+//! detected per file); a line longer than 64 KiB is an error at once.
+
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use crate::io::output::Output;
+use crate::io::shard::{self, Format, Located};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Shard record files (`-` for stdin), e.g. from `xcover queens count --shard I/M`.
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
+    /// Output format of the total: text prints the bare count (fundamental solutions when
+    /// they were counted; the best value for an optimisation); csv and json the total record.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the total to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+fn read(path: &Path) -> anyhow::Result<Vec<Located>> {
+    if path == Path::new("-") {
+        let stdin = std::io::stdin();
+        return Ok(shard::read_records(&mut stdin.lock(), "<stdin>")?);
+    }
+    let name = path.display().to_string();
+    let file = File::open(path).with_context(|| format!("cannot open {name}"))?;
+    Ok(shard::read_records(
+        &mut BufReader::with_capacity(1 << 16, file),
+        &name,
+    )?)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut records = Vec::new();
+    for path in &args.files {
+        records.extend(read(path)?);
+    }
+    let merged = shard::merge(&records)?;
+    let t = &merged.total;
+    let mut out = Output::create(args.output.as_deref())?;
+    match args.format {
+        Format::Text => {
+            if t.kind.optimizes() {
+                match t.value {
+                    Some(v) => writeln!(out, "{v}")?,
+                    None => writeln!(out, "{}", t.status.name())?,
+                }
+            } else {
+                writeln!(out, "{}", t.unique.unwrap_or(t.solutions))?;
+            }
+        }
+        f => shard::write_records(&mut out, [t], f)?,
+    }
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
