@@ -36,6 +36,8 @@ use crate::engine::optimize::{Keep, Optimum, Sense, Status};
 use crate::engine::{Budget, End, OptionId, Outcome, Plan, SplitInfo, Stats};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::{Output, read_input};
+use crate::io::shard::{self, Shard};
+use crate::io::solve_record;
 
 /// Output formats of `xcover solve`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -106,8 +108,10 @@ pub struct Args {
     pub threads: Option<u32>,
 
     /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
-    #[arg(long, value_parser = super::queens_count::parse_shard, value_name = "I/M")]
-    pub shard: Option<(usize, usize)>,
+    /// With --count or --minimize/--maximize the output is the shard's record (text: a
+    /// key=value line), for `xcover merge`; a listing lists the shard's solutions.
+    #[arg(long, value_name = "I/M")]
+    pub shard: Option<Shard>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -134,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut plan = Plan {
         threads: args.threads.unwrap_or(0) as usize,
-        shard: args.shard,
+        shard: args.shard.map(Shard::as_pair),
     };
     if !plan.supports(&budget) {
         if args.shard.is_some() {
@@ -154,8 +158,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
             None => Keep::Best,
         };
+        let start = Instant::now();
         let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget);
-        write_optimum(&mut out, args.format, &dlx, &best)?;
+        if let Some(shard) = args.shard {
+            let seconds = start.elapsed().as_secs_f64();
+            let line = |o| dlx.line_of(o);
+            let r = solve_record::optimize_record(
+                &dlx.problem,
+                shard,
+                sense,
+                &best,
+                split.as_ref(),
+                seconds,
+                line,
+            );
+            shard::write_records(&mut out, [&r], record_format(args.format))?;
+        } else {
+            write_optimum(&mut out, args.format, &dlx, &best)?;
+        }
         out.finish()?;
         eprintln!("xcover: {}", status_line(&best));
         if args.stats {
@@ -167,13 +187,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let (outcome, split) = if args.count {
+        let start = Instant::now();
         let (outcome, split) = plan.count(&dlx.problem, &budget);
-        write_count(&mut out, args.format, outcome.stats.solutions())?;
+        if let Some(shard) = args.shard {
+            let seconds = start.elapsed().as_secs_f64();
+            let r =
+                solve_record::count_record(&dlx.problem, shard, &outcome, split.as_ref(), seconds);
+            shard::write_records(&mut out, [&r], record_format(args.format))?;
+        } else {
+            write_count(&mut out, args.format, outcome.stats.solutions())?;
+        }
         (outcome, split)
     } else {
         enumerate(&dlx, &budget, &plan, args.format, &mut out)?
     };
-    if args.stats && args.format == Format::Json {
+    if args.stats && args.format == Format::Json && !(args.count && args.shard.is_some()) {
         write_json(
             &mut out,
             "summary",
@@ -200,6 +228,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The shard record format for an output format.
+fn record_format(format: Format) -> shard::Format {
+    match format {
+        Format::Text => shard::Format::Text,
+        Format::Csv => shard::Format::Csv,
+        Format::Json => shard::Format::Json,
+    }
 }
 
 /// `--stats` on threads or in a shard: how the search was split.

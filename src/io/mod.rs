@@ -4,4 +4,5 @@
 pub mod dlx_format;
 pub mod output;
 pub mod shard;
+pub mod solve_record;
 pub mod weights;

@@ -43,7 +43,7 @@ run_case() {
     local rc=0
     (cd "$dir" && xcover merge "$name-records.jsonl" >/dev/null 2>"$dir/merge.err") || rc=$?
     [ $rc = 2 ] || die "$name: merge of 7 shards exited $rc, want 2"
-    grep -q "3" "$dir/merge.err" || die "$name: merge does not name shard 3: $(cat "$dir/merge.err")"
+    grep -q "missing shards of 8: 3$" "$dir/merge.err" || die "$name: merge does not name shard 3: $(cat "$dir/merge.err")"
     say "$name: merge refused the incomplete run: $(head -n 1 "$dir/merge.err")"
     say "$name: --resume-failed"
     (cd "$dir" && M=8 JOBS=2 THREADS=1 NAME=$name CMD=$cmd \
