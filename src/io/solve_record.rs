@@ -65,7 +65,10 @@ pub fn optimize_record(
     r.layout = best.solutions.first().map(|s| {
         let mut l: Vec<usize> = s.options.iter().map(|&o| lines(o)).collect();
         l.sort_unstable();
-        l.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+        l.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     });
     r.seconds = seconds;
     r.seal()
