@@ -304,3 +304,93 @@ fn cli_shard_refuses_per_part_budgets() {
         .assert()
         .code(2);
 }
+
+/// `solve --shard I/M --count` for M = 1, 2, 7, 50 writes records that `xcover merge` adds up
+/// to the whole count; records of another problem (the same options in another order) are
+/// refused, as is a missing shard; optimising shards merge to the optimum.
+#[test]
+fn cli_shard_records_merge_to_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let q9 = dir.path().join("q9.dlx");
+    std::fs::write(&q9, instances::queens(9, true)).unwrap();
+    let shard = |file: &std::path::Path, i: usize, m: usize, extra: &[&str]| -> String {
+        let out = xcover()
+            .arg("solve")
+            .arg(file)
+            .args(extra)
+            .args(["--shard", &format!("{i}/{m}"), "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let merge = |records: &str| {
+        let path = dir.path().join("records.jsonl");
+        std::fs::write(&path, records).unwrap();
+        xcover().arg("merge").arg(&path).output().unwrap()
+    };
+    for m in [1, 2, 7, 50] {
+        let records: String = (1..=m).map(|i| shard(&q9, i, m, &["--count"])).collect();
+        let out = merge(&records);
+        assert!(out.status.success(), "M = {m}: {out:?}");
+        assert_eq!(out.stdout, b"352\n", "M = {m}");
+        if m == 1 {
+            continue;
+        }
+        // One shard missing.
+        let first: String = records.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        let out = merge(&first);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!("missing shards of {m}: 1"))
+        );
+    }
+    // The same problem with its options in another order is another problem.
+    let text = instances::queens(9, true);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let (head, options) = lines.split_at_mut(2);
+    options.reverse();
+    let reversed = dir.path().join("q9r.dlx");
+    std::fs::write(
+        &reversed,
+        format!("{}\n{}\n", head.join("\n"), options.join("\n")),
+    )
+    .unwrap();
+    let mixed = shard(&q9, 1, 2, &["--count"]) + &shard(&reversed, 2, 2, &["--count"]);
+    let out = merge(&mixed);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("fingerprint"),
+        "{out:?}"
+    );
+    // Optimising shards: the best wins.
+    let costed: String = text
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            if k < 2 {
+                format!("{l}\n")
+            } else {
+                format!("{l} |{}\n", (k * 7) % 11)
+            }
+        })
+        .collect();
+    let w = dir.path().join("w9.dlx");
+    std::fs::write(&w, &costed).unwrap();
+    let whole = xcover()
+        .args(["solve", "--minimize"])
+        .arg(&w)
+        .output()
+        .unwrap();
+    let heading = String::from_utf8(whole.stdout).unwrap();
+    let best = heading
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("1: cost ")
+        .to_string();
+    let records: String = (1..=3).map(|i| shard(&w, i, 3, &["--minimize"])).collect();
+    let out = merge(&records);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), best);
+}
