@@ -33,10 +33,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cmd::InputError;
-use crate::engine::optimize::{self, Config, Keep, Optimum, Sense, ShareBound, Status};
-use crate::engine::{Budget, OptionId, Outcome, Solver};
+use crate::engine::optimize::{Keep, Optimum, Sense, Status};
+use crate::engine::{Budget, OptionId, Outcome, Plan, SplitInfo};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::Output;
+use crate::io::shard::{self, Shard};
+use crate::io::solve_record;
 use crate::io::records::{
     self, CountRecord, OptimumRecord, SolutionRecord, StatusWord, SummaryRecord, csv_writer,
     write_json_line,
@@ -104,6 +106,17 @@ pub struct Args {
     /// With --minimize/--maximize: the K best solutions instead of one.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
+
+    /// Worker threads (0 or absent: all cores). Solutions, their order and the counts do not
+    /// depend on it. With --limit, --nodes or --mems the search runs on one thread.
+    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub threads: Option<u32>,
+
+    /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
+    /// With --count or --minimize/--maximize the output is the shard's record (text: a
+    /// key=value line), for `xcover merge`; a listing lists the shard's solutions.
+    #[arg(long, value_name = "I/M")]
+    pub shard: Option<Shard>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -126,6 +139,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.top.is_some() && !(args.minimize || args.maximize) {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
+    let mut plan = Plan {
+        threads: args.threads.unwrap_or(0) as usize,
+        shard: args.shard.map(Shard::as_pair),
+    };
+    if !plan.supports(&budget) {
+        if args.shard.is_some() {
+            return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
+        }
+        plan.threads = 1;
+    }
     let mut out = Output::create(args.output.as_deref())?;
     if args.minimize || args.maximize {
         let sense = if args.maximize {
@@ -138,26 +161,53 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
             None => Keep::Best,
         };
-        let best = optimize_problem(&dlx, sense, keep, budget);
-        let status = optimum_status(&best, &budget);
-        write_optimum(&mut out, args.format, &dlx, &best, status)?;
+        let start = Instant::now();
+        let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget);
+        if let Some(shard) = args.shard {
+            let seconds = start.elapsed().as_secs_f64();
+            let line = |o| dlx.line_of(o);
+            let r = solve_record::optimize_record(
+                &dlx.problem,
+                shard,
+                sense,
+                &best,
+                split.as_ref(),
+                seconds,
+                line,
+            );
+            shard::write_records(&mut out, [&r], record_format(args.format))?;
+        } else {
+            let status = optimum_status(&best, &budget);
+            write_optimum(&mut out, args.format, &dlx, &best, status)?;
+        }
         out.finish()?;
         eprintln!("xcover: {}", status_line(&best));
         if args.stats {
             eprintln!("{}", best.stats.knuth_line());
+            if let Some(s) = split {
+                eprintln!("{}", split_line(&s));
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let outcome = if args.count {
-        let outcome = Solver::new(&dlx.problem).count(&budget);
-        let status = StatusWord::of_end(outcome.end);
-        write_count(&mut out, args.format, outcome.stats.solutions(), status)?;
-        outcome
+    let (outcome, split) = if args.count {
+        let start = Instant::now();
+        let (outcome, split) = plan.count(&dlx.problem, &budget);
+        if let Some(shard) = args.shard {
+            let seconds = start.elapsed().as_secs_f64();
+            let r =
+                solve_record::count_record(&dlx.problem, shard, &outcome, split.as_ref(), seconds);
+            shard::write_records(&mut out, [&r], record_format(args.format))?;
+        } else {
+            let status = StatusWord::of_end(outcome.end);
+            write_count(&mut out, args.format, outcome.stats.solutions(), status)?;
+        }
+        (outcome, split)
     } else {
-        enumerate(&dlx, &budget, args.format, &mut out)?
+        enumerate(&dlx, &budget, &plan, args.format, &mut out)?
     };
     let status = StatusWord::of_end(outcome.end);
-    if args.stats && args.format == Format::Json {
+    if args.stats && args.format == Format::Json && !(args.count && args.shard.is_some()) {
         write_json_line(&mut out, &SummaryRecord::new(status, &outcome.stats))?;
     }
     out.finish()?;
@@ -170,8 +220,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if args.stats {
         eprintln!("{}", outcome.stats.knuth_line());
+        if let Some(s) = split {
+            eprintln!("{}", split_line(&s));
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The shard record format for an output format.
+fn record_format(format: Format) -> shard::Format {
+    match format {
+        Format::Text => shard::Format::Text,
+        Format::Csv => shard::Format::Csv,
+        Format::Json => shard::Format::Json,
+    }
+}
+
+/// `--stats` on threads or in a shard: how the search was split.
+fn split_line(s: &SplitInfo) -> String {
+    format!(
+        "sub-problems={} parts={}/{} depth={} threads={}",
+        s.subproblems, s.mine, s.parts, s.depth, s.threads
+    )
 }
 
 /// One `solution` record: its number, cost (when optimising), options and input lines.
@@ -228,15 +298,15 @@ fn write_count(
 fn enumerate(
     dlx: &DlxFile,
     budget: &Budget,
+    plan: &Plan,
     format: Format,
     out: &mut Output,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<(Outcome, Option<SplitInfo>)> {
     let problem = &dlx.problem;
-    let mut solver = Solver::new(problem);
     let mut number = 0u64;
     let mut failure: Option<anyhow::Error> = None;
     let outcome = match format {
-        Format::Text => solver.run(budget, &mut |s: &[OptionId]| {
+        Format::Text => plan.list(problem, budget, |s: &[OptionId]| {
             number += 1;
             let r = (|| -> std::io::Result<()> {
                 writeln!(out, "{number}:")?;
@@ -251,7 +321,7 @@ fn enumerate(
             let mut w = csv_writer(&mut *out);
             w.write_record(records::SOLVE_CSV_HEADER)
                 .context("cannot write the CSV header")?;
-            let outcome = solver.run(budget, &mut |s: &[OptionId]| {
+            let outcome = plan.list(problem, budget, |s: &[OptionId]| {
                 number += 1;
                 let mut r = Ok(());
                 let (mut b1, mut b2, mut b3) = (
@@ -277,7 +347,7 @@ fn enumerate(
             }
             outcome
         }
-        Format::Json => solver.run(budget, &mut |s: &[OptionId]| {
+        Format::Json => plan.list(problem, budget, |s: &[OptionId]| {
             number += 1;
             let r = write_solution_json(out, dlx, number, None, s);
             stop_on_error(r.map_err(Into::into), &mut failure)
@@ -297,21 +367,6 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
             ControlFlow::Break(())
         }
     }
-}
-
-/// Branch and bound over the problem's costs, with the generic bound.
-fn optimize_problem(dlx: &DlxFile, sense: Sense, keep: Keep, budget: Budget) -> Optimum {
-    let problem = &dlx.problem;
-    let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
-    let gains = sense.gains(&weights);
-    let mut solver = Solver::with_options(problem, optimize::best_first(problem, &gains));
-    let mut bound = ShareBound::new(problem, &gains);
-    let config = Config {
-        sense,
-        keep,
-        budget,
-    };
-    optimize::optimize_gains(&mut solver, &gains, &mut bound, &config, &[])
 }
 
 /// One line for stderr saying what the result is.

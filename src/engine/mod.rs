@@ -5,13 +5,18 @@
 
 mod dlx;
 pub mod optimize;
+mod parallel;
 mod problem;
 mod split;
 mod stats;
 
 pub use dlx::{CountOnly, ForceError, Solver, View, Visitor};
+pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder,
 };
-pub use split::{Part, Split, count_parallel, in_shard};
+pub use split::{
+    MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
+    count_parallel, count_split, in_shard, run_split_ordered, shard_target,
+};
 pub use stats::{Budget, End, Outcome, Stats};

@@ -588,6 +588,34 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
     settle(config.keep, found)
 }
 
+/// [`optimize_gains`] on several threads, without seeds or aims (`xcover solve --threads`):
+/// one search cut at depth [`PARALLEL_CUT`] below its root, the sub-trees shared out to the
+/// `workers` as in [`optimize_aiming_parallel`], which prune against the best gain any of them
+/// has found. Falls back to [`optimize_gains`] without workers, for other modes than
+/// `Keep::Best`, and with a node or mem budget. The best value and the status are those of the
+/// sequential search; node counts depend on when the threads find their solutions.
+pub fn optimize_gains_parallel<'p, B: Bound + Send>(
+    solver: &mut Solver<'p>,
+    gains: &[i128],
+    bound: &mut B,
+    workers: &mut [(Solver<'p>, B)],
+    config: &Config,
+) -> Optimum {
+    let limited = config.budget.nodes.is_some() || config.budget.mems.is_some();
+    if workers.is_empty() || limited || config.keep != Keep::Best {
+        return optimize_gains(solver, gains, bound, config, &[]);
+    }
+    search_parallel(
+        solver,
+        bound,
+        workers,
+        gains,
+        config,
+        &[],
+        Window::default(),
+    )
+}
+
 /// Depth (below the root) at which [`optimize_aiming_parallel`] cuts each search.
 pub const PARALLEL_CUT: usize = 3;
 

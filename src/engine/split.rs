@@ -7,12 +7,14 @@
 //! order, enumerate the solutions in the same order as the sequential search.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 
 use rayon::prelude::*;
 
 use super::dlx::{Solver, View, Visitor};
 use super::problem::OptionId;
-use super::stats::{Budget, Stats};
+use super::stats::{Budget, End, Outcome, Stats};
 
 /// A piece of the search tree above or at the cut.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,4 +157,263 @@ where
         .sum();
     total += sub;
     total
+}
+
+/// Sub-problems per thread that [`Solver::split_for`] aims at for a run on threads: enough
+/// that the unequal sizes of sub-trees even out over the threads.
+pub const PARTS_PER_THREAD: usize = 256;
+
+/// Sub-problems a split for `shards` shards aims at: at least [`SHARD_PARTS_MIN`], and
+/// [`PARTS_PER_SHARD`] per shard, so that every shard gets many sub-trees and no shard much
+/// more work than the mean. Depends only on `shards`, so that every shard of a run computes
+/// the same split.
+pub fn shard_target(shards: usize) -> usize {
+    SHARD_PARTS_MIN.max(shards.saturating_mul(PARTS_PER_SHARD))
+}
+
+/// See [`shard_target`].
+pub const SHARD_PARTS_MIN: usize = 4096;
+/// See [`shard_target`].
+pub const PARTS_PER_SHARD: usize = 64;
+
+/// The deepest cut [`Solver::split_for`] tries (below the forced options).
+pub const MAX_SPLIT_DEPTH: usize = 16;
+
+impl Solver<'_> {
+    /// The split whose cut is the shallowest depth with at least `target` sub-problems (or
+    /// the deepest tried, [`MAX_SPLIT_DEPTH`] below the forced options, or the depth where the
+    /// tree has no nodes left to cut). The depth depends only on the problem, the solver's
+    /// option order and `target`, so the split is the same on every machine. Returns the split
+    /// and the depth of its cut (forced options included).
+    pub fn split_for(&mut self, target: usize) -> (Split, usize) {
+        let base = self.forced().len();
+        let mut depth = base + 1;
+        loop {
+            let split = self.split(depth);
+            let subproblems = split.subproblems();
+            if subproblems >= target || subproblems == 0 || depth >= base + MAX_SPLIT_DEPTH {
+                return (split, depth);
+            }
+            depth += 1;
+        }
+    }
+}
+
+impl Split {
+    /// The number of sub-problems (parts below the cut).
+    pub fn subproblems(&self) -> usize {
+        self.parts
+            .iter()
+            .filter(|p| matches!(p, Part::Subproblem(_)))
+            .count()
+    }
+
+    /// The indices of the parts of shard `shard` (`(I, M)`, 1-based), or all parts.
+    pub fn shard_parts(&self, shard: Option<(usize, usize)>) -> Vec<usize> {
+        let (s, m) = shard.unwrap_or((1, 1));
+        (0..self.parts.len())
+            .filter(|&k| in_shard(k, s, m))
+            .collect()
+    }
+
+    /// The statistics of the tree above the cut that a run over `shard` accounts for: all of
+    /// them for the whole split and for shard 1, none for the other shards (so that shard
+    /// totals add up exactly). Solutions above the cut are counted with their parts.
+    pub(crate) fn above(&self, shard: Option<(usize, usize)>) -> Stats {
+        if shard.is_none_or(|(s, _)| s == 1) {
+            let mut above = self.stats;
+            above.solutions = 0;
+            above
+        } else {
+            Stats::default()
+        }
+    }
+}
+
+/// The end of a run over several parts: exhausted only if every part was.
+fn worse(a: End, b: End) -> End {
+    if a == End::Exhausted { b } else { a }
+}
+
+/// Counts the solutions of the parts of a split (or of one shard's parts) on the current
+/// rayon pool, each sub-problem within `budget` (only its deadline is meant to be used: node,
+/// mem and solution limits apply per sub-problem, not to the total). `make` builds a fresh
+/// solver for a worker; it must have the same options in the same order as the one that was
+/// split. With an unlimited budget, the totals of solutions, nodes, updates, mems and
+/// cleansings are those of one sequential search (and the shards add up to them).
+pub fn count_split<'p, F>(
+    split: &Split,
+    shard: Option<(usize, usize)>,
+    budget: &Budget,
+    make: F,
+) -> Outcome
+where
+    F: Fn() -> Solver<'p> + Sync + Send,
+{
+    let mine = split.shard_parts(shard);
+    let (stats, end) = mine
+        .par_iter()
+        .map_init(&make, |solver, &k| match &split.parts[k] {
+            Part::Solution(_) => (
+                Stats {
+                    solutions: 1,
+                    ..Stats::default()
+                },
+                End::Exhausted,
+            ),
+            Part::Subproblem(prefix) => {
+                let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
+                (o.stats, o.end)
+            }
+        })
+        .reduce(
+            || (Stats::default(), End::Exhausted),
+            |a, b| (a.0 + b.0, worse(a.1, b.1)),
+        );
+    Outcome {
+        end,
+        stats: split.above(shard) + stats,
+    }
+}
+
+/// What a worker of [`run_split_ordered`] found in one part: the solutions (options
+/// concatenated, with their lengths) and the outcome.
+struct Found {
+    options: Vec<OptionId>,
+    lengths: Vec<usize>,
+    outcome: Outcome,
+}
+
+/// The shared state of [`run_split_ordered`]: the parts finished and not yet written, the
+/// number of parts written, and whether to stop.
+struct Window {
+    done: std::collections::BTreeMap<usize, Found>,
+    written: usize,
+    stop: bool,
+}
+
+/// Runs the parts of a split (or of one shard's parts) on `threads` tasks of `pool` and
+/// reports every solution to `sink` on the calling thread, **in the order of the sequential
+/// search**: each part's solutions are buffered, and the parts are handed to `sink` in order.
+/// At most `window` parts are ahead of the last one handed over (finished or running), so the
+/// memory held is bounded by the solutions of `window` parts, not by the number of solutions.
+///
+/// Each sub-problem runs within `budget` (meant for a deadline). `sink` returning `Break`
+/// stops the run (`End::Stopped`); a part that does not finish (a deadline) stops it after
+/// that part's solutions. Statistics are summed over the parts that ran, plus the tree above
+/// the cut (see [`count_split`]); on a complete run they are those of the sequential search.
+///
+/// Call it from outside `pool` (the calling thread waits for the workers).
+#[allow(clippy::too_many_arguments)]
+pub fn run_split_ordered<'p, F, S>(
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    window: usize,
+    split: &Split,
+    shard: Option<(usize, usize)>,
+    budget: &Budget,
+    make: F,
+    mut sink: S,
+) -> Outcome
+where
+    F: Fn() -> Solver<'p> + Sync + Send,
+    S: FnMut(&[OptionId]) -> ControlFlow<()>,
+{
+    let mine = split.shard_parts(shard);
+    let window = window.max(1);
+    let state = Mutex::new(Window {
+        done: std::collections::BTreeMap::new(),
+        written: 0,
+        stop: false,
+    });
+    let ready = Condvar::new();
+    let room = Condvar::new();
+    let next = AtomicUsize::new(0);
+    let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+    let mut stats = split.above(shard);
+    let mut end = End::Exhausted;
+    pool.in_place_scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let (mine, state, ready, room, next, make) =
+                (&mine, &state, &ready, &room, &next, &make);
+            scope.spawn(move |_| {
+                let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+                let mut solver: Option<Solver<'p>> = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= mine.len() {
+                        break;
+                    }
+                    {
+                        let mut w = lock();
+                        while !w.stop && i >= w.written + window {
+                            w = room.wait(w).unwrap_or_else(|e| e.into_inner());
+                        }
+                        if w.stop {
+                            break;
+                        }
+                    }
+                    let mut found = Found {
+                        options: Vec::new(),
+                        lengths: Vec::new(),
+                        outcome: Outcome {
+                            end: End::Exhausted,
+                            stats: Stats::default(),
+                        },
+                    };
+                    match &split.parts[mine[i]] {
+                        Part::Solution(options) => {
+                            found.options.extend_from_slice(options);
+                            found.lengths.push(options.len());
+                            found.outcome.stats.solutions = 1;
+                        }
+                        Part::Subproblem(prefix) => {
+                            let solver = solver.get_or_insert_with(make);
+                            let (options, lengths) = (&mut found.options, &mut found.lengths);
+                            found.outcome =
+                                solver.run_subproblem(prefix, budget, &mut |s: &[OptionId]| {
+                                    options.extend_from_slice(s);
+                                    lengths.push(s.len());
+                                    ControlFlow::Continue(())
+                                });
+                        }
+                    }
+                    lock().done.insert(i, found);
+                    ready.notify_one();
+                }
+            });
+        }
+        // The writer: hands the parts over in order.
+        'parts: for i in 0..mine.len() {
+            let found = {
+                let mut w = lock();
+                loop {
+                    if let Some(f) = w.done.remove(&i) {
+                        break f;
+                    }
+                    w = ready.wait(w).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let mut at = 0;
+            for &len in &found.lengths {
+                let s = &found.options[at..at + len];
+                at += len;
+                if sink(s).is_break() {
+                    end = End::Stopped;
+                    stats += found.outcome.stats;
+                    break 'parts;
+                }
+            }
+            stats += found.outcome.stats;
+            if found.outcome.end != End::Exhausted {
+                end = found.outcome.end;
+                break;
+            }
+            lock().written = i + 1;
+            room.notify_all();
+        }
+        lock().stop = true;
+        room.notify_all();
+    });
+    Outcome { end, stats }
 }

@@ -7,6 +7,7 @@ pub mod input;
 pub mod output;
 pub mod records;
 pub mod shard;
+pub mod solve_record;
 pub mod svg;
 pub mod weights;
 

@@ -10,4 +10,5 @@ mod queens;
 mod queens_bits;
 mod queens_max;
 mod solve;
+mod solve_parallel;
 mod weighted_bounds;

@@ -366,7 +366,8 @@ fn json_output_parses_back_with_summary_matching_stats_line() {
     let text = instances::queens(8, true);
     let input_lines: Vec<&str> = text.lines().collect();
     let out = xcover()
-        .args(["solve", "--format", "json", "--stats"])
+        // One thread: on more, --stats adds a line about the split.
+        .args(["solve", "--format", "json", "--stats", "-t", "1"])
         .write_stdin(text.clone())
         .assert()
         .success();
@@ -411,7 +412,7 @@ fn json_output_parses_back_with_summary_matching_stats_line() {
 #[test]
 fn stats_line_reproduces_knuth_13_queens() {
     xcover()
-        .args(["solve", "--count", "--stats"])
+        .args(["solve", "--count", "--stats", "-t", "1"])
         .write_stdin(instances::queens(13, true))
         .assert()
         .success()

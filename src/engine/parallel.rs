@@ -1,0 +1,332 @@
+//! Running a search on threads and in shards: the plan (threads, shard), the choice of the
+//! split, and a problem's fingerprint (which shards of one run share).
+//!
+//! One thread without a shard runs the plain sequential search. Otherwise the search tree is
+//! cut ([`Solver::split_for`]) at the shallowest depth that gives enough sub-problems —
+//! [`PARTS_PER_THREAD`] per thread on threads, [`shard_target`]`(M)` for shards, so that every
+//! shard of a run computes the same split whatever its thread count — and the sub-problems
+//! are dealt to a rayon pool.
+
+use std::ops::ControlFlow;
+
+use super::dlx::Solver;
+use super::optimize::{
+    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, best_first, optimize_gains,
+    optimize_gains_parallel,
+};
+use super::problem::{OptionId, Problem};
+use super::split::{
+    PARTS_PER_THREAD, Part, Split, count_split, in_shard, run_split_ordered, shard_target,
+};
+use super::stats::{Budget, Outcome};
+
+/// How to run a search: on how many threads, and which shard of the split.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Worker threads; 0 means all cores.
+    pub threads: usize,
+    /// Only part `I` of `M` (1-based) of the deterministic split.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// Parts of the split a parallel or sharded run used (for `--stats`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SplitInfo {
+    /// Depth of the cut (options chosen above it).
+    pub depth: usize,
+    /// Sub-problems in the whole split.
+    pub subproblems: usize,
+    /// Parts (sub-problems and solutions above the cut) in the whole split.
+    pub parts: usize,
+    /// Parts of this run (this shard's, or all).
+    pub mine: usize,
+    /// Threads used.
+    pub threads: usize,
+}
+
+impl Plan {
+    /// The number of worker threads (0 resolved to the number of cores).
+    pub fn thread_count(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        }
+    }
+
+    /// Whether the plain sequential search runs (one thread, no shard).
+    pub fn is_sequential(&self) -> bool {
+        self.shard.is_none() && self.thread_count() == 1
+    }
+
+    /// The split of `solver`'s search (its forced options stay) this plan uses.
+    pub fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
+        let threads = self.thread_count();
+        let target = match self.shard {
+            Some((_, m)) => shard_target(m),
+            None => PARTS_PER_THREAD.saturating_mul(threads),
+        };
+        let (split, depth) = solver.split_for(target);
+        let (s, m) = self.shard.unwrap_or((1, 1));
+        let info = SplitInfo {
+            depth,
+            subproblems: split.subproblems(),
+            parts: split.parts.len(),
+            mine: (0..split.parts.len())
+                .filter(|&k| in_shard(k, s, m))
+                .count(),
+            threads,
+        };
+        (split, info)
+    }
+
+    fn pool(&self) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.thread_count())
+            .build()
+            .expect("cannot start the worker threads")
+    }
+
+    /// Counts the solutions of `problem` (all options, input order) within `budget`. On
+    /// threads or in a shard only the budget's deadline applies (see [`Plan::supports`]).
+    pub fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
+        let mut solver = Solver::new(problem);
+        if self.is_sequential() {
+            return (solver.count(budget), None);
+        }
+        let (split, info) = self.split(&mut solver);
+        let outcome = self
+            .pool()
+            .install(|| count_split(&split, self.shard, budget, || Solver::new(problem)));
+        (outcome, Some(info))
+    }
+
+    /// Reports every solution of `problem` to `sink`, in the order of the sequential search,
+    /// within `budget` (on threads or in a shard only its deadline applies). On threads at most
+    /// [`WINDOW_PER_THREAD`] sub-problems per thread are held ahead of the output.
+    pub fn list<S>(
+        &self,
+        problem: &Problem,
+        budget: &Budget,
+        sink: S,
+    ) -> (Outcome, Option<SplitInfo>)
+    where
+        S: FnMut(&[OptionId]) -> ControlFlow<()>,
+    {
+        let mut solver = Solver::new(problem);
+        if self.is_sequential() {
+            let mut sink = sink;
+            return (solver.run(budget, &mut sink), None);
+        }
+        let (split, info) = self.split(&mut solver);
+        let threads = info.threads;
+        let outcome = run_split_ordered(
+            &self.pool(),
+            threads,
+            WINDOW_PER_THREAD * threads,
+            &split,
+            self.shard,
+            budget,
+            || Solver::new(problem),
+            sink,
+        );
+        (outcome, Some(info))
+    }
+
+    /// Whether a budget can be kept on this plan: on threads and in shards the budget of
+    /// solutions, nodes and mems would apply to each sub-problem, not to the whole, so only a
+    /// deadline is supported there (the caller runs one thread without a shard instead, or
+    /// refuses).
+    pub fn supports(&self, budget: &Budget) -> bool {
+        self.is_sequential()
+            || (budget.solutions.is_none() && budget.nodes.is_none() && budget.mems.is_none())
+    }
+}
+
+/// Sub-problems per thread a listing may hold ahead of the output (finished or running).
+pub const WINDOW_PER_THREAD: usize = 32;
+
+/// FNV-1a, 64 bits: a hash that is the same on every machine and every version of Rust.
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= u64::from(x);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn u64(&mut self, x: u64) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn str(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.bytes(s.as_bytes());
+    }
+}
+
+impl Problem {
+    /// A stable 64-bit hash of the problem as parsed: the items (names, primary or secondary,
+    /// in order), the options in order with their items, colours (by name) and costs. Shards of
+    /// one run have the same fingerprint; another input, or the same options in another order
+    /// (which changes the split), has another. Comments, spacing and line numbers do not count.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        h.bytes(b"xcover-problem-1");
+        h.u64(self.item_count() as u64);
+        for item in self.items() {
+            h.bytes(&[u8::from(self.is_primary(item))]);
+            h.str(self.item_name(item));
+        }
+        h.u64(self.option_count() as u64);
+        for o in self.options() {
+            let entries = self.option_entries(o);
+            h.u64(entries.len() as u64);
+            for e in entries {
+                h.u64(u64::from(e.item.0));
+                h.str(self.colour_name(e.colour).unwrap_or(""));
+            }
+            h.u64(self.cost(o) as u64);
+        }
+        h.0
+    }
+
+    /// [`Problem::fingerprint`] as 16 lowercase hexadecimal digits.
+    pub fn fingerprint_hex(&self) -> String {
+        format!("{:016x}", self.fingerprint())
+    }
+}
+
+impl Plan {
+    /// Branch and bound over the problem's costs (DLX5's `|n`) with the generic bound
+    /// ([`ShareBound`]), options tried best first ([`best_first`]).
+    ///
+    /// - One thread, no shard: the sequential search.
+    /// - Threads (`Keep::Best` without a node or mem budget): [`optimize_gains_parallel`]; other
+    ///   cases run the sequential search.
+    /// - A shard: the plain search tree (best-first option order) is split as for counting
+    ///   and each of the shard's parts is optimised in turn (on one thread), each part starting
+    ///   from the best solutions found so far. The shard's status is `optimal` when every part
+    ///   was searched to the end: its solutions are then the best of its parts, and the best
+    ///   over all shards is the optimum.
+    pub fn optimize(
+        &self,
+        problem: &Problem,
+        sense: Sense,
+        keep: Keep,
+        budget: Budget,
+    ) -> (Optimum, Option<SplitInfo>) {
+        let weights: Vec<i64> = problem.options().map(|o| problem.cost(o)).collect();
+        let gains = sense.gains(&weights);
+        let order = best_first(problem, &gains);
+        let mut solver = Solver::with_options(problem, order.iter().copied());
+        let mut bound = ShareBound::new(problem, &gains);
+        let config = Config {
+            sense,
+            keep,
+            budget,
+        };
+        if self.shard.is_none() {
+            let threads = self.thread_count();
+            if threads == 1 {
+                return (
+                    optimize_gains(&mut solver, &gains, &mut bound, &config, &[]),
+                    None,
+                );
+            }
+            let mut workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    (
+                        Solver::with_options(problem, order.iter().copied()),
+                        ShareBound::new(problem, &gains),
+                    )
+                })
+                .collect();
+            let best =
+                optimize_gains_parallel(&mut solver, &gains, &mut bound, &mut workers, &config);
+            return (best, None);
+        }
+        let (split, mut info) = self.split(&mut solver);
+        // The parts of a shard are optimised one after the other, each seeded with the best so
+        // far.
+        info.threads = 1;
+        let mut stats = split.above(self.shard);
+        let mut kept: Vec<Scored> = Vec::new();
+        let mut complete = true;
+        // The best bound of a part cut short, in gains.
+        let mut open: Option<i128> = None;
+        let mut unreached = false;
+        for k in split.shard_parts(self.shard) {
+            match &split.parts[k] {
+                Part::Solution(options) => {
+                    let mut options = options.clone();
+                    options.sort_unstable();
+                    let value = options.iter().map(|o| weights[o.0 as usize] as i128).sum();
+                    kept.push(Scored { value, options });
+                }
+                Part::Subproblem(prefix) => {
+                    for &o in prefix {
+                        solver
+                            .force(o)
+                            .expect("a split prefix is always consistent with its solver");
+                    }
+                    let seeds: Vec<Vec<OptionId>> =
+                        kept.iter().map(|s| s.options.clone()).collect();
+                    let part = optimize_gains(&mut solver, &gains, &mut bound, &config, &seeds);
+                    solver.unforce_all();
+                    stats += part.stats;
+                    if matches!(part.status, Status::Feasible | Status::Unknown) {
+                        complete = false;
+                        if let Some(b) = part.bound.map(|b| sense.value(b)) {
+                            open = Some(open.map_or(b, |o| o.max(b)));
+                        }
+                    }
+                    kept.extend(part.solutions);
+                }
+            }
+            // Best first (by gain), duplicates (a seed found again) dropped, as many as kept.
+            kept.sort_by(|a, b| {
+                sense
+                    .value(b.value)
+                    .cmp(&sense.value(a.value))
+                    .then_with(|| a.options.cmp(&b.options))
+            });
+            kept.dedup();
+            kept.truncate(match keep {
+                Keep::Best => 1,
+                Keep::Top(k) => k,
+                Keep::AllOptimal { limit } => limit.max(1),
+            });
+            if budget
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                complete = false;
+                unreached = true;
+                break;
+            }
+        }
+        let best_gain = kept.first().map(|s| sense.value(s.value));
+        let status = match (complete, best_gain) {
+            (true, Some(_)) => Status::Optimal,
+            (true, None) => Status::Infeasible,
+            (false, Some(_)) => Status::Feasible,
+            (false, None) => Status::Unknown,
+        };
+        let bound_gain = match status {
+            Status::Optimal => best_gain,
+            Status::Infeasible => None,
+            // Parts not reached have no bound here.
+            _ if unreached => Some(i128::MAX / 4),
+            _ => [open, best_gain].into_iter().flatten().max(),
+        };
+        let optimum = Optimum {
+            status,
+            solutions: kept,
+            optimal_count: None,
+            bound: bound_gain.map(|g| sense.value(g)),
+            stats,
+        };
+        (optimum, Some(info))
+    }
+}

@@ -1,0 +1,396 @@
+//! Tests: `solve --threads` and `--shard` (issue 16). The library's split and plan (counts,
+//! statistics and the order of solutions do not depend on the threads; shards add up; the
+//! optimum does not depend on threads or shards), the problem fingerprint, and the real binary.
+
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+use xcover::engine::optimize::{Keep, Sense, Status};
+use xcover::engine::{
+    Budget, End, OptionId, Plan, Problem, Solver, Stats, count_split, run_split_ordered,
+};
+use xcover::io::dlx_format;
+
+use crate::instances;
+
+const BIN: &str = env!("CARGO_BIN_EXE_xcover");
+
+fn problem(text: &str) -> Problem {
+    dlx_format::parse(text.as_bytes(), "test").unwrap().problem
+}
+
+fn sequential(p: &Problem) -> (Vec<Vec<OptionId>>, Stats) {
+    let mut all = Vec::new();
+    let o = Solver::new(p).run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+        all.push(s.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(o.end, End::Exhausted);
+    (all, o.stats)
+}
+
+fn plan(threads: usize, shard: Option<(usize, usize)>) -> Plan {
+    Plan { threads, shard }
+}
+
+fn list(p: &Problem, plan: Plan) -> (Vec<Vec<OptionId>>, Stats) {
+    let mut all = Vec::new();
+    let (o, _) = plan.list(p, &Budget::unlimited(), |s: &[OptionId]| {
+        all.push(s.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(o.end, End::Exhausted);
+    (all, o.stats)
+}
+
+/// Solutions, nodes, updates, mems, cleansings and the maximum level all agree.
+fn same_stats(a: Stats, b: Stats) {
+    assert_eq!(a, b);
+}
+
+#[test]
+fn threads_count_and_list_like_one_thread() {
+    for text in [
+        instances::queens(10, true),
+        instances::queens(9, false),
+        instances::langford(8),
+        instances::pentominoes(3, 20, false),
+    ] {
+        let p = problem(&text);
+        let (seq, stats) = sequential(&p);
+        for threads in [2, 3, 5] {
+            let (c, info) = plan(threads, None).count(&p, &Budget::unlimited());
+            same_stats(c.stats, stats);
+            let info = info.unwrap();
+            assert!(
+                info.subproblems >= 256 * threads || info.depth >= 2,
+                "{info:?}"
+            );
+            let (found, s) = list(&p, plan(threads, None));
+            assert_eq!(found, seq, "the solutions in the sequential order");
+            same_stats(s, stats);
+        }
+    }
+}
+
+#[test]
+fn a_window_of_one_part_keeps_the_order() {
+    let p = problem(&instances::queens(8, true));
+    let (seq, stats) = sequential(&p);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    for (window, depth) in [(1, 1), (1, 3), (2, 2), (100, 4)] {
+        let split = Solver::new(&p).split(depth);
+        let mut found = Vec::new();
+        let o = run_split_ordered(
+            &pool,
+            3,
+            window,
+            &split,
+            None,
+            &Budget::unlimited(),
+            || Solver::new(&p),
+            |s: &[OptionId]| {
+                found.push(s.to_vec());
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(found, seq);
+        same_stats(o.stats, stats);
+        // The sink stops the run.
+        let mut n = 0;
+        let o = run_split_ordered(
+            &pool,
+            3,
+            window,
+            &split,
+            None,
+            &Budget::unlimited(),
+            || Solver::new(&p),
+            |_: &[OptionId]| {
+                n += 1;
+                if n == 5 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!((o.end, n), (End::Stopped, 5));
+    }
+}
+
+#[test]
+fn shards_add_up_and_list_their_parts() {
+    let p = problem(&instances::queens(11, true));
+    let (seq, stats) = sequential(&p);
+    for m in [1, 2, 7, 50] {
+        let mut total = Stats::default();
+        let mut found = BTreeSet::new();
+        let mut tasks = 0;
+        for i in 1..=m {
+            let (c, info) = plan(2, Some((i, m))).count(&p, &Budget::unlimited());
+            let info = info.unwrap();
+            assert!(info.subproblems >= 4096 || info.depth >= 6, "{info:?}");
+            tasks += info.mine;
+            total += c.stats;
+            let (l, s) = list(&p, plan(1, Some((i, m))));
+            assert_eq!(s, c.stats);
+            for sol in l {
+                assert!(found.insert(sol), "a solution in two shards");
+            }
+        }
+        same_stats(total, stats);
+        assert_eq!(found.len(), seq.len());
+        let whole = plan(1, Some((1, 1)))
+            .count(&p, &Budget::unlimited())
+            .1
+            .unwrap();
+        assert_eq!(tasks, whole.parts);
+    }
+}
+
+#[test]
+fn count_split_keeps_a_deadline() {
+    let p = problem(&instances::queens(12, false));
+    let split = Solver::new(&p).split(2);
+    let budget = Budget::unlimited().with_time(std::time::Duration::ZERO);
+    let o = count_split(&split, None, &budget, || Solver::new(&p));
+    assert_eq!(o.end, End::TimeLimit);
+}
+
+#[test]
+fn fingerprints_see_the_problem_not_the_text() {
+    let a = problem("| a comment\na b | x\na x:A |2\nb\n");
+    let b = problem("a    b |x\n\n| another comment\na  x:A |1 |1\nb\n");
+    assert_eq!(a.fingerprint(), b.fingerprint());
+    assert_eq!(a.fingerprint_hex().len(), 16);
+    for other in [
+        "a b | x\nb\na x:A |2\n", // options in another order
+        "b a | x\na x:A |2\nb\n", // items in another order
+        "a b | x\na x:B |2\nb\n", // another colour
+        "a b | x\na x:A |3\nb\n", // another cost
+        "a b x\na x |2\nb\n",     // x primary
+        "a b | y\na y:A |2\nb\n", // another name
+    ] {
+        assert_ne!(a.fingerprint(), problem(other).fingerprint(), "{other}");
+    }
+    // Fixed for all time: records written by this version must merge with those of the next.
+    assert_eq!(
+        problem(&instances::queens(8, true)).fingerprint(),
+        problem(&instances::queens(8, true)).fingerprint()
+    );
+}
+
+/// A random small problem with costs, in DLX format.
+fn random_costed() -> impl Strategy<Value = String> {
+    (1usize..6, 0usize..3).prop_flat_map(|(np, ns)| {
+        let entry = (0..np + ns, 0usize..3);
+        let option = (proptest::collection::vec(entry, 1..5), 0u32..9);
+        proptest::collection::vec(option, 0..16).prop_map(move |options| {
+            let mut s = String::new();
+            for i in 0..np {
+                s.push_str(&format!("p{i} "));
+            }
+            s.push('|');
+            for i in 0..ns {
+                s.push_str(&format!(" s{i}"));
+            }
+            s.push('\n');
+            for (opt, cost) in options {
+                let mut seen = BTreeSet::new();
+                let mut line = Vec::new();
+                for (item, colour) in opt {
+                    if !seen.insert(item) {
+                        continue;
+                    }
+                    line.push(match (item < np, colour) {
+                        (true, _) => format!("p{item}"),
+                        (false, 0) => format!("s{}", item - np),
+                        (false, c) => format!("s{}:c{c}", item - np),
+                    });
+                }
+                if line.iter().any(|n| n.starts_with('p')) {
+                    s.push_str(&format!("{} |{cost}\n", line.join(" ")));
+                }
+            }
+            s
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Threads and shards find the sequential optimum (and the top 3 values); a shard is
+    /// optimal, and the best over the shards is the optimum.
+    #[test]
+    fn optimum_does_not_depend_on_threads_or_shards(text in random_costed()) {
+        let p = problem(&text);
+        for sense in [Sense::Minimize, Sense::Maximize] {
+            for keep in [Keep::Best, Keep::Top(3)] {
+                let (seq, _) = plan(1, None).optimize(&p, sense, keep, Budget::unlimited());
+                let values = |o: &xcover::engine::optimize::Optimum| -> Vec<i128> {
+                    o.solutions.iter().map(|s| s.value).collect()
+                };
+                let (par, _) = plan(3, None).optimize(&p, sense, keep, Budget::unlimited());
+                prop_assert_eq!(par.status, seq.status);
+                prop_assert_eq!(values(&par), values(&seq));
+                for m in [1, 2, 3] {
+                    let mut best: Vec<i128> = Vec::new();
+                    for i in 1..=m {
+                        let (s, _) = plan(1, Some((i, m))).optimize(&p, sense, keep, Budget::unlimited());
+                        prop_assert!(matches!(s.status, Status::Optimal | Status::Infeasible));
+                        best.extend(values(&s));
+                    }
+                    best.sort_by_key(|&v| std::cmp::Reverse(sense.value(v)));
+                    best.truncate(values(&seq).len());
+                    prop_assert_eq!(best, values(&seq));
+                }
+            }
+        }
+    }
+}
+
+fn xcover() -> Command {
+    Command::new(BIN)
+}
+
+#[test]
+fn cli_threads_give_the_same_output_and_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("q9.dlx");
+    std::fs::write(&file, instances::queens(9, true)).unwrap();
+    let run = |args: &[&str]| {
+        let out = xcover()
+            .arg("solve")
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        (out.stdout, String::from_utf8(out.stderr).unwrap())
+    };
+    for format in ["text", "csv", "json"] {
+        let (one, _) = run(&["--format", format, "-t", "1"]);
+        let (three, _) = run(&["--format", format, "-t", "3"]);
+        assert_eq!(one, three, "{format}");
+    }
+    let (count1, stats1) = run(&["--count", "--stats", "-t", "1"]);
+    let (count2, stats2) = run(&["--count", "--stats", "--threads", "2"]);
+    assert_eq!(count1, b"352\n");
+    assert_eq!(count2, count1);
+    let knuth = |s: &str| s.lines().next().unwrap().to_string();
+    assert_eq!(knuth(&stats1), knuth(&stats2));
+    assert!(stats2.contains("sub-problems="), "{stats2}");
+    // The default is all cores, with the same answer.
+    assert_eq!(run(&["--count"]).0, count1);
+}
+
+#[test]
+fn cli_shard_refuses_per_part_budgets() {
+    xcover()
+        .args(["solve", "--count", "--shard", "1/2", "--nodes", "10", "-"])
+        .write_stdin("a\na\n")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--shard cannot be combined"));
+    xcover()
+        .args(["solve", "--count", "--shard", "3/2", "-"])
+        .write_stdin("a\na\n")
+        .assert()
+        .code(2);
+}
+
+/// `solve --shard I/M --count` for M = 1, 2, 7, 50 writes records that `xcover merge` adds up
+/// to the whole count; records of another problem (the same options in another order) are
+/// refused, as is a missing shard; optimising shards merge to the optimum.
+#[test]
+fn cli_shard_records_merge_to_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let q9 = dir.path().join("q9.dlx");
+    std::fs::write(&q9, instances::queens(9, true)).unwrap();
+    let shard = |file: &std::path::Path, i: usize, m: usize, extra: &[&str]| -> String {
+        let out = xcover()
+            .arg("solve")
+            .arg(file)
+            .args(extra)
+            .args(["--shard", &format!("{i}/{m}"), "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let merge = |records: &str| {
+        let path = dir.path().join("records.jsonl");
+        std::fs::write(&path, records).unwrap();
+        xcover().arg("merge").arg(&path).output().unwrap()
+    };
+    for m in [1, 2, 7, 50] {
+        let records: String = (1..=m).map(|i| shard(&q9, i, m, &["--count"])).collect();
+        let out = merge(&records);
+        assert!(out.status.success(), "M = {m}: {out:?}");
+        assert_eq!(out.stdout, b"352\n", "M = {m}");
+        if m == 1 {
+            continue;
+        }
+        // One shard missing.
+        let first: String = records.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        let out = merge(&first);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!("missing shards of {m}: 1"))
+        );
+    }
+    // The same problem with its options in another order is another problem.
+    let text = instances::queens(9, true);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let (head, options) = lines.split_at_mut(2);
+    options.reverse();
+    let reversed = dir.path().join("q9r.dlx");
+    std::fs::write(
+        &reversed,
+        format!("{}\n{}\n", head.join("\n"), options.join("\n")),
+    )
+    .unwrap();
+    let mixed = shard(&q9, 1, 2, &["--count"]) + &shard(&reversed, 2, 2, &["--count"]);
+    let out = merge(&mixed);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("fingerprint"),
+        "{out:?}"
+    );
+    // Optimising shards: the best wins.
+    let costed: String = text
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            if k < 2 {
+                format!("{l}\n")
+            } else {
+                format!("{l} |{}\n", (k * 7) % 11)
+            }
+        })
+        .collect();
+    let w = dir.path().join("w9.dlx");
+    std::fs::write(&w, &costed).unwrap();
+    let whole = xcover()
+        .args(["solve", "--minimize"])
+        .arg(&w)
+        .output()
+        .unwrap();
+    let heading = String::from_utf8(whole.stdout).unwrap();
+    let best = heading
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("1: cost ")
+        .to_string();
+    let records: String = (1..=3).map(|i| shard(&w, i, 3, &["--minimize"])).collect();
+    let out = merge(&records);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), best);
+}
