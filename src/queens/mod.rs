@@ -2,6 +2,8 @@
 //! word-parallel counter, and weighted N-queens.
 
 pub mod bits;
+pub mod heatmap;
+pub mod listing;
 pub mod model;
 pub mod symmetry;
 pub mod weighted;
