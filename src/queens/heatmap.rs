@@ -408,12 +408,15 @@ mod tests {
             .unwrap();
         for n in lo..=hi {
             for unique in [false, true] {
+                let cpu = crate::queens::listing::tests::cpu_seconds();
                 let t = std::time::Instant::now();
                 let h = pool.install(|| heatmap(n, unique));
                 eprintln!(
-                    "n = {n}, unique = {unique}, {threads} thread(s): total {} in {:.2} s",
+                    "n = {n}, unique = {unique}, {threads} thread(s): total {} in {:.2} s wall, \
+                     {:.2} CPU-s",
                     h.total,
-                    t.elapsed().as_secs_f64()
+                    t.elapsed().as_secs_f64(),
+                    crate::queens::listing::tests::cpu_seconds() - cpu
                 );
             }
         }

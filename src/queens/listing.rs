@@ -583,7 +583,7 @@ fn windows_in_turn<Task: Sync, T: Send, E>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::queens::model::{self, Queens};
 
@@ -846,6 +846,22 @@ mod tests {
         );
     }
 
+    /// This process's user + system CPU time in seconds (Linux; 0 elsewhere), for timing on a
+    /// shared machine.
+    pub(crate) fn cpu_seconds() -> f64 {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        // Fields after the command name (which is in parentheses): utime and stime are the
+        // 12th and 13th.
+        let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+        let f: Vec<f64> = rest
+            .split_whitespace()
+            .skip(11)
+            .take(2)
+            .map(|x| x.parse().unwrap_or(0.0))
+            .collect();
+        f.iter().sum::<f64>() / 100.0
+    }
+
     /// Release speed: `cargo test --release --lib queens::listing::tests::speed -- --ignored
     /// --nocapture` (n and threads from `LIST_N`, `LIST_THREADS`).
     #[test]
@@ -867,14 +883,29 @@ mod tests {
                 Ok(())
             }
         }
+        if std::env::var("LIST_MODE").is_ok_and(|m| m == "count") {
+            let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
+            let mut k = 0u64;
+            for p in tasks(n, LIST_MIN_TASKS) {
+                let _ = for_each_solution_in::<()>(n, &p, false, |_, _| {
+                    k += 1;
+                    ControlFlow::Continue(())
+                });
+            }
+            let (s, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+            eprintln!("n = {n}: enumerated {k} in {s:.2} s wall, {cpu:.2} CPU-s");
+            return;
+        }
         let mut sink = Sink(0);
-        let t = std::time::Instant::now();
+        let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
         let rows = list(n, false, None, RowFormat::Csv, Some(&pool), &mut sink).unwrap();
-        let s = t.elapsed().as_secs_f64();
+        let (s, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         eprintln!(
-            "n = {n}, {threads} thread(s): {rows} rows, {} bytes in {s:.2} s = {:.0} MB/s",
+            "n = {n}, {threads} thread(s): {rows} rows, {} bytes in {s:.2} s wall = {:.0} MB/s, \
+             {cpu:.2} CPU-s = {:.0} MB per CPU-s",
             sink.0,
-            sink.0 as f64 / s / 1e6
+            sink.0 as f64 / s / 1e6,
+            sink.0 as f64 / cpu / 1e6
         );
     }
 }
