@@ -30,14 +30,15 @@
 //!
 //! [`ordered_window`] runs tasks on a rayon pool with at most `window` tasks in flight (started
 //! or finished but not yet written) and hands their results to a sink in task order. Memory is
-//! bounded by `window` task results. [`list`] puts it all together.
+//! bounded by `window` task results. [`list`] puts it all together, and halves the search with
+//! the left-right mirror (see [`list`] and docs/listing.md).
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 
 use crate::queens::symmetry;
 
@@ -422,6 +423,12 @@ const LIST_MIN_TASKS: usize = 4096;
 /// `4 × threads` tasks in flight; the output does not depend on the number of threads. Each
 /// task's rows are written with one `write_all`. Returns the number of rows written.
 ///
+/// Half the search is saved by the left-right mirror: the tasks with `q0 >= n/2` are the
+/// mirror images of those with `q0 < (n-1)/2` in reverse order (the mirror reverses the
+/// lexicographic order), so a left task keeps its solutions, front-coded ([`Mirror`]), and its
+/// mirror task writes them mirrored and reversed instead of searching. A right task whose
+/// partner's solutions are not there (not finished yet) searches itself, so no task ever waits.
+///
 /// Call it from outside the pool (see [`ordered_window`]).
 pub fn list(
     n: usize,
@@ -437,13 +444,19 @@ pub fn list(
     }
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let all = tasks(n, LIST_MIN_TASKS);
+    let index: Vec<usize> = (0..all.len()).collect();
+    // With `unique` rank 0 is already restricted to the left half.
+    let mirror = (!unique).then(|| Mirror::new(all.len()));
     let mut written = 0u64;
     let mut buf = Vec::new();
     ordered_window(
         pool,
-        &all,
+        &index,
         4 * threads.max(1),
-        |prefix| Rows::of_task(n, prefix, unique, format, limit),
+        |&i| match &mirror {
+            Some(m) => m.rows(n, &all, i, format, limit),
+            None => Rows::of_task(n, &all[i], unique, format, limit),
+        },
         |rows: Rows| {
             buf.clear();
             written += rows.write_numbered(format, written + 1, limit - written, &mut buf);
@@ -456,6 +469,179 @@ pub fn list(
         },
     )?;
     Ok(written)
+}
+
+/// The solutions of the left tasks (`2 q0 < n-1`), kept for their mirror tasks (task `i`'s
+/// mirror is task `len-1-i`: the mirror maps the prefixes of one depth onto themselves and
+/// reverses their order). Each solution is front-coded within its task: the length `l` of the
+/// prefix it shares with the previous one (as `1 + l - d`, never 0), then its files `l..n-1` (the last file is the one
+/// left), in 4 bits each for n <= 16, else a byte each. At most [`MIRROR_BUDGET`] bytes are
+/// kept in all (n = 16 needs about 30 MB); a left task over budget keeps nothing and its
+/// mirror task searches. Taken (and freed) by the mirror task.
+struct Mirror {
+    slots: Vec<Mutex<Option<Vec<u8>>>>,
+    budget: AtomicUsize,
+}
+
+/// Bytes of solutions [`Mirror`] keeps at most.
+const MIRROR_BUDGET: usize = 36 << 20;
+
+/// A stream of small numbers: 4 bits each (`narrow`), else 8.
+struct Code {
+    bytes: Vec<u8>,
+    narrow: bool,
+    half: bool,
+}
+
+impl Code {
+    fn push(&mut self, v: u8) {
+        if !self.narrow {
+            self.bytes.push(v);
+        } else if self.half {
+            *self.bytes.last_mut().expect("half a byte written") |= v << 4;
+            self.half = false;
+        } else {
+            self.bytes.push(v);
+            self.half = true;
+        }
+    }
+}
+
+/// Reads a [`Code`].
+struct Decode<'a> {
+    bytes: &'a [u8],
+    narrow: bool,
+    pos: usize,
+}
+
+impl Decode<'_> {
+    fn next(&mut self) -> Option<u8> {
+        let at = if self.narrow { self.pos / 2 } else { self.pos };
+        let b = *self.bytes.get(at)?;
+        let v = if !self.narrow {
+            b
+        } else if self.pos.is_multiple_of(2) {
+            b & 15
+        } else {
+            b >> 4
+        };
+        self.pos += 1;
+        Some(v)
+    }
+}
+
+impl Mirror {
+    fn new(tasks: usize) -> Mirror {
+        Mirror {
+            slots: (0..tasks).map(|_| Mutex::new(None)).collect(),
+            budget: AtomicUsize::new(MIRROR_BUDGET),
+        }
+    }
+
+    /// The rows of task `i` (of `all`).
+    fn rows(&self, n: usize, all: &[Vec<u8>], i: usize, format: RowFormat, limit: u64) -> Rows {
+        let prefix = &all[i];
+        let twice = 2 * usize::from(prefix[0]);
+        if twice > n - 1 {
+            let partner = all.len() - 1 - i;
+            let kept = self.slots[partner]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            if let Some(code) = kept {
+                self.budget.fetch_add(code.len(), Ordering::Relaxed);
+                return Self::mirrored(n, &all[partner], &code, format, limit);
+            }
+            return Rows::of_task(n, prefix, false, format, limit);
+        }
+        if twice == n - 1 || self.budget.load(Ordering::Relaxed) == 0 {
+            return Rows::of_task(n, prefix, false, format, limit);
+        }
+        let mut rows = Rows::default();
+        let d = prefix.len();
+        let mut code = Code {
+            bytes: Vec::new(),
+            narrow: n <= 16,
+            half: false,
+        };
+        let mut prev = [u8::MAX; MAX_N];
+        let full = for_each_solution_in(n, prefix, false, |q, _| {
+            format.tail(&mut rows.bytes, q, None);
+            rows.end_row();
+            let base = d.min(n - 1);
+            let mut l = base;
+            while l < n - 1 && q[l] == prev[l] {
+                l += 1;
+            }
+            // 1 + (l - base) <= n - d <= 15 for n <= 16: never 0, the padding nibble.
+            code.push((1 + l - base) as u8);
+            for &c in &q[l..n - 1] {
+                code.push(c);
+            }
+            prev[..n].copy_from_slice(q);
+            if rows.len() as u64 >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let mut code = code.bytes;
+        code.shrink_to_fit();
+        let fits = self
+            .budget
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                b.checked_sub(code.len())
+            })
+            .is_ok();
+        if full.is_continue() && fits {
+            *self.slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(code);
+        } else if fits {
+            self.budget.fetch_add(code.len(), Ordering::Relaxed);
+        }
+        rows
+    }
+
+    /// The rows of the mirror task of the left task `prefix` with solutions `code`.
+    fn mirrored(n: usize, prefix: &[u8], code: &[u8], format: RowFormat, limit: u64) -> Rows {
+        let mut sols = Vec::new();
+        let mut q = [0u8; MAX_N];
+        q[..prefix.len()].copy_from_slice(prefix);
+        let all = full_mask(n);
+        let mut read = Decode {
+            bytes: code,
+            narrow: n <= 16,
+            pos: 0,
+        };
+        let base = prefix.len().min(n - 1);
+        while let Some(v) = read.next() {
+            if v == 0 {
+                break; // the padding nibble
+            }
+            let l = base + usize::from(v) - 1;
+            let mut cols = 0u32;
+            for (r, slot) in q.iter_mut().enumerate().take(n - 1) {
+                if r >= l {
+                    *slot = read.next().expect("a whole solution");
+                }
+                cols |= 1 << *slot;
+            }
+            q[n - 1] = (all & !cols).trailing_zeros() as u8;
+            sols.extend_from_slice(&q[..n]);
+        }
+        let mut rows = Rows::default();
+        let mut m = [0u8; MAX_N];
+        for s in sols.chunks_exact(n).rev() {
+            if rows.len() as u64 >= limit {
+                break;
+            }
+            for (a, &b) in m.iter_mut().zip(s) {
+                *a = (n - 1) as u8 - b;
+            }
+            format.tail(&mut rows.bytes, &m[..n], None);
+            rows.end_row();
+        }
+        rows
+    }
 }
 
 /// Runs `work` on every task on `pool` (or the current rayon pool), at most `window` tasks in
@@ -732,6 +918,44 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn mirror_tasks_are_the_same_with_or_without_their_partner() {
+        for n in [1, 4, 5, 6, 8, 9, 10, 11] {
+            let all = tasks(n, 20);
+            let kept = Mirror::new(all.len());
+            let none = Mirror::new(all.len());
+            for (i, p) in all.iter().enumerate() {
+                let want = Rows::of_task(n, p, false, RowFormat::Csv, u64::MAX);
+                assert_eq!(kept.rows(n, &all, i, RowFormat::Csv, u64::MAX), want);
+                if 2 * usize::from(p[0]) > n - 1 {
+                    assert_eq!(none.rows(n, &all, i, RowFormat::Csv, u64::MAX), want);
+                }
+            }
+            assert!(kept.slots.iter().all(|s| s.lock().unwrap().is_none()));
+        }
+        // n > 16: a byte per number. A few tasks of n = 17 and their mirrors.
+        let n = 17;
+        let all = tasks(n, 20_000);
+        let kept = Mirror::new(all.len());
+        let mut tried = 0;
+        for i in (0..all.len()).step_by(997) {
+            if 2 * usize::from(all[i][0]) >= n - 1 {
+                break;
+            }
+            let left = kept.rows(n, &all, i, RowFormat::Json, u64::MAX);
+            assert_eq!(
+                left,
+                Rows::of_task(n, &all[i], false, RowFormat::Json, u64::MAX)
+            );
+            let j = all.len() - 1 - i;
+            let want = Rows::of_task(n, &all[j], false, RowFormat::Json, u64::MAX);
+            assert_eq!(kept.rows(n, &all, j, RowFormat::Json, u64::MAX), want);
+            assert_eq!(want.len(), left.len());
+            tried += usize::from(!want.is_empty());
+        }
+        assert!(tried > 0);
     }
 
     #[test]
