@@ -4,6 +4,8 @@
 pub mod bits;
 pub mod board;
 pub mod count;
+pub mod heatmap;
+pub mod listing;
 pub mod model;
 pub mod symmetry;
 pub mod weighted;
