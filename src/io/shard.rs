@@ -38,6 +38,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, BufRead, Write};
+
+use super::input::{InputError, LineReader};
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -568,58 +570,13 @@ pub struct Located {
 /// Why a record file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    #[error("{file}: {source}")]
-    Io {
-        file: String,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{at}: line longer than {MAX_LINE} bytes")]
-    LineTooLong { at: Source },
-    #[error("{at}: not UTF-8 text")]
-    NotUtf8 { at: Source },
+    /// The stream itself: unreadable, a line over [`MAX_LINE`] bytes, NUL, not UTF-8.
+    #[error(transparent)]
+    Input(#[from] InputError),
     #[error("{at}: not a shard record: {reason}")]
     Parse { at: Source, reason: String },
     #[error("{file}: no shard record in the file")]
     Empty { file: String },
-}
-
-/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (newline and a trailing `\r`
-/// removed). `Ok(false)` at the end of the input. Fails at once on a longer line, without
-/// reading the rest of it.
-fn read_bounded_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
-    buf.clear();
-    let mut any = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, true),
-            None => (chunk.len(), false),
-        };
-        if buf.len() + take > MAX_LINE {
-            return Ok(Some(false));
-        }
-        buf.extend_from_slice(&chunk[..take]);
-        input.consume(take + usize::from(done));
-        if done {
-            break;
-        }
-    }
-    if !any {
-        return Ok(None);
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Some(true))
 }
 
 /// Reads every record of one input, line by line: JSON Lines (a line starting with `{`), CSV
@@ -634,24 +591,14 @@ pub fn read_records(input: &mut dyn BufRead, file: &str) -> Result<Vec<Located>,
     }
     let mut mode = Mode::Unknown;
     let mut out = Vec::new();
-    let mut buf = Vec::new();
-    let mut line_no = 0u64;
-    loop {
-        let got = read_bounded_line(input, &mut buf).map_err(|source| ReadError::Io {
-            file: file.to_string(),
-            source,
-        })?;
-        line_no += 1;
+    let mut lines = LineReader::new(input, file);
+    lines.set_max_line_bytes(MAX_LINE);
+    while let Some((line_no, line)) = lines.next_line()? {
+        let line_no = line_no as u64;
         let at = || Source {
             file: file.to_string(),
             line: line_no,
         };
-        match got {
-            None => break,
-            Some(false) => return Err(ReadError::LineTooLong { at: at() }),
-            Some(true) => {}
-        }
-        let line = std::str::from_utf8(&buf).map_err(|_| ReadError::NotUtf8 { at: at() })?;
         let line = line.trim();
         if line.is_empty() {
             continue;
