@@ -109,7 +109,7 @@ fn run(dir: &Path, command: &str, format: &str) -> (String, usize) {
             cmd.write_stdin(boards);
             6
         }
-        ("queens", "merge") => {
+        ("queens", "merge") | ("merge", _) => {
             let mut files = Vec::new();
             for i in 1..=2 {
                 let f = dir.join(format!("shard{i}.json"));
@@ -138,7 +138,8 @@ fn the_table_matches_every_command() {
     let mut commands = std::collections::BTreeSet::new();
     for row in &rows {
         let words: Vec<&str> = row.command.split_whitespace().collect();
-        commands.insert(words[..if words[0] == "solve" { 1 } else { 2 }].join(" "));
+        let top_level = matches!(words[0], "solve" | "merge");
+        commands.insert(words[..if top_level { 1 } else { 2 }].join(" "));
         for format in &row.formats {
             let (out, n) = run(dir.path(), &row.command, format);
             let want = expand(&row.fields, n);
@@ -175,6 +176,7 @@ fn the_table_matches_every_command() {
         "queens max",
         "queens count",
         "queens merge",
+        "merge",
     ]
     .into_iter()
     .map(String::from)

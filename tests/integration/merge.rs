@@ -239,7 +239,11 @@ fn a_line_longer_than_the_limit_is_an_error_at_once() {
     let mut t = text(&queens_shards(6, 1, Engine::Dlx, false), Format::Json);
     t.push_str(&"x".repeat(MAX_LINE + 1));
     let err = read_records(&mut Cursor::new(t.as_bytes()), "big").unwrap_err();
-    assert!(err.to_string().contains("big:2:1: line too long"), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("big:2:") && msg.contains("line too long"),
+        "{err}"
+    );
 }
 
 #[test]
