@@ -87,16 +87,15 @@ fn every_example_command_is_in_a_console_block() {
                 }
                 continue;
             }
-            match &block {
-                Some(lang) if lang != "console" && line.starts_with("$ ") => {
-                    if !UNCHECKED.contains(&(name.as_str(), line)) {
-                        problems.push(format!(
-                            "{at}: `{line}` in a `{lang}` block: make it a `console` block \
-                             (checked) or list it in UNCHECKED with the reason"
-                        ));
-                    }
-                }
-                _ => {}
+            if let Some(lang) = &block
+                && lang != "console"
+                && line.starts_with("$ ")
+                && !UNCHECKED.contains(&(name.as_str(), line))
+            {
+                problems.push(format!(
+                    "{at}: `{line}` in a `{lang}` block: make it a `console` block (checked) \
+                     or list it in UNCHECKED with the reason"
+                ));
             }
         }
     }
