@@ -73,7 +73,7 @@ fn base(path: &str, dir: &std::path::Path) -> Base {
             options: vec![],
             stdin: None,
         },
-        "queens merge" => {
+        "queens merge" | "merge" => {
             let f = dir.join("s.json");
             let out = Command::new(BIN)
                 .args(["queens", "count", "5", "--shard", "1/1", "--format", "json"])
