@@ -1,6 +1,6 @@
 //! The `xcover` binary: parse the command line, run the subcommand, map errors to exit codes:
-//! 0 success (a broken pipe too), 2 an error (one line on stderr), 128 + n killed by signal n
-//! while writing `-o FILE` (see docs/failures.md).
+//! 0 success (a broken pipe too), 2 an error (one line on stderr, `error: ...` in clap's
+//! style), 128 + n killed by signal n while writing `-o FILE` (see docs/failures.md).
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -76,12 +76,13 @@ fn print_help(e: &clap::Error) -> anyhow::Result<()> {
     out.finish()
 }
 
-/// Exit 2 with one line on stderr; a broken pipe is no error.
+/// Exit 2 with one line on stderr, `error: ...` as clap prints its usage errors (the word in
+/// bold red on a terminal, unless `NO_COLOR` is set); a broken pipe is no error.
 fn fail(e: anyhow::Error) -> ExitCode {
     if is_broken_pipe(&e) {
         return ExitCode::SUCCESS;
     }
-    eprintln!("xcover: {e:#}");
+    xcover::cmd::diag::error(&format!("{e:#}"));
     ExitCode::from(2)
 }
 

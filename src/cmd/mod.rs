@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+pub mod completions;
 pub mod merge;
 pub mod queens_count;
 pub mod queens_list;
@@ -25,28 +26,81 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve an exact-cover problem in Knuth's DLX format.
+    #[command(after_help = SOLVE_EXAMPLES)]
     Solve(solve::Args),
     /// Merge shard records (of `queens count --shard`, `solve --shard`) into the total,
     /// after checking that they cover the split exactly once, intact.
+    #[command(after_help = MERGE_EXAMPLES)]
     Merge(merge::Args),
     /// N-queens: count, list, weighted maximum, random boards, shard merging.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = QUEENS_EXAMPLES)]
     Queens(QueensCommand),
+    /// Print a shell's completion script for xcover on stdout.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(completions::Args),
+    /// Print xcover's man page (roff) on stdout.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(completions::ManArgs),
 }
 
 #[derive(Subcommand, Debug)]
 pub enum QueensCommand {
     /// Count the solutions of the n-queens problem.
+    #[command(after_help = COUNT_EXAMPLES)]
     Count(queens_count::Args),
     /// List the solutions of the n-queens problem.
     List(queens_list::Args),
     /// Weighted n-queens: the maximum sum under n non-attacking queens, for each board.
+    ///
+    /// With more than one thread (`-t`), the maximum and the status do not depend on the
+    /// threads, but which of several optimal layouts is shown may: so the default is 1 thread.
+    #[command(after_help = MAX_EXAMPLES)]
     Max(queens_max::Args),
     /// Generate random weight boards in the classic format.
+    #[command(after_help = RANDOM_EXAMPLES)]
     Random(queens_random::Args),
     /// Merge the records of `queens count --shard` runs into the total (`xcover merge`).
+    #[command(after_help = MERGE_EXAMPLES)]
     Merge(merge::Args),
 }
+
+// The examples at the end of each subcommand's `--help` (as ripgrep's and fd's).
+const SOLVE_EXAMPLES: &str = "\
+Examples:
+  xcover solve problem.dlx                  # every solution, as DLX1 prints them
+  xcover solve problem.dlx --count --stats  # the count, then Knuth's \"Altogether ...\" line
+  xcover solve costs.dlx --minimize --top 3 --format csv -o best.csv";
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  xcover merge shard-*.json                 # the total of all shards, checked
+  xcover merge --format json -o total.json shard-*.txt";
+const QUEENS_EXAMPLES: &str = "\
+Examples:
+  xcover queens count 12 --unique
+  xcover queens random 8 --boards 3 --seed 1 | xcover queens max --board";
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  xcover completions bash > ~/.local/share/bash-completion/completions/xcover
+  xcover completions zsh > ~/.zfunc/_xcover       # with fpath+=~/.zfunc in ~/.zshrc
+  xcover completions fish > ~/.config/fish/completions/xcover.fish";
+const MAN_EXAMPLES: &str = "\
+Examples:
+  xcover man | man -l -
+  xcover man -o ~/.local/share/man/man1/xcover.1";
+const COUNT_EXAMPLES: &str = "\
+Examples:
+  xcover queens count 12 --unique            # 1787 classes under the square's symmetries
+  xcover queens count 16 --engine bits -t 2
+  xcover queens count 20 --shard 3/10 --format json -o shard-3.json";
+const MAX_EXAMPLES: &str = "\
+Examples:
+  xcover queens random 8 --boards 3 --seed 1 | xcover queens max --board
+  xcover queens max boards.txt --all-optimal --format csv -o max.csv
+  xcover queens max --weights board.csv --time-limit 60 --stats";
+const RANDOM_EXAMPLES: &str = "\
+Examples:
+  xcover queens random 8 --boards 3 --seed 1
+  xcover queens random 40 --min -50 --max 50 -o boards.txt";
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -60,6 +114,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             QueensCommand::Random(a) => queens_random::run(a),
             QueensCommand::Merge(a) => merge::run(a),
         },
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => completions::run_man(a),
     }
 }
 
@@ -89,4 +145,106 @@ pub struct BoardSize {
         allow_negative_numbers = true
     )]
     pub n: u32,
+}
+
+/// The most worker threads `-t/--threads` takes.
+pub const MAX_THREADS: u32 = 1024;
+
+/// `-t/--threads T`, the same on every subcommand that computes (`solve`, `queens count`,
+/// `queens list`, `queens max`): 0 means all cores, 1 to [`MAX_THREADS`] that many threads.
+/// The default is all cores, except for `queens max` (1: see [`Threads::get_or`]).
+#[derive(clap::Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Threads {
+    /// Worker threads: 0 for all cores, or 1 to 1024 [default: all cores; queens max: 1]
+    #[arg(
+        long = "threads",
+        short = 't',
+        value_name = "T",
+        value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64)
+    )]
+    pub threads: Option<u32>,
+}
+
+impl Threads {
+    /// The number of threads to run: `--threads`, all cores for 0 or when not given.
+    pub fn get(self) -> usize {
+        self.get_or(0)
+    }
+
+    /// The number of threads to run: `--threads`, or `default` when not given; 0 (given or
+    /// as the default) means all cores.
+    pub fn get_or(self, default: usize) -> usize {
+        match self.threads.map_or(default, |t| t as usize) {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        }
+    }
+}
+
+/// A progress line on stderr with indicatif's `template`, redrawn at least every 200 ms (so
+/// the elapsed time moves during a long search), when stderr is a terminal and the output
+/// does not go to the same terminal as it is written (`streams`: the command writes records
+/// while it works, to `output`); else `None`, and nothing is printed. Finish it with
+/// `finish_and_clear`.
+pub fn progress(
+    template: &str,
+    length: Option<u64>,
+    streams: bool,
+    output: Option<&std::path::Path>,
+) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let to_terminal = output.is_none_or(|p| p == std::path::Path::new("-"));
+    if streams && to_terminal && std::io::stdout().is_terminal() {
+        return None;
+    }
+    let style = indicatif::ProgressStyle::with_template(template).ok()?;
+    let pb = match length {
+        Some(n) => indicatif::ProgressBar::new(n),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    pb.set_style(style);
+    pb.enable_steady_tick(Duration::from_millis(200));
+    Some(pb)
+}
+
+/// Diagnostics on stderr, in one style (clap's): `error: ...` and `warning: ...` with the
+/// word in bold colour when stderr is a terminal and `NO_COLOR` is unset; notices (how a
+/// search ended, a partial count, an estimate) are plain lines without a prefix, as Knuth's
+/// programs print theirs.
+pub mod diag {
+    use std::io::IsTerminal;
+
+    use clap::builder::styling::{AnsiColor, Style};
+
+    /// Whether stderr gets colours: a terminal, and `NO_COLOR` unset or empty.
+    pub fn colour() -> bool {
+        std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    }
+
+    fn prefixed(word: &str, colour: AnsiColor, message: &str) {
+        if self::colour() {
+            let s = Style::new().bold().fg_color(Some(colour.into()));
+            eprintln!("{s}{word}:{s:#} {message}");
+        } else {
+            eprintln!("{word}: {message}");
+        }
+    }
+
+    /// `error: MESSAGE` (what the binary prints before exit 2).
+    pub fn error(message: &str) {
+        prefixed("error", AnsiColor::Red, message);
+    }
+
+    /// `warning: MESSAGE`: the input was read, but something in it is ignored.
+    pub fn warning(message: &str) {
+        prefixed("warning", AnsiColor::Yellow, message);
+    }
+
+    /// A notice: one plain line.
+    pub fn notice(message: &str) {
+        eprintln!("{message}");
+    }
 }

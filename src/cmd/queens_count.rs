@@ -29,9 +29,8 @@ pub struct Args {
     /// Output format: text prints the bare count (the key=value record line for a shard).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Worker threads (default: all cores). The answer does not depend on it.
-    #[arg(long, short = 't', value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    #[command(flatten)]
+    pub threads: super::Threads,
     /// Count only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
     /// Combine the records with `xcover merge`.
     #[arg(long, value_name = "I/M")]
@@ -65,10 +64,10 @@ pub fn progress_bar() -> Option<indicatif::ProgressBar> {
     Some(pb)
 }
 
-/// Builds the rayon pool for `--threads` (all cores by default).
+/// Builds the rayon pool for `--threads` (all cores for `None` or 0).
 pub fn thread_pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0) as usize)
+        .num_threads(super::Threads { threads }.get())
         .build()
         .context("cannot start the worker threads")
 }
@@ -129,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         engine: args.engine,
         symmetry: args.symmetry,
         shard: args.shard.unwrap_or(Shard::WHOLE),
-        threads: args.threads.map(|t| t as usize),
+        threads: Some(args.threads.get()),
     };
     request
         .validate()
@@ -147,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if estimate.seconds > LONG_RUN_SECONDS {
-        eprintln!("xcover: {}", estimate_line(&request, &estimate));
+        super::diag::notice(&estimate_line(&request, &estimate));
     }
     count_and_write(&args, &request)
 }

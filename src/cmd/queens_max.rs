@@ -94,10 +94,9 @@ pub struct Args {
         value_parser = clap::value_parser!(u32).range(0..=i64::from(weighted::MAX_LAGRANGE_STEPS))
     )]
     pub lagrange_steps: u32,
-    /// Threads for each board's branch and bound (1: sequential). The maximum and the status
-    /// do not depend on it; when several layouts tie, which one is shown may.
-    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    pub threads: u16,
+    // 1 by default: which of several optimal layouts is shown may depend on the threads.
+    #[command(flatten)]
+    pub threads: super::Threads,
     /// Print search statistics per board on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -163,6 +162,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?),
         _ => None,
     };
+    // Boards done, the last board's value and bound, on a terminal only.
+    let pb = super::progress(
+        "{spinner} {pos}/{len} boards, {msg}, {elapsed}",
+        Some(boards.count() as u64),
+        true,
+        args.output.as_deref(),
+    );
+    if let Some(pb) = &pb {
+        pb.set_message(format!("board 1: n={n}, searching"));
+    }
     for k in 0..boards.count() {
         let board = boards.board(k);
         let mut budget = Budget::unlimited();
@@ -178,11 +187,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep,
             budget,
             method,
-            threads: usize::from(args.threads),
+            threads: args.threads.get_or(1),
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();
         let res = model.solve(board, &req);
+        if let Some(pb) = &pb {
+            pb.set_position(k as u64 + 1);
+            pb.set_message(format!(
+                "board {}: value {} bound {} ({})",
+                k + 1,
+                opt(res.maximum()),
+                opt(res.bound),
+                status_name(res.status)
+            ));
+        }
         if args.stats {
             eprintln!(
                 "board {}: n={} status={} nodes={} value={} bound={} seconds={:.3}",
@@ -214,6 +233,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 pic.board(&mut out, k, &title, Some(board), queens)?;
             }
         }
+    }
+    if let Some(pb) = &pb {
+        pb.finish_and_clear();
     }
     if let Some(pic) = svg {
         pic.finish(&mut out)?;

@@ -32,9 +32,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::cmd::InputError;
+use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{Keep, Optimum, Sense, Status};
-use crate::engine::{Budget, OptionId, Outcome, Plan, SplitInfo};
+use crate::engine::{Budget, OptionId, Outcome, Plan, SplitInfo, Stats, structure_bytes};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::Output;
 use crate::io::records::{
@@ -66,7 +66,7 @@ pub struct Args {
     #[arg(long)]
     pub count: bool,
 
-    /// Stop after N solutions.
+    /// Stop after N solutions (on one thread).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
@@ -83,11 +83,11 @@ pub struct Args {
     #[arg(long)]
     pub stats: bool,
 
-    /// Stop when the search has visited N nodes.
+    /// Stop when the search has visited N nodes (on one thread).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
 
-    /// Stop when the search has spent N mems.
+    /// Stop when the search has spent N mems (on one thread).
     #[arg(long, value_name = "N")]
     pub mems: Option<u64>,
 
@@ -107,10 +107,9 @@ pub struct Args {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
 
-    /// Worker threads (0 or absent: all cores). Solutions, their order and the counts do not
-    /// depend on it. With --limit, --nodes or --mems the search runs on one thread.
-    #[arg(long, short = 't', value_name = "T", value_parser = clap::value_parser!(u32).range(0..=1024))]
-    pub threads: Option<u32>,
+    // With --limit, --nodes or --mems the search runs on one thread (said at those options).
+    #[command(flatten)]
+    pub threads: super::Threads,
 
     /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
     /// With --count or --minimize/--maximize the output is the shard's record (text: a
@@ -122,7 +121,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dlx = dlx_format::read(crate::io::input::open(args.input.as_deref())?)?;
     for w in &dlx.warnings {
-        eprintln!("xcover: {w}");
+        diag::warning(&format!("{}:{}: {}", w.file, w.line, w.message));
     }
 
     let mut budget = Budget {
@@ -140,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
     let mut plan = Plan {
-        threads: args.threads.unwrap_or(0) as usize,
+        threads: args.threads.get(),
         shard: args.shard.map(Shard::as_pair),
     };
     if !plan.supports(&budget) {
@@ -150,6 +149,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         plan.threads = 1;
     }
     let mut out = Output::create(args.output.as_deref())?;
+    // Solutions so far and the time, on a terminal only.
+    let streams = !(args.count || args.minimize || args.maximize);
+    let pb = super::progress(
+        "{spinner} {msg} {elapsed}",
+        None,
+        streams,
+        args.output.as_deref(),
+    );
+    if let Some(pb) = &pb {
+        pb.set_message("searching");
+    }
     if args.minimize || args.maximize {
         let sense = if args.maximize {
             Sense::Maximize
@@ -163,6 +173,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let start = Instant::now();
         let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget);
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
         if let Some(shard) = args.shard {
             let seconds = start.elapsed().as_secs_f64();
             let line = |o| dlx.line_of(o);
@@ -181,11 +194,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             write_optimum(&mut out, args.format, &dlx, &best, status)?;
         }
         out.finish()?;
-        eprintln!("xcover: {}", status_line(&best));
+        diag::notice(&status_line(&best));
         if args.stats {
-            eprintln!("{}", best.stats.knuth_line());
+            diag::notice(&knuth_line(&dlx, &best.stats));
             if let Some(s) = split {
-                eprintln!("{}", split_line(&s));
+                diag::notice(&split_line(&s));
             }
         }
         return Ok(ExitCode::SUCCESS);
@@ -193,6 +206,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (outcome, split) = if args.count {
         let start = Instant::now();
         let (outcome, split) = plan.count(&dlx.problem, &budget);
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
         if let Some(shard) = args.shard {
             let seconds = start.elapsed().as_secs_f64();
             let r =
@@ -204,11 +220,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         (outcome, split)
     } else {
-        enumerate(&dlx, &budget, &plan, args.format, &mut out)?
+        let r = enumerate(&dlx, &budget, &plan, args.format, &mut out, pb.as_ref());
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
+        r?
     };
     let status = StatusWord::of_end(outcome.end);
     if args.stats && args.format == Format::Json && !(args.count && args.shard.is_some()) {
-        write_json_line(&mut out, &SummaryRecord::new(status, &outcome.stats))?;
+        let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
+        write_json_line(&mut out, &SummaryRecord::new(status, &outcome.stats, bytes))?;
     }
     out.finish()?;
 
@@ -216,15 +237,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if (args.count || status != StatusWord::Limit)
         && let Some(notice) = records::partial_notice(status, outcome.stats.solutions())
     {
-        eprintln!("xcover: {notice}");
+        diag::notice(&notice);
     }
     if args.stats {
-        eprintln!("{}", outcome.stats.knuth_line());
+        diag::notice(&knuth_line(&dlx, &outcome.stats));
         if let Some(s) = split {
-            eprintln!("{}", split_line(&s));
+            diag::notice(&split_line(&s));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Knuth's `Altogether ...` line of a search of the file's problem.
+fn knuth_line(dlx: &DlxFile, stats: &Stats) -> String {
+    stats.knuth_line(structure_bytes(&dlx.problem, stats.max_level()))
 }
 
 /// The shard record format for an output format.
@@ -301,13 +327,23 @@ fn enumerate(
     plan: &Plan,
     format: Format,
     out: &mut Output,
+    pb: Option<&indicatif::ProgressBar>,
 ) -> anyhow::Result<(Outcome, Option<SplitInfo>)> {
     let problem = &dlx.problem;
     let mut number = 0u64;
+    // The progress line counts the solutions written (every 1024th, and the first ones).
+    let tick = |number: u64| {
+        if let Some(pb) = pb
+            && (number < 1024 || number.is_multiple_of(1024))
+        {
+            pb.set_message(format!("{number} solutions"));
+        }
+    };
     let mut failure: Option<anyhow::Error> = None;
     let outcome = match format {
         Format::Text => plan.list(problem, budget, |s: &[OptionId]| {
             number += 1;
+            tick(number);
             let r = (|| -> std::io::Result<()> {
                 writeln!(out, "{number}:")?;
                 for &o in s {
@@ -323,6 +359,7 @@ fn enumerate(
                 .context("cannot write the CSV header")?;
             let outcome = plan.list(problem, budget, |s: &[OptionId]| {
                 number += 1;
+                tick(number);
                 let mut r = Ok(());
                 let (mut b1, mut b2, mut b3) = (
                     itoa::Buffer::new(),
@@ -349,6 +386,7 @@ fn enumerate(
         }
         Format::Json => plan.list(problem, budget, |s: &[OptionId]| {
             number += 1;
+            tick(number);
             let r = write_solution_json(out, dlx, number, None, s);
             stop_on_error(r.map_err(Into::into), &mut failure)
         }),

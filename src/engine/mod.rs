@@ -19,4 +19,4 @@ pub use split::{
     MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,
 };
-pub use stats::{Budget, End, Outcome, Stats};
+pub use stats::{Budget, End, Outcome, Stats, structure_bytes};

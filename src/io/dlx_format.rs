@@ -83,6 +83,12 @@ pub enum ErrorKind {
     BarTwice,
     #[error("invalid item name '{}' (names cannot contain ':' or '|')", quote(.0))]
     InvalidItemName(String),
+    #[error(
+        "item '{}' has a multiplicity (Knuth's DLX3/MCC notation 'u:v|name' or 'v|name'): \
+         multiplicities are not supported, only exact cover with colours and costs",
+        quote(.0)
+    )]
+    Multiplicity(String),
     #[error("empty item name before ':'")]
     EmptyItemName,
     #[error("duplicate item name '{}'", quote(.0))]
@@ -244,6 +250,20 @@ fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// Whether an item of the item line is written with a multiplicity, as in Knuth's DLX3 (MCC):
+/// `u:v|name` or `v|name`, u and v decimal numbers.
+fn is_multiplicity(token: &str) -> bool {
+    let Some((bounds, name)) = token.split_once('|') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let bounds_ok = match bounds.split_once(':') {
+        Some((u, v)) => digits(u) && digits(v),
+        None => digits(bounds),
+    };
+    bounds_ok && !name.is_empty()
+}
+
 fn valid_name(s: &str) -> bool {
     !s.is_empty() && !s.contains([':', '|'])
 }
@@ -331,7 +351,12 @@ impl Reader<'_> {
                 None => (at, token),
             };
             if !valid_name(name) {
-                return Err(self.error(line, at, ErrorKind::InvalidItemName(name.into())));
+                let kind = if is_multiplicity(name) {
+                    ErrorKind::Multiplicity(name.into())
+                } else {
+                    ErrorKind::InvalidItemName(name.into())
+                };
+                return Err(self.error(line, at, kind));
             }
             self.count_nodes(line, at, 1)?;
             let declared = if primary {

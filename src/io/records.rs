@@ -377,20 +377,27 @@ pub struct SummaryRecord {
     pub solutions: u64,
     pub nodes: u64,
     pub updates: u64,
+    /// Knuth's `I` of `I+M mems` (0: input is not counted).
+    pub input_mems: u64,
     pub mems: u64,
+    /// Knuth's bytes of the data structure ([`crate::engine::structure_bytes`]).
+    pub bytes: u64,
     pub cleansings: u64,
     pub max_level: u32,
 }
 
 impl SummaryRecord {
-    pub fn new(status: StatusWord, stats: &crate::engine::Stats) -> SummaryRecord {
+    /// The summary of a search whose data structure took `bytes`.
+    pub fn new(status: StatusWord, stats: &crate::engine::Stats, bytes: u64) -> SummaryRecord {
         SummaryRecord {
             record: "summary",
             status,
             solutions: stats.solutions(),
             nodes: stats.nodes(),
             updates: stats.updates(),
+            input_mems: stats.input_mems(),
             mems: stats.mems(),
+            bytes,
             cleansings: stats.cleansings(),
             max_level: stats.max_level(),
         }

@@ -87,6 +87,16 @@ fn base(path: &str, dir: &std::path::Path) -> Base {
                 stdin: None,
             }
         }
+        "completions" => Base {
+            positional: vec![("shell", s("bash"))],
+            options: vec![],
+            stdin: None,
+        },
+        "man" => Base {
+            positional: vec![],
+            options: vec![],
+            stdin: None,
+        },
         other => panic!("no base arguments for `{other}`: add them to the test"),
     }
 }

@@ -126,14 +126,20 @@ fn organ_pipe_order_of_8() {
 
 #[test]
 fn knuth_13_queens_organ_pipe() {
-    let stats = count(&instances::queens(13, true));
+    let text = instances::queens(13, true);
+    let stats = count(&text);
     assert_eq!(stats.solutions(), 73712);
     assert_eq!(stats.nodes(), 1_046_319);
     assert_eq!(stats.updates(), 17_463_157);
     assert_eq!(stats.mems(), 252_453_315);
+    // 72 items (26 primary, 46 diagonals) and 2 ring heads; 915 nodes (node 0, 72 headers,
+    // 672 entries, 170 spacers); 13 levels: 16·74 + 16·915 + 4·13 bytes.
+    let bytes = xcover::engine::structure_bytes(&parse(&text).problem, stats.max_level());
+    assert_eq!(bytes, 15_876);
     assert_eq!(
-        stats.knuth_line(),
-        "Altogether 73712 solutions, 252453315 mems, 17463157 updates, 1046319 nodes."
+        stats.knuth_line(bytes),
+        "Altogether 73712 solutions, 0+252453315 mems, 17463157 updates, 15876 bytes, \
+         1046319 nodes."
     );
 }
 

@@ -1,6 +1,7 @@
 //! One integration-test binary (links once); a module per area.
 
 mod args;
+mod cli;
 mod docs;
 mod engine;
 mod faults;

@@ -770,7 +770,7 @@ fn larger_boards_agree_with_enumeration() {
 }
 
 #[test]
-fn threads_give_the_same_maxima_and_zero_is_refused() {
+fn threads_give_the_same_maxima_and_zero_means_all_cores() {
     let boards = xcover()
         .args(["queens", "random", "12", "--boards", "3", "--seed", "5"])
         .assert()
@@ -787,14 +787,22 @@ fn threads_give_the_same_maxima_and_zero_is_refused() {
         .stdout
         .clone();
     assert_eq!(String::from_utf8_lossy(&one).lines().count(), 3);
+    let one = String::from_utf8(one).unwrap();
     xcover()
         .args(["queens", "max", "--threads", "2", "-"])
         .write_stdin(boards.clone())
         .assert()
         .success()
-        .stdout(String::from_utf8(one).unwrap());
+        .stdout(one.clone());
+    // 0 means all cores, as on every subcommand that computes.
     xcover()
         .args(["queens", "max", "--threads", "0", "-"])
+        .write_stdin(boards.clone())
+        .assert()
+        .success()
+        .stdout(one);
+    xcover()
+        .args(["queens", "max", "--threads", "1025", "-"])
         .write_stdin(boards)
         .assert()
         .code(2);

@@ -145,7 +145,7 @@ fn bad_input_gives_one_clear_error_exit_2_and_no_output_file() {
             .code(2)
             .stdout("");
         let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-        let want = format!("xcover: {}:{expected}", input.display());
+        let want = format!("error: {}:{expected}", input.display());
         assert!(
             stderr.starts_with(&want),
             "{what}: got {stderr:?}, want {want:?}"
@@ -168,13 +168,13 @@ fn bad_input_on_stdin_names_stdin() {
         .write_stdin("a b\na c\n")
         .assert()
         .code(2)
-        .stderr("xcover: <stdin>:2:3: unknown item 'c'\n");
+        .stderr("error: <stdin>:2:3: unknown item 'c'\n");
     xcover()
         .arg("solve")
         .write_stdin(&b"\xff"[..])
         .assert()
         .code(2)
-        .stderr("xcover: <stdin>:1:1: invalid UTF-8\n");
+        .stderr("error: <stdin>:1:1: invalid UTF-8\n");
 }
 
 #[test]
@@ -242,8 +242,8 @@ fn option_without_primary_item_warns_and_is_ignored() {
         .success()
         .stdout("1\n")
         .stderr(
-            "xcover: <stdin>:2: warning: option ignored (no primary items): x\n\
-             xcover: <stdin>:4: warning: option ignored (no primary items): x:red\n",
+            "warning: <stdin>:2: option ignored (no primary items): x\n\
+             warning: <stdin>:4: option ignored (no primary items): x:red\n",
         );
 }
 
@@ -286,7 +286,7 @@ fn count_and_limit() {
         .assert()
         .success()
         .stdout("5\n")
-        .stderr("xcover: stopped by the solution limit after 5 solutions (partial count)\n");
+        .stderr("stopped by the solution limit after 5 solutions (partial count)\n");
     xcover()
         .args(["solve", f, "--limit", "5", "--count", "--format", "json"])
         .assert()
@@ -402,8 +402,8 @@ fn json_output_parses_back_with_summary_matching_stats_line() {
     assert_eq!(summary["status"], "complete");
     let s = summary;
     let line = format!(
-        "Altogether {} solutions, {} mems, {} updates, {} nodes.\n",
-        s["solutions"], s["mems"], s["updates"], s["nodes"]
+        "Altogether {} solutions, {}+{} mems, {} updates, {} bytes, {} nodes.\n",
+        s["solutions"], s["input_mems"], s["mems"], s["updates"], s["bytes"], s["nodes"]
     );
     assert_eq!(stderr, line);
     assert!(s["nodes"].as_u64().unwrap() > 92);
@@ -417,7 +417,10 @@ fn stats_line_reproduces_knuth_13_queens() {
         .assert()
         .success()
         .stdout("73712\n")
-        .stderr("Altogether 73712 solutions, 252453315 mems, 17463157 updates, 1046319 nodes.\n");
+        .stderr(
+            "Altogether 73712 solutions, 0+252453315 mems, 17463157 updates, 15876 bytes, \
+             1046319 nodes.\n",
+        );
 }
 
 #[test]
@@ -451,7 +454,7 @@ fn output_file_is_written_whole() {
         .arg(dir.path().join("no/such/dir/out.txt"))
         .assert()
         .code(2)
-        .stderr(predicate::str::starts_with("xcover: cannot create a file"));
+        .stderr(predicate::str::starts_with("error: cannot create a file"));
 }
 
 #[test]
@@ -691,7 +694,7 @@ fn partial_counts_say_so_in_the_data() {
         let s = if n == 1 { "" } else { "s" };
         assert_eq!(
             stderr,
-            format!("xcover: stopped by {why} after {n} solution{s} (partial count)\n")
+            format!("stopped by {why} after {n} solution{s} (partial count)\n")
         );
     }
     // A complete count says so too, and nothing on stderr.

@@ -37,7 +37,7 @@ pub trait HungarianInt:
     /// Multipliers are capped here (in scaled units; any λ ≥ 0 gives a valid bound).
     const LAMBDA_CAP: i128;
     /// For a narrow type: the largest potential the method may hold. A solve that would go
-    /// beyond it stops with [`Solved::OutOfRange`] (see [`fits_i32`](super::lagrange::fits_i32)).
+    /// beyond it stops with `Solved::OutOfRange` (see [`fits_i32`](super::lagrange::fits_i32)).
     const POTENTIAL_LIMIT: Option<i128>;
     /// Exact for the values the bound passes (see the range check).
     fn from_i128(x: i128) -> Self;
