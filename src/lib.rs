@@ -8,8 +8,20 @@
 //!   They know nothing of the command line.
 //! - [`io`]: input and output formats (Knuth's DLX text, weight boards, CSV/JSON/SVG writers,
 //!   atomic output files).
-//! - [`cmd`]: the subcommands of the `xcover` binary; thin layers over the above.
+//! - `cmd` (with the `cli` feature): the subcommands of the `xcover` binary; thin layers over the
+//!   above. Not part of the API.
+//!
+//! docs/engine.md describes the API. With `default-features = false` the crate has no
+//! command-line dependencies (clap, indicatif, anyhow, tempfile, ...): the `cli` feature, on by
+//! default, brings them, with the binary and the modules only it uses ([`io`]'s output files).
 
+#![warn(missing_docs)]
+
+// The binary's subcommands live here so the binary stays a thin `main` and the integration
+// tests can walk the clap tree (`xcover::cmd::Cli::command()`); they are not API: hidden from
+// the documentation, and may change in any release.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cmd;
 pub mod engine;
 pub mod io;
