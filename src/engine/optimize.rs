@@ -95,7 +95,8 @@ impl Sense {
 /// bound is below it, or equal to it when ties are not wanted); `None` while there is nothing
 /// to beat. An iterative bound may stop tightening once it is below the target.
 pub trait Bound {
-    /// An upper bound on the gains that can complete the current partial solution (`None`: no completion exists).
+    /// An upper bound on the gains of the options that can complete the current partial
+    /// solution; `None` when no completion exists.
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
     /// Called after `bound` kept a node: options of the node that cannot be part of a
     /// completion reaching that call's target, to be left out of the node's subtree (see

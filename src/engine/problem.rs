@@ -73,7 +73,8 @@ pub enum BuildError {
     /// An option gives a primary item a colour.
     #[error("primary item '{0}' cannot have a colour")]
     ColourOnPrimary(String),
-    /// A colour name that is empty or contains whitespace, `:` or `|`.
+    /// A colour name that is empty or contains whitespace, `:` or `|`, or a [`Colour`] that was
+    /// not interned (shown as `#n`).
     #[error("invalid colour name '{0}'")]
     InvalidColour(String),
     /// An option without a primary item.
@@ -82,7 +83,7 @@ pub enum BuildError {
     /// `build` before any item was declared.
     #[error("no items declared")]
     NoItems,
-    /// More than the given number of nodes ([`MAX_NODES`]).
+    /// The problem would have more than this many nodes ([`MAX_NODES`]).
     #[error("problem too large: more than {0} nodes")]
     TooLarge(u64),
 }

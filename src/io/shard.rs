@@ -787,10 +787,10 @@ pub enum Problem {
     /// An empty set of records.
     #[error("no records to merge")]
     NoRecords,
+    /// A record whose `check` does not match its fields.
     #[error(
         "{at}: check {found} does not match the record's fields (want {want}): the record was edited or corrupted"
     )]
-    /// A record whose `check` does not match its fields.
     BadCheck {
         /// The record.
         at: Source,

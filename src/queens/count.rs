@@ -163,10 +163,10 @@ pub enum CountError {
         /// The largest board the engine counts.
         max: usize,
     },
+    /// The engine does not take the symmetry reduction asked for.
     #[error(
         "--symmetry {symmetry} does not apply to the {engine} engine (it always uses the full symmetry)"
     )]
-    /// The engine does not take the symmetry reduction asked for.
     Symmetry {
         /// The engine's name.
         engine: &'static str,
