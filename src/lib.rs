@@ -6,10 +6,24 @@
 //!   (branch-and-bound) layer and the split into sub-problems. It knows nothing of queens.
 //! - [`queens`]: the N-queens models (exact cover, symmetry, word-parallel counter, weighted).
 //!   They know nothing of the command line.
-//! - [`io`]: input and output formats (Knuth's DLX text, weight boards, CSV/JSON/SVG writers,
-//!   atomic output files).
-//! - [`cmd`]: the subcommands of the `xcover` binary; thin layers over the above.
+//! - [`io`]: input and output formats (Knuth's DLX text, weight boards, shard records, bounded
+//!   line input); with the `cli` feature also the binary's CSV/JSON/SVG writers and atomic
+//!   output files, which are not API.
+//! - `cmd` (with the `cli` feature): the subcommands of the `xcover` binary; thin layers over the
+//!   above. Not part of the API.
+//!
+//! docs/engine.md ("The library API") describes the API. With `default-features = false` the
+//! crate has no command-line dependencies (clap, indicatif, anyhow, tempfile, libc,
+//! signal-hook): the `cli` feature, on by default, brings them, with the binary and the modules
+//! only it uses.
 
+#![warn(missing_docs)]
+
+// The binary's subcommands live here so the binary stays a thin `main` and the integration
+// tests can walk the clap tree (`xcover::cmd::Cli::command()`); they are not API: hidden from
+// the documentation, and may change in any release.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cmd;
 pub mod engine;
 pub mod io;

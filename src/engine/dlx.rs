@@ -564,6 +564,7 @@ pub trait Visitor {
     const WANTS_SOLUTIONS: bool = true;
     /// Whether `enter` is called.
     const PRUNES: bool = false;
+    /// Called at every node before branching (when `PRUNES`); false prunes the node's subtree.
     fn enter(&mut self, _view: &View<'_>) -> bool {
         true
     }
@@ -573,6 +574,7 @@ pub trait Visitor {
     /// of the branching item sees the shorter lists. Options that are not active (already
     /// hidden, or listed twice) are ignored.
     fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
+    /// Called for each solution with its options in the order chosen; `Break` stops the search.
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()>;
     /// Whether `order` is called.
     const ORDERS: bool = false;
@@ -653,6 +655,7 @@ impl View<'_> {
             }
         })
     }
+    /// The problem being solved.
     pub fn problem(&self) -> &Problem {
         self.solver.problem
     }
@@ -661,8 +664,10 @@ impl View<'_> {
 /// Why an option could not be forced.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ForceError {
+    /// The option is not among the solver's options.
     #[error("option {0} is not in this solver")]
     Unknown(u32),
+    /// The option cannot be chosen with the options already forced.
     #[error("option {0} conflicts with the options already forced")]
     Conflict(u32),
 }
@@ -841,6 +846,7 @@ impl<'p> Solver<'p> {
         }
     }
 
+    /// The problem being solved.
     pub fn problem(&self) -> &'p Problem {
         self.problem
     }

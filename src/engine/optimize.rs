@@ -56,7 +56,9 @@ use super::stats::{Budget, End, Stats};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Sense {
+    /// Least total weight.
     Minimize,
+    /// Greatest total weight.
     Maximize,
 }
 
@@ -93,6 +95,8 @@ impl Sense {
 /// bound is below it, or equal to it when ties are not wanted); `None` while there is nothing
 /// to beat. An iterative bound may stop tightening once it is below the target.
 pub trait Bound {
+    /// An upper bound on the gains of the options that can complete the current partial
+    /// solution; `None` when no completion exists.
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
     /// Called after `bound` kept a node: options of the node that cannot be part of a
     /// completion reaching that call's target, to be left out of the node's subtree (see
@@ -133,6 +137,7 @@ pub struct ShareBound {
 }
 
 impl ShareBound {
+    /// The bound for `problem` with the gain of option `o` in `gains[o]`.
     pub fn new(problem: &Problem, gains: &[i128]) -> ShareBound {
         let share = problem
             .options()
@@ -169,7 +174,10 @@ pub enum Keep {
     /// One optimal solution.
     Best,
     /// Every optimal solution is counted; at most `limit` of them are stored.
-    AllOptimal { limit: usize },
+    AllOptimal {
+        /// The most optimal solutions stored.
+        limit: usize,
+    },
     /// The K best solutions (ties at the K-th place broken by the order of discovery).
     Top(usize),
 }
@@ -191,6 +199,7 @@ pub enum Status {
 /// A solution and its total weight (in the units of the weights, not gains).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scored {
+    /// The total weight of the options.
     pub value: i128,
     /// The options, sorted by id.
     pub options: Vec<OptionId>,
@@ -199,6 +208,7 @@ pub struct Scored {
 /// The result of [`optimize`].
 #[derive(Clone, Debug)]
 pub struct Optimum {
+    /// How the search ended.
     pub status: Status,
     /// Best first. For `Keep::Best` one, for `AllOptimal` the optimal ones (up to the limit),
     /// for `Top(k)` up to k.
@@ -224,8 +234,11 @@ impl Optimum {
 /// Settings of one optimisation.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Minimise or maximise.
     pub sense: Sense,
+    /// Which solutions to keep.
     pub keep: Keep,
+    /// When to stop.
     pub budget: Budget,
 }
 

@@ -21,7 +21,9 @@ pub struct OptionId(pub u32);
 pub struct Colour(pub u32);
 
 impl Colour {
+    /// No colour: the option needs the item for itself alone.
     pub const NONE: Colour = Colour(0);
+    /// Whether this is [`Colour::NONE`].
     pub fn is_none(self) -> bool {
         self.0 == 0
     }
@@ -30,17 +32,21 @@ impl Colour {
 /// One entry of an option: an item, and the colour the option gives it (secondary items only).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
+    /// The item covered.
     pub item: ItemId,
+    /// The colour given to it, [`Colour::NONE`] for none (always for primary items).
     pub colour: Colour,
 }
 
 impl Entry {
+    /// An entry without a colour.
     pub fn plain(item: ItemId) -> Entry {
         Entry {
             item,
             colour: Colour::NONE,
         }
     }
+    /// An entry giving a secondary item a colour.
     pub fn coloured(item: ItemId, colour: Colour) -> Entry {
         Entry { item, colour }
     }
@@ -49,24 +55,35 @@ impl Entry {
 /// Why a problem could not be built. The input readers add file, line and column.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BuildError {
+    /// An item declared twice.
     #[error("duplicate item name '{0}'")]
     DuplicateItem(String),
+    /// An item name that is empty or contains whitespace, `:` or `|`.
     #[error("invalid item name '{0}' (names are non-empty and contain no whitespace, ':' or '|')")]
     InvalidItemName(String),
+    /// An option names an item that was not declared.
     #[error("unknown item '{0}'")]
     UnknownItem(String),
+    /// An option names an [`ItemId`] that was not declared.
     #[error("unknown item number {0}")]
     UnknownItemId(u32),
+    /// An option names an item twice.
     #[error("item '{0}' appears twice in one option")]
     ItemTwiceInOption(String),
+    /// An option gives a primary item a colour.
     #[error("primary item '{0}' cannot have a colour")]
     ColourOnPrimary(String),
+    /// A colour name that is empty or contains whitespace, `:` or `|`, or a [`Colour`] that was
+    /// not interned (shown as `#n`).
     #[error("invalid colour name '{0}'")]
     InvalidColour(String),
+    /// An option without a primary item.
     #[error("option has no primary item, so it can never be chosen")]
     NoPrimaryItem,
+    /// `build` before any item was declared.
     #[error("no items declared")]
     NoItems,
+    /// The problem would have more than this many nodes ([`MAX_NODES`]).
     #[error("problem too large: more than {0} nodes")]
     TooLarge(u64),
 }
@@ -89,15 +106,19 @@ pub struct Problem {
 pub const MAX_NODES: u64 = 1 << 30;
 
 impl Problem {
+    /// The number of items, primary and secondary.
     pub fn item_count(&self) -> usize {
         self.item_names.len()
     }
+    /// The number of primary items.
     pub fn primary_count(&self) -> usize {
         self.item_primary.iter().filter(|&&p| p).count()
     }
+    /// The number of secondary items.
     pub fn secondary_count(&self) -> usize {
         self.item_count() - self.primary_count()
     }
+    /// The number of options.
     pub fn option_count(&self) -> usize {
         self.costs.len()
     }
@@ -105,12 +126,15 @@ impl Problem {
     pub fn entry_count(&self) -> usize {
         self.entries.len()
     }
+    /// Whether `item` is primary.
     pub fn is_primary(&self, item: ItemId) -> bool {
         self.item_primary[item.0 as usize]
     }
+    /// The name `item` was declared with.
     pub fn item_name(&self, item: ItemId) -> &str {
         &self.item_names[item.0 as usize]
     }
+    /// The item declared as `name`, if any.
     pub fn item_id(&self, name: &str) -> Option<ItemId> {
         self.item_index.get(name).copied()
     }
@@ -118,13 +142,16 @@ impl Problem {
     pub fn items(&self) -> impl Iterator<Item = ItemId> + '_ {
         (0..self.item_names.len() as u32).map(ItemId)
     }
+    /// Options in the order they were added.
     pub fn options(&self) -> impl Iterator<Item = OptionId> + '_ {
         (0..self.costs.len() as u32).map(OptionId)
     }
+    /// The entries of `option`, in the order given.
     pub fn option_entries(&self, option: OptionId) -> &[Entry] {
         let k = option.0 as usize;
         &self.entries[self.option_start[k] as usize..self.option_start[k + 1] as usize]
     }
+    /// The cost of `option` (0 if none was given).
     pub fn cost(&self, option: OptionId) -> i64 {
         self.costs[option.0 as usize]
     }
@@ -136,6 +163,7 @@ impl Problem {
     pub fn has_costs(&self) -> bool {
         self.costs.iter().any(|&c| c != 0)
     }
+    /// The name of `colour`; `None` for [`Colour::NONE`].
     pub fn colour_name(&self, colour: Colour) -> Option<&str> {
         if colour.is_none() {
             None
@@ -191,6 +219,7 @@ fn valid_name(name: &str) -> bool {
 }
 
 impl ProblemBuilder {
+    /// An empty builder.
     pub fn new() -> Self {
         let mut b = ProblemBuilder::default();
         b.p.option_start.push(0);
@@ -224,6 +253,7 @@ impl ProblemBuilder {
         self.declare(name, false)
     }
 
+    /// The item declared as `name`, if any.
     pub fn item_id(&self, name: &str) -> Option<ItemId> {
         self.p.item_id(name)
     }
@@ -323,6 +353,7 @@ impl ProblemBuilder {
         self.add_option(entries, cost)
     }
 
+    /// The problem, or [`BuildError::NoItems`] if no item was declared.
     pub fn build(self) -> Result<Problem, BuildError> {
         if self.p.item_names.is_empty() {
             return Err(BuildError::NoItems);

@@ -29,7 +29,9 @@ pub enum Part {
 /// the statistics of the part of the tree above the cut.
 #[derive(Clone, Debug)]
 pub struct Split {
+    /// The parts, in the order of the sequential search.
     pub parts: Vec<Part>,
+    /// The statistics of the tree above the cut.
     pub stats: Stats,
 }
 

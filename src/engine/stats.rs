@@ -120,15 +120,18 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// No limit at all.
     pub fn unlimited() -> Budget {
         Budget::default()
     }
+    /// Stop after `n` solutions.
     pub fn solutions(n: u64) -> Budget {
         Budget {
             solutions: Some(n),
             ..Budget::default()
         }
     }
+    /// The same budget with a deadline `limit` from now (no deadline if the clock cannot hold it).
     pub fn with_time(mut self, limit: Duration) -> Budget {
         // A limit beyond what the clock can hold is no limit.
         self.deadline = Instant::now().checked_add(limit);
@@ -164,6 +167,8 @@ impl End {
 /// The result of a search: how it ended and what it did.
 #[derive(Copy, Clone, Debug)]
 pub struct Outcome {
+    /// How the search ended.
     pub end: End,
+    /// What it did.
     pub stats: Stats,
 }

@@ -69,48 +69,68 @@ impl Default for Limits {
 /// What is wrong, without the position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {
+    /// Bytes that are not UTF-8.
     #[error("invalid UTF-8")]
     InvalidUtf8,
+    /// A NUL byte (binary input).
     #[error("NUL byte (\\0): this is not a text input")]
     NulByte,
+    /// The input could not be read.
     #[error("cannot read: {0}")]
     Read(String),
+    /// A line longer than the limit ([`Limits::max_line_bytes`]).
     #[error("line too long (more than {0} bytes)")]
     LineTooLong(usize),
+    /// No item line: only blank lines and comments.
     #[error("no items: the first line that is not blank or a comment must name the items")]
     NoItems,
+    /// `|` twice in the item line.
     #[error("'|' appears twice in the item line")]
     BarTwice,
+    /// An item name containing `:` or `|`.
     #[error("invalid item name '{}' (names cannot contain ':' or '|')", quote(.0))]
     InvalidItemName(String),
+    /// An item with a multiplicity (DLX3/MCC notation), which this engine does not take.
     #[error(
         "item '{}' has a multiplicity (Knuth's DLX3/MCC notation 'u:v|name' or 'v|name'): \
          multiplicities are not supported, only exact cover with colours and costs",
         quote(.0)
     )]
     Multiplicity(String),
+    /// An item name before `:` is empty.
     #[error("empty item name before ':'")]
     EmptyItemName,
+    /// An item declared twice.
     #[error("duplicate item name '{}'", quote(.0))]
     DuplicateItem(String),
+    /// An option names an undeclared item.
     #[error("unknown item '{}'", quote(.0))]
     UnknownItem(String),
+    /// An option names an item twice.
     #[error("item '{}' appears twice in one option", quote(.0))]
     ItemTwiceInOption(String),
+    /// An option gives a primary item a colour.
     #[error("primary item '{}' cannot have a colour", quote(.0))]
     ColourOnPrimary(String),
+    /// Nothing after `item:`.
     #[error("empty colour after '{}:'", quote(.0))]
     EmptyColour(String),
+    /// A colour containing `:` or `|`.
     #[error("invalid colour '{}' (colours cannot contain ':' or '|')", quote(.0))]
     InvalidColour(String),
+    /// A cost that is not `|` and a nonnegative decimal integer.
     #[error("invalid cost '{}' (a cost is '|' followed by a nonnegative decimal integer)", quote(.0))]
     InvalidCost(String),
+    /// An option's costs add up to more than `i64::MAX`.
     #[error("the costs of this option add up to more than {}", i64::MAX)]
     CostOverflow,
+    /// An item after a cost in an option line.
     #[error("item '{}' after a cost (costs come at the end of an option)", quote(.0))]
     ItemAfterCost(String),
+    /// More nodes than the limit ([`Limits::max_nodes`]).
     #[error("too many nodes (more than {0})")]
     TooManyNodes(u64),
+    /// Another error of the problem builder.
     #[error(transparent)]
     Build(BuildError),
 }
@@ -119,20 +139,24 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{column}: {kind}")]
 pub struct DlxError {
+    /// The input's name.
     pub file: String,
     /// 1-based line number.
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
+    /// What is wrong.
     pub kind: ErrorKind,
 }
 
 /// A warning: the input was read, but something in it is ignored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
+    /// The input's name.
     pub file: String,
     /// 1-based line number.
     pub line: usize,
+    /// What is ignored, and why.
     pub message: String,
 }
 
@@ -145,6 +169,7 @@ impl fmt::Display for Warning {
 /// A DLX file read into a problem.
 #[derive(Debug, Clone)]
 pub struct DlxFile {
+    /// The problem read.
     pub problem: Problem,
     /// The 1-based line of each option of the problem (indexed by `OptionId`).
     pub option_lines: Vec<usize>,
@@ -169,8 +194,8 @@ pub fn parse_with(bytes: &[u8], file: &str, limits: &Limits) -> Result<DlxFile, 
     read_with(LineReader::new(bytes, file), limits)
 }
 
-/// Reads a DLX file from a stream of lines (see [`crate::io::input::open`]) with the default
-/// [`Limits`]: memory grows with the problem, not with the input's size.
+/// Reads a DLX file from a stream of lines (a [`LineReader`], which wraps any `BufRead`) with
+/// the default [`Limits`]: memory grows with the problem, not with the input's size.
 pub fn read<R: BufRead>(input: LineReader<R>) -> Result<DlxFile, DlxError> {
     read_with(input, &Limits::default())
 }

@@ -8,10 +8,15 @@
 //! text format we read has one: `/dev/zero` or a binary file fails on its first byte), and on
 //! invalid UTF-8. [`quote`] is how every parser shows an offending token in a message.
 
+#[cfg(feature = "cli")]
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+#[cfg(any(feature = "cli", test))]
+use std::io::BufReader;
+use std::io::{self, BufRead};
+#[cfg(feature = "cli")]
 use std::path::Path;
 
+#[cfg(feature = "cli")]
 use anyhow::Context;
 
 /// The default longest line, in bytes, without its terminator: 16 MiB. Far more than any real
@@ -23,12 +28,16 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 /// What is wrong with the input stream itself.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputErrorKind {
+    /// The stream could not be read (the I/O error's message).
     #[error("cannot read: {0}")]
     Read(String),
+    /// A line longer than the limit, in bytes.
     #[error("line too long (more than {0} bytes)")]
     LineTooLong(usize),
+    /// A NUL byte: binary input.
     #[error("NUL byte (\\0): this is not a text input")]
     Nul,
+    /// Bytes that are not UTF-8.
     #[error("invalid UTF-8")]
     InvalidUtf8,
 }
@@ -37,11 +46,13 @@ pub enum InputErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{name}:{line}:{column}: {kind}")]
 pub struct InputError {
+    /// The input's name: a path or `<stdin>`.
     pub name: String,
     /// 1-based line number.
     pub line: usize,
     /// 1-based column, in characters (of the valid UTF-8 before the problem).
     pub column: usize,
+    /// What is wrong.
     pub kind: InputErrorKind,
 }
 
@@ -59,6 +70,7 @@ pub struct LineReader<R = Box<dyn BufRead>> {
 }
 
 /// Opens a file, or stdin for `None` or `-`, named in messages by its path or `<stdin>`.
+#[cfg(feature = "cli")]
 pub fn open(path: Option<&Path>) -> anyhow::Result<LineReader> {
     match path {
         Some(p) if p != Path::new("-") => {
@@ -222,7 +234,7 @@ impl<R: BufRead> LineReader<R> {
 }
 
 /// The number of characters in the longest UTF-8 prefix of `bytes`.
-pub fn chars_in_valid_prefix(bytes: &[u8]) -> usize {
+pub(crate) fn chars_in_valid_prefix(bytes: &[u8]) -> usize {
     let valid = match std::str::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),

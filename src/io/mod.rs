@@ -1,14 +1,22 @@
-//! Input and output formats, used by the subcommands: Knuth's DLX text, weight boards, the
-//! records every command prints and their CSV/JSON writers, the SVG board writer; bounded line
-//! input, and output files that do no more than `>`. docs/formats.md is the table of the records.
+//! Input and output formats: Knuth's DLX text ([`dlx_format`]), weight boards ([`weights`]),
+//! shard records ([`shard`]), and bounded line input ([`input`]). With the `cli` feature, also
+//! what only the binary uses: the records every command prints and their CSV/JSON writers, the
+//! SVG board writer, and output files that do no more than `>`. docs/formats.md is the table of
+//! the records.
 
 pub mod dlx_format;
 pub mod input;
+// Output files and stdout handling for the binary (anyhow, tempfile, signals): not API.
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod output;
-pub mod records;
+#[cfg(feature = "cli")]
+pub(crate) mod records;
 pub mod shard;
-pub mod solve_record;
-pub mod svg;
+#[cfg(feature = "cli")]
+pub(crate) mod solve_record;
+#[cfg(feature = "cli")]
+pub(crate) mod svg;
 pub mod weights;
 
 pub use input::{quote, quote_bytes};

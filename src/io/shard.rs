@@ -109,8 +109,10 @@ pub struct Shard {
 /// A shard that is not `I/M` with `1 <= I <= M`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
+    /// Not of the form `I/M`.
     #[error("'{0}' is not of the form I/M (e.g. 3/10)")]
     Form(String),
+    /// `I` is 0 or greater than `M`.
     #[error("shard {0}/{1} is out of range (need 1 <= I <= M)")]
     Range(u64, u64),
 }
@@ -119,6 +121,7 @@ impl Shard {
     /// The whole split: shard 1 of 1.
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
+    /// Shard `index` of `count` (1-based), or [`ShardError::Range`] unless `1 <= index <= count`.
     pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
         if index == 0 || index > count {
             return Err(ShardError::Range(index, count));
@@ -131,6 +134,7 @@ impl Shard {
         self.index
     }
 
+    /// M, the number of shards of the split.
     pub fn count(self) -> u64 {
         self.count
     }
@@ -169,12 +173,16 @@ impl FromStr for Shard {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
+    /// `queens count`: n-queens solutions.
     QueensCount,
+    /// `solve --count`: exact covers of a DLX problem.
     SolveCount,
+    /// `solve --minimize`/`--maximize`: the best cost of a DLX problem.
     SolveOptimize,
 }
 
 impl Kind {
+    /// The name in the records (`queens-count`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Kind::QueensCount => "queens-count",
@@ -222,6 +230,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order of the declaration.
     pub const ALL: [Status; 8] = [
         Status::Complete,
         Status::Limit,
@@ -233,6 +242,7 @@ impl Status {
         Status::Infeasible,
     ];
 
+    /// The word in the records (`complete`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Status::Complete => "complete",
@@ -269,11 +279,14 @@ impl FromStr for Status {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Sense {
+    /// Maximise.
     Max,
+    /// Minimise.
     Min,
 }
 
 impl Sense {
+    /// The word in the records: `max` or `min`.
     pub fn name(self) -> &'static str {
         match self {
             Sense::Max => "max",
@@ -307,24 +320,43 @@ impl FromStr for Sense {
 pub struct ShardRecord {
     /// Always `"shard"`.
     pub record: String,
+    /// What was computed.
     pub kind: Kind,
+    /// The problem's fingerprint: records merge only with equal fingerprints.
     pub fingerprint: Hex64,
+    /// The board size (queens kinds only).
     pub n: Option<u32>,
+    /// The counting engine, `dlx` or `bits` (queens kinds only).
     pub engine: Option<String>,
+    /// The symmetry reduction, `full`, `mirror` or `none` (queens kinds only).
     pub symmetry: Option<String>,
+    /// This part of the split, 1-based.
     pub shard: u64,
+    /// M, the number of parts of the split.
     pub shards: u64,
+    /// Solutions counted (found, for optimisation).
     pub solutions: u128,
+    /// Fundamental solutions, when counted.
     pub unique: Option<u128>,
+    /// Search nodes.
     pub nodes: u64,
+    /// List updates, when the engine counts them.
     pub updates: Option<u64>,
+    /// Sub-problems of the split counted in this shard.
     pub tasks: u64,
+    /// How the shard's search ended.
     pub status: Status,
+    /// The direction, for optimisation kinds.
     pub sense: Option<Sense>,
+    /// The best value found (optimisation kinds).
     pub value: Option<i128>,
+    /// A bound on the best value (optimisation kinds).
     pub bound: Option<i128>,
+    /// The best solution, without whitespace (optimisation kinds).
     pub layout: Option<String>,
+    /// Wall time in seconds, to the millisecond.
     pub seconds: f64,
+    /// The record's checksum (see the module documentation).
     pub check: Hex64,
 }
 
@@ -508,7 +540,8 @@ fn round_ms(s: f64) -> f64 {
 }
 
 /// The formats a record is written in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// One `key=value` line per record.
     Text,
@@ -550,7 +583,9 @@ pub fn write_records<'a>(
 /// Where a record came from: file name and 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Source {
+    /// The file's name as given.
     pub file: String,
+    /// The 1-based line.
     pub line: u64,
 }
 
@@ -563,7 +598,9 @@ impl fmt::Display for Source {
 /// A record with its source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Located {
+    /// Where the record was read.
     pub source: Source,
+    /// The record.
     pub record: ShardRecord,
 }
 
@@ -573,10 +610,20 @@ pub enum ReadError {
     /// The stream itself: unreadable, a line over [`MAX_LINE`] bytes, NUL, not UTF-8.
     #[error(transparent)]
     Input(#[from] InputError),
+    /// A line that is not a record in any of the three formats.
     #[error("{at}: not a shard record: {reason}")]
-    Parse { at: Source, reason: String },
+    Parse {
+        /// The line.
+        at: Source,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A file without records.
     #[error("{file}: no shard record in the file")]
-    Empty { file: String },
+    Empty {
+        /// The file's name.
+        file: String,
+    },
 }
 
 /// Reads every record of one input, line by line: JSON Lines (a line starting with `{`), CSV
@@ -673,36 +720,65 @@ impl Kind {
 /// One thing wrong with a set of records.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Problem {
+    /// An empty set of records.
     #[error("no records to merge")]
     NoRecords,
+    /// A record whose `check` does not match its fields.
     #[error(
         "{at}: check {found} does not match the record's fields (want {want}): the record was edited or corrupted"
     )]
     BadCheck {
+        /// The record.
         at: Source,
+        /// The check it carries.
         found: Hex64,
+        /// The check of its fields.
         want: Hex64,
     },
+    /// A record that breaks a rule of its own (a field out of range, the kind's rule).
     #[error("{at}: {reason}")]
-    Invalid { at: Source, reason: String },
+    Invalid {
+        /// The record.
+        at: Source,
+        /// The rule broken.
+        reason: String,
+    },
+    /// A field that differs from the first record's: records of different runs.
     #[error("{at}: {field} is {found}, but {first} has {want}: records of different runs")]
     Mixed {
+        /// The record.
         at: Source,
+        /// The field's name.
         field: &'static str,
+        /// Its value in this record.
         found: String,
+        /// The first record.
         first: Source,
+        /// Its value in the first record.
         want: String,
     },
+    /// Shards of the split without a record.
     #[error("missing shards of {shards}: {}", list(.missing))]
-    Missing { shards: u64, missing: Vec<u64> },
+    Missing {
+        /// M, the number of shards of the split.
+        shards: u64,
+        /// The shards (1-based) without a record.
+        missing: Vec<u64>,
+    },
+    /// A shard with more than one record.
     #[error("duplicate shard {shard}/{shards}: {} records, at {}", .at.len(), list(.at))]
     Duplicate {
+        /// The shard (1-based).
         shard: u64,
+        /// M, the number of shards of the split.
         shards: u64,
+        /// Where its records are.
         at: Vec<Source>,
     },
+    /// A total (named) that does not fit its type.
     #[error("the total of {0} overflows")]
     Overflow(&'static str),
+    /// The totals break a rule of the kind.
     #[error("the total is inconsistent: {0}")]
     Total(String),
 }
@@ -718,6 +794,7 @@ fn list<T: fmt::Display>(v: &[T]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
 pub struct MergeError {
+    /// What is wrong, at least one problem.
     pub problems: Vec<Problem>,
 }
 

@@ -24,11 +24,14 @@ pub struct WeightsError(pub String);
 /// Boards of n×n numbers, row by row, concatenated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Boards {
+    /// The board size.
     pub n: usize,
+    /// n² numbers per board, row by row.
     pub numbers: Vec<i64>,
 }
 
 impl Boards {
+    /// The number of boards.
     pub fn count(&self) -> usize {
         if self.n == 0 {
             0
@@ -65,10 +68,10 @@ fn input_error(e: InputError) -> WeightsError {
     ))
 }
 
-/// Reads the classic format as a stream of lines (see [`crate::io::input::open`]); `n` states
-/// the board size. Memory grows with the numbers read; with `n` given, a bad or extra number
-/// fails at once (without it, the rest of the input is counted, not kept, to infer n and name
-/// the board in the message).
+/// Reads the classic format as a stream of lines (a [`LineReader`], which wraps any `BufRead`);
+/// `n` states the board size. Memory grows with the numbers read; with `n` given, a bad or
+/// extra number fails at once (without it, the rest of the input is counted, not kept, to infer
+/// n and name the board in the message).
 pub fn read_classic<R: BufRead>(
     mut input: LineReader<R>,
     n: Option<usize>,

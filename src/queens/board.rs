@@ -39,7 +39,9 @@ pub fn organ_pipe(n: usize) -> Vec<usize> {
 /// A square of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square {
+    /// 0-based rank (row).
     pub rank: usize,
+    /// 0-based file (column).
     pub file: usize,
 }
 
@@ -50,10 +52,12 @@ pub struct Board {
 }
 
 impl Board {
+    /// An n×n board.
     pub fn new(n: usize) -> Board {
         Board { n }
     }
 
+    /// The board size.
     pub fn n(self) -> usize {
         self.n
     }
@@ -97,7 +101,9 @@ impl Board {
 /// What an item of the model stands for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Line {
+    /// A rank (row).
     Rank(u32),
+    /// A file (column).
     File(u32),
     /// Squares with `rank + file = d`.
     Diagonal(u32),
@@ -117,7 +123,9 @@ pub enum Corners {
 /// The exact-cover problem of an n×n board.
 #[derive(Clone, Debug)]
 pub struct ExactCover {
+    /// The board.
     pub board: Board,
+    /// The problem: one option per square, option `r·n + c` for square (r, c).
     pub problem: Problem,
     /// What each item stands for, indexed by item id.
     pub lines: Vec<Line>,

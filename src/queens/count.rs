@@ -12,7 +12,8 @@ use super::model::{self, CountConfig, Queens, Reduction};
 pub const RESIDUE_MODULUS: u64 = 1_000_000_007;
 
 /// The counting engines.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Engine {
     /// Dancing links on the exact-cover model.
     Dlx,
@@ -21,6 +22,7 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The engine's name on the command line and in records: `dlx` or `bits`.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Dlx => "dlx",
@@ -59,6 +61,7 @@ pub const MAX_N: usize = if model::MAX_N > bits::MAX_N {
 };
 
 impl Reduction {
+    /// The reduction's name on the command line and in records: `full`, `mirror` or `none`.
     pub fn name(self) -> &'static str {
         match self {
             Reduction::Full => "full",
@@ -77,9 +80,11 @@ impl Reduction {
 /// What to count.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Request {
+    /// The board size.
     pub n: usize,
     /// Also count the fundamental solutions.
     pub unique: bool,
+    /// The counting engine.
     pub engine: Engine,
     /// The symmetry reduction; `None`: the engine's default.
     pub symmetry: Option<Reduction>,
@@ -148,39 +153,58 @@ pub fn fingerprint(n: usize, engine: Engine, symmetry: Reduction, unique: bool) 
 /// Why a count cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CountError {
+    /// The engine does not count boards of size `n`.
     #[error("the {engine} engine counts boards of 1 to {max}, not {n}")]
     BadSize {
+        /// The board size asked for.
         n: usize,
+        /// The engine's name.
         engine: &'static str,
+        /// The largest board the engine counts.
         max: usize,
     },
+    /// The engine does not take the symmetry reduction asked for.
     #[error(
         "--symmetry {symmetry} does not apply to the {engine} engine (it always uses the full symmetry)"
     )]
     Symmetry {
+        /// The engine's name.
         engine: &'static str,
+        /// The reduction's name.
         symmetry: &'static str,
     },
+    /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
+    /// The check residue disagrees with the count: a bug, never the input.
     #[error("internal error: the solution count {solutions} disagrees with its residue {residue}")]
-    Residue { solutions: u128, residue: u64 },
+    Residue {
+        /// The solutions counted.
+        solutions: u128,
+        /// Their residue, summed task by task.
+        residue: u64,
+    },
 }
 
 /// Engine work. `updates` and `mems` are counted by the dlx engine only.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Work {
+    /// Search nodes.
     pub nodes: u64,
+    /// List updates (dlx engine).
     pub updates: Option<u64>,
+    /// Memory accesses (dlx engine).
     pub mems: Option<u64>,
 }
 
 /// The result of a count (of one shard, or the whole).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Counted {
+    /// Solutions counted.
     pub solutions: u128,
     /// Fundamental solutions, when asked for.
     pub unique: Option<u128>,
+    /// The engine's work.
     pub work: Work,
     /// Tasks counted (in this shard).
     pub tasks: usize,

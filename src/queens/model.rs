@@ -51,8 +51,10 @@ pub const MAX_N: usize = 32;
 /// Why a model could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QueensError {
+    /// A board size outside 1..=[`MAX_N`].
     #[error("the board size must be between 1 and {MAX_N}, not {0}")]
     BadSize(usize),
+    /// A shard `I/M` without `1 <= I <= M`.
     #[error("shard {0}/{1} is not valid (need 1 <= I <= M)")]
     BadShard(usize, usize),
 }
@@ -75,6 +77,7 @@ impl Queens {
         Ok(Queens { n, board, problem })
     }
 
+    /// The board size.
     pub fn n(&self) -> usize {
         self.n
     }
@@ -87,6 +90,7 @@ impl Queens {
         }
     }
 
+    /// The exact-cover problem (option `r·n + c` is the queen on square (r, c)).
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -108,6 +112,7 @@ impl Queens {
         self.board.columns_into(options, q);
     }
 
+    /// The columns `q[rank] = file` of a solution given as options (any order).
     pub fn columns(&self, options: &[OptionId]) -> Vec<u8> {
         let mut q = vec![0u8; self.n];
         self.columns_into(options, &mut q);
@@ -119,6 +124,7 @@ impl Queens {
 /// cut; `weight` is 2 for a piece standing for itself and its mirror image, else 1.
 #[derive(Clone, Debug)]
 pub struct Task {
+    /// The sub-problem's forced options, or a solution found above the cut.
     pub part: Part,
     /// 2 for a piece standing for itself and its mirror image, else 1 (with
     /// [`Reduction::Full`], 1: each solution is weighted by its class instead).
@@ -128,7 +134,8 @@ pub struct Task {
 }
 
 /// How much of the symmetry of the square the count uses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum Reduction {
     /// No symmetry: one plain search (Knuth's node counts).
@@ -145,6 +152,7 @@ pub enum Reduction {
 /// The deterministic split of the count into tasks, and the work done above the cut.
 #[derive(Clone, Debug)]
 pub struct Tasks {
+    /// The tasks, in the order of the sequential search.
     pub tasks: Vec<Task>,
     /// The option sets of the roots (`None`: all options).
     pub roots: Vec<Option<Vec<OptionId>>>,
@@ -155,8 +163,11 @@ pub struct Tasks {
 /// Engine work: nodes (a solution counts as a node, as in DLX2), updates, mems.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Work {
+    /// Search-tree nodes.
     pub nodes: u64,
+    /// List updates.
     pub updates: u64,
+    /// Memory accesses.
     pub mems: u64,
 }
 
@@ -302,9 +313,11 @@ fn counted_rep(q: &[u8], mirror: bool) -> u64 {
 /// The result of [`count`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Count {
+    /// Solutions counted.
     pub solutions: u128,
     /// Fundamental solutions, when asked for.
     pub unique: Option<u128>,
+    /// The engine's work.
     pub work: Work,
     /// Tasks counted (in this shard).
     pub tasks: usize,

@@ -13,6 +13,7 @@
 /// The symmetries, as maps of a square `(rank, file)` on an n×n board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Symmetry {
+    /// The identity: `(r, c) -> (r, c)`.
     Identity,
     /// Quarter turn: `(r, c) -> (c, n-1-r)`.
     Rot90,
@@ -31,6 +32,7 @@ pub enum Symmetry {
 }
 
 impl Symmetry {
+    /// The eight symmetries, the identity first.
     pub const ALL: [Symmetry; 8] = [
         Symmetry::Identity,
         Symmetry::Rot90,
@@ -159,7 +161,7 @@ pub fn representative_class(q: &[u8]) -> Option<u8> {
 
 /// Whether no image of `q` accepted by `keep` is lexicographically smaller than `q`: with
 /// `keep` true everywhere, whether `q` is its class's representative. Allocation-free.
-pub fn is_smallest_image_where(q: &[u8], keep: impl Fn(&[u8]) -> bool) -> bool {
+pub(crate) fn is_smallest_image_where(q: &[u8], keep: impl Fn(&[u8]) -> bool) -> bool {
     let n = q.len();
     assert!(n <= MAX, "board too large for the symmetry scratch buffer");
     let mut buf = [0u8; MAX];

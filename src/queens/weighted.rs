@@ -18,8 +18,8 @@
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
 
-pub mod hungarian;
-pub mod lagrange;
+mod hungarian;
+mod lagrange;
 pub mod random;
 
 use std::ops::ControlFlow;
@@ -47,8 +47,10 @@ const _: () = assert!(model_nodes(MAX_N) < MAX_NODES && model_nodes(MAX_N + 1) >
 /// What the weighted n-queens library refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightedError {
+    /// n = 0.
     #[error("a board has at least one square (n = 0)")]
     Empty,
+    /// n above [`MAX_N`].
     #[error("n = {0} is above {MAX_N}, the largest board the model takes")]
     TooLarge(usize),
 }
@@ -87,8 +89,11 @@ pub const ROOT_STEPS_PER_RANK: u32 = 25;
 /// How to solve a board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Method {
+    /// Enumerate for n <= [`ENUMERATE_MAX_N`], else branch and bound with the Lagrangian bound.
     Auto,
+    /// List every solution once and score each board against all of them (small n).
     Enumerate,
+    /// The engine's branch and bound with the given bound.
     BranchBound(BoundKind),
 }
 
@@ -109,14 +114,18 @@ pub enum BoundKind {
 /// One layout: the file of the queen in each rank, and its score.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Layout {
+    /// The sum of the weights under the queens.
     pub score: i128,
+    /// The file (0-based) of the queen in each rank.
     pub queens: Vec<u32>,
 }
 
 /// The result for one board.
 #[derive(Clone, Debug)]
 pub struct BoardResult {
+    /// The board size.
     pub n: usize,
+    /// Optimal, feasible (a budget ran out), infeasible or unknown.
     pub status: Status,
     /// Best first: one, every optimal one (up to a limit) or the K best, as asked.
     pub layouts: Vec<Layout>,
@@ -131,6 +140,7 @@ pub struct BoardResult {
 }
 
 impl BoardResult {
+    /// The best score found, if any layout was.
     pub fn maximum(&self) -> Option<i128> {
         self.layouts.first().map(|l| l.score)
     }
@@ -139,8 +149,11 @@ impl BoardResult {
 /// What to report for a board.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// Which layouts to keep: the best, every optimal one, or the K best.
     pub keep: Keep,
+    /// The search budget (time, nodes) for each board.
     pub budget: Budget,
+    /// How to solve the board.
     pub method: Method,
     /// Threads for one board's branch and bound (`Keep::Best` with the Lagrangian or
     /// assignment bound; see [`optimize::optimize_aiming_parallel`]). 1: sequential.
@@ -182,6 +195,7 @@ impl WeightedQueens {
         }
     }
 
+    /// The board size.
     pub fn n(&self) -> usize {
         self.n
     }
@@ -547,7 +561,7 @@ impl Visitor for FirstLayout {
 
 /// Local repair: swap the files of ranks i and j when both diagonals stay free and the score
 /// rises; repeat until no swap helps, or until the `deadline` (checked once per rank).
-pub fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32], deadline: Option<Instant>) {
+pub(crate) fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32], deadline: Option<Instant>) {
     let mut da = vec![0u32; 2 * n];
     let mut db = vec![0u32; 2 * n];
     for (r, &c) in q.iter().enumerate() {
@@ -665,7 +679,7 @@ impl FreeSquares {
 
 /// The rank/file maxima of a whole board: min(Σ over ranks of the rank's largest number, Σ
 /// over files of the same), an upper bound on every layout's score, in O(n²).
-pub fn rank_file_maxima(n: usize, board: &[i64]) -> i128 {
+pub(crate) fn rank_file_maxima(n: usize, board: &[i64]) -> i128 {
     let mut by_rank = 0i128;
     let mut col = vec![i64::MIN; n];
     for row in board.chunks_exact(n) {
@@ -680,13 +694,14 @@ pub fn rank_file_maxima(n: usize, board: &[i64]) -> i128 {
 
 /// The rank/file maxima bound: min(Σ over free ranks of the best safe square, Σ over free
 /// files of the same). Cheap and weak.
-pub struct RankFileMaxBound<'a> {
+pub(crate) struct RankFileMaxBound<'a> {
     lines: &'a [Line],
     board: &'a [i64],
     free: FreeSquares,
 }
 
 impl<'a> RankFileMaxBound<'a> {
+    /// The bound for an n×n `board` with the model's rank and file `lines`.
     pub fn new(n: usize, lines: &'a [Line], board: &'a [i64]) -> Self {
         RankFileMaxBound {
             lines,
