@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 pub mod merge;
 pub mod queens_count;
+pub mod queens_heatmap;
 pub mod queens_list;
 pub mod queens_max;
 pub mod queens_random;
@@ -40,6 +41,8 @@ pub enum QueensCommand {
     Count(queens_count::Args),
     /// List the solutions of the n-queens problem.
     List(queens_list::Args),
+    /// Where the queens stand: for each square, the number of solutions with a queen on it.
+    Heatmap(queens_heatmap::Args),
     /// Weighted n-queens: the maximum sum under n non-attacking queens, for each board.
     Max(queens_max::Args),
     /// Generate random weight boards in the classic format.
@@ -56,6 +59,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Queens(q) => match q {
             QueensCommand::Count(a) => queens_count::run(a),
             QueensCommand::List(a) => queens_list::run(a),
+            QueensCommand::Heatmap(a) => queens_heatmap::run(a),
             QueensCommand::Max(a) => queens_max::run(a),
             QueensCommand::Random(a) => queens_random::run(a),
             QueensCommand::Merge(a) => merge::run(a),
