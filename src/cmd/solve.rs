@@ -37,12 +37,12 @@ use crate::engine::optimize::{Keep, Optimum, Sense, Status};
 use crate::engine::{Budget, OptionId, Outcome, Plan, SplitInfo};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::Output;
+use crate::io::shard::{self, Shard};
+use crate::io::solve_record;
 use crate::io::records::{
     self, CountRecord, OptimumRecord, SolutionRecord, StatusWord, SummaryRecord, csv_writer,
     write_json_line,
 };
-use crate::io::shard::{self, Shard};
-use crate::io::solve_record;
 
 /// Output formats of `xcover solve`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]

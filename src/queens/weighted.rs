@@ -755,6 +755,7 @@ mod tests {
         assert!(e.to_string().contains(&MAX_N.to_string()), "{e}");
     }
 
+
     /// When the i32 bound goes out of its range, the board is solved again in i64: the
     /// answer is the same (and the nodes of the void attempt are counted).
     #[test]
