@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 pub mod completions;
 pub mod merge;
 pub mod queens_count;
+pub mod queens_heatmap;
 pub mod queens_list;
 pub mod queens_max;
 pub mod queens_random;
@@ -50,6 +51,8 @@ pub enum QueensCommand {
     Count(queens_count::Args),
     /// List the solutions of the n-queens problem.
     List(queens_list::Args),
+    /// Where the queens stand: for each square, the number of solutions with a queen on it.
+    Heatmap(queens_heatmap::Args),
     /// Weighted n-queens: the maximum sum under n non-attacking queens, for each board.
     ///
     /// With more than one thread (`-t`), the maximum and the status do not depend on the
@@ -110,6 +113,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Queens(q) => match q {
             QueensCommand::Count(a) => queens_count::run(a),
             QueensCommand::List(a) => queens_list::run(a),
+            QueensCommand::Heatmap(a) => queens_heatmap::run(a),
             QueensCommand::Max(a) => queens_max::run(a),
             QueensCommand::Random(a) => queens_random::run(a),
             QueensCommand::Merge(a) => merge::run(a),

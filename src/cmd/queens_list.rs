@@ -1,5 +1,8 @@
 //! `xcover queens list`: every n-queens solution (or one per symmetry class), numbered in
 //! lexicographic order of its columns, as boards, CSV, JSON Lines or one SVG picture.
+//!
+//! Both engines write through [`listing::list`]: the same tasks, the same ordered window, the
+//! same row writer ([`ListFormat`]), so their output is byte-identical.
 
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -9,11 +12,21 @@ use std::process::ExitCode;
 use super::InputError;
 use super::queens_count::thread_pool;
 use crate::io::output::Output;
-use crate::io::records::{LayoutFields, ListCsv, ListRecord, write_json_line};
+use crate::io::records::ListFormat;
 use crate::io::svg::{self, SvgBoards};
+use crate::queens::listing::{self, ListEngine};
 use crate::queens::model::{self, Queens};
 
+const EXAMPLES: &str = "\
+Examples:
+  xcover queens list 8 --format csv                 all 92 solutions of 8-queens as CSV
+  xcover queens list 10 --unique --format json      one record per class, with its size
+  xcover queens list 12 --limit 24 --format svg -o first.svg
+                                                    the first 24 boards in one picture
+  xcover queens list 16 --format csv -t 2 | gzip    600 MB of CSV at the speed of the disk";
+
 #[derive(clap::Args, Debug)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     #[command(flatten)]
     pub board: super::BoardSize,
@@ -27,12 +40,36 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Board)]
     pub format: Format,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long, short = 't', value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    /// The search: `bits` (word-parallel, the fastest) or `dlx` (dancing links on the
+    /// exact-cover model). The output is the same, byte for byte.
+    #[arg(long, value_enum, default_value_t = Engine::Bits)]
+    pub engine: Engine,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// `-t/--threads T` of the listing commands (defined here until a shared definition exists).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Threads {
+    /// Worker threads, 0 for all cores (the default). The output does not depend on it.
+    #[arg(
+        long = "threads",
+        short = 't',
+        value_name = "T",
+        value_parser = clap::value_parser!(u32).range(0..=1024)
+    )]
+    pub threads: Option<u32>,
+}
+
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Word-parallel bitboard search (the default).
+    Bits,
+    /// Dancing links on the exact-cover model.
+    Dlx,
 }
 
 #[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,41 +86,33 @@ pub enum Format {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.board.n as usize;
-    let model = Queens::new(n)?;
-    let pool = thread_pool(args.threads)?;
-    let limit = args.limit.unwrap_or(u64::MAX);
+    let pool = thread_pool(args.threads.threads)?;
+    let engine = match args.engine {
+        Engine::Bits => ListEngine::Bits,
+        Engine::Dlx => ListEngine::Dlx,
+    };
+    let format = match args.format {
+        Format::Board => ListFormat::Board,
+        Format::Csv => ListFormat::Csv,
+        Format::Json => ListFormat::Json,
+        Format::Svg => {
+            let mut out = Output::create(args.output.as_deref())?;
+            write_svg(&args, &pool, &mut out)?;
+            out.finish()?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
     let mut out = Output::create(args.output.as_deref())?;
-    match args.format {
-        Format::Board => write_boards(&model, &args, &pool, limit, &mut out)?,
-        Format::Csv => {
-            let mut w = ListCsv::new(&mut out, n, args.unique)?;
-            let mut index = 0u64;
-            model::for_each_solution(&model, args.unique, Some(&pool), |q, class_size| {
-                index += 1;
-                w.write(&ListRecord {
-                    solution: index,
-                    layout: LayoutFields { n, queens: Some(q) },
-                    class_size,
-                })?;
-                Ok::<_, csv::Error>(stop_at(index, limit))
-            })?;
-            w.flush()?;
-        }
-        Format::Json => {
-            let mut index = 0u64;
-            model::for_each_solution(&model, args.unique, Some(&pool), |q, class_size| {
-                index += 1;
-                let r = ListRecord {
-                    solution: index,
-                    layout: LayoutFields { n, queens: Some(q) },
-                    class_size,
-                };
-                write_json_line(&mut out, &r)?;
-                Ok::<_, std::io::Error>(stop_at(index, limit))
-            })?;
-        }
-        Format::Svg => write_svg(&model, &args, &pool, limit, &mut out)?,
-    }
+    out.write_all(&format.header(n, args.unique))?;
+    listing::list(
+        n,
+        args.unique,
+        args.limit,
+        format,
+        engine,
+        Some(&pool),
+        &mut out,
+    )?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -96,62 +125,28 @@ fn stop_at(index: u64, limit: u64) -> ControlFlow<()> {
     }
 }
 
-/// Text boards: a heading `Solution K: f0 f1 ...` then n lines of `X` and `.`.
-fn write_boards(
-    model: &Queens,
-    args: &Args,
-    pool: &rayon::ThreadPool,
-    limit: u64,
-    out: &mut Output,
-) -> std::io::Result<()> {
-    let n = args.board.n as usize;
-    let mut index = 0u64;
-    let mut line = String::new();
-    model::for_each_solution(model, args.unique, Some(pool), |q, class_size| {
-        index += 1;
-        line.clear();
-        if index > 1 {
-            line.push('\n');
-        }
-        line += &format!("Solution {index}:");
-        for &c in q {
-            line += &format!(" {c}");
-        }
-        if let Some(s) = class_size {
-            line += &format!(" (class of {s})");
-        }
-        line.push('\n');
-        for &c in q {
-            for f in 0..n {
-                if f > 0 {
-                    line.push(' ');
-                }
-                line.push(if f == c as usize { 'X' } else { '.' });
-            }
-            line.push('\n');
-        }
-        out.write_all(line.as_bytes())?;
-        Ok::<_, std::io::Error>(stop_at(index, limit))
-    })
-}
-
 /// One SVG picture of the boards. The picture's size comes first, so the boards are gathered
 /// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing stops as soon as it has
 /// them (or one more, to refuse a bigger picture), as fast as the CSV of as many boards.
-fn write_svg(
-    model: &Queens,
-    args: &Args,
-    pool: &rayon::ThreadPool,
-    limit: u64,
-    out: &mut Output,
-) -> anyhow::Result<()> {
+fn write_svg(args: &Args, pool: &rayon::ThreadPool, out: &mut Output) -> anyhow::Result<()> {
     let n = args.board.n as usize;
-    let want = limit.min(svg::MAX_BOARDS + 1);
+    let want = args.limit.unwrap_or(u64::MAX).min(svg::MAX_BOARDS + 1);
     let mut boards: Vec<(Vec<u32>, Option<u8>)> = Vec::new();
-    model::for_each_solution(model, args.unique, Some(pool), |q, class_size| {
+    let mut keep = |q: &[u8], class_size: Option<u8>| {
         boards.push((q.iter().map(|&c| u32::from(c)).collect(), class_size));
-        Ok::<_, std::io::Error>(stop_at(boards.len() as u64, want))
-    })?;
+        stop_at(boards.len() as u64, want)
+    };
+    match args.engine {
+        Engine::Bits => {
+            let _ = listing::for_each_solution_in(n, &[], args.unique, &mut keep);
+        }
+        Engine::Dlx => {
+            let model = Queens::new(n)?;
+            model::for_each_solution(&model, args.unique, Some(pool), |q, c| {
+                Ok::<_, std::convert::Infallible>(keep(q, c))
+            })?;
+        }
+    }
     if boards.len() as u64 > svg::MAX_BOARDS {
         return Err(InputError(format!(
             "more than {} boards for one SVG picture: choose some with --limit K (K <= {}), \

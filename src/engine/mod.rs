@@ -11,7 +11,7 @@ mod split;
 mod stats;
 
 pub use dlx::{CountOnly, ForceError, Solver, View, Visitor};
-pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD};
+pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD, ordered_window};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder,
 };

@@ -7,8 +7,7 @@
 //! order, enumerate the solutions in the same order as the sequential search.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -286,15 +285,9 @@ struct Found {
     outcome: Outcome,
 }
 
-/// The shared state of [`run_split_ordered`]: the parts finished and not yet written, the
-/// number of parts written, and whether to stop.
-struct Window {
-    done: std::collections::BTreeMap<usize, Found>,
-    written: usize,
-    stop: bool,
-}
-
-/// Runs the parts of a split (or of one shard's parts) on `threads` tasks of `pool` and
+/// Runs the parts of a split (or of one shard's parts) on the threads of `pool` (`_threads` is
+/// not used: the pool's size is) through the ordered window of
+/// [`super::parallel::ordered_window`], and
 /// reports every solution to `sink` on the calling thread, **in the order of the sequential
 /// search**: each part's solutions are buffered, and the parts are handed to `sink` in order.
 /// At most `window` parts are ahead of the last one handed over (finished or running), so the
@@ -309,7 +302,7 @@ struct Window {
 #[allow(clippy::too_many_arguments)]
 pub fn run_split_ordered<'p, F, S>(
     pool: &rayon::ThreadPool,
-    threads: usize,
+    _threads: usize,
     window: usize,
     split: &Split,
     shard: Option<(usize, usize)>,
@@ -322,100 +315,58 @@ where
     S: FnMut(&[OptionId]) -> ControlFlow<()>,
 {
     let mine = split.shard_parts(shard);
-    let window = window.max(1);
-    let state = Mutex::new(Window {
-        done: std::collections::BTreeMap::new(),
-        written: 0,
-        stop: false,
-    });
-    let ready = Condvar::new();
-    let room = Condvar::new();
-    let next = AtomicUsize::new(0);
-    let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+    // Solvers are reused from task to task (building one costs as much as a small part).
+    let solvers: Mutex<Vec<Solver<'p>>> = Mutex::new(Vec::new());
+    let lock = || solvers.lock().unwrap_or_else(|e| e.into_inner());
     let mut stats = split.above(shard);
     let mut end = End::Exhausted;
-    pool.in_place_scope(|scope| {
-        for _ in 0..threads.max(1) {
-            let (mine, state, ready, room, next, make) =
-                (&mine, &state, &ready, &room, &next, &make);
-            scope.spawn(move |_| {
-                let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
-                let mut solver: Option<Solver<'p>> = None;
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= mine.len() {
-                        break;
-                    }
-                    {
-                        let mut w = lock();
-                        while !w.stop && i >= w.written + window {
-                            w = room.wait(w).unwrap_or_else(|e| e.into_inner());
-                        }
-                        if w.stop {
-                            break;
-                        }
-                    }
-                    let mut found = Found {
-                        options: Vec::new(),
-                        lengths: Vec::new(),
-                        outcome: Outcome {
-                            end: End::Exhausted,
-                            stats: Stats::default(),
-                        },
-                    };
-                    match &split.parts[mine[i]] {
-                        Part::Solution(options) => {
-                            found.options.extend_from_slice(options);
-                            found.lengths.push(options.len());
-                            found.outcome.stats.solutions = 1;
-                        }
-                        Part::Subproblem(prefix) => {
-                            let solver = solver.get_or_insert_with(make);
-                            let (options, lengths) = (&mut found.options, &mut found.lengths);
-                            found.outcome =
-                                solver.run_subproblem(prefix, budget, &mut |s: &[OptionId]| {
-                                    options.extend_from_slice(s);
-                                    lengths.push(s.len());
-                                    ControlFlow::Continue(())
-                                });
-                        }
-                    }
-                    lock().done.insert(i, found);
-                    ready.notify_one();
-                }
-            });
-        }
-        // The writer: hands the parts over in order.
-        'parts: for i in 0..mine.len() {
-            let found = {
-                let mut w = lock();
-                loop {
-                    if let Some(f) = w.done.remove(&i) {
-                        break f;
-                    }
-                    w = ready.wait(w).unwrap_or_else(|e| e.into_inner());
-                }
-            };
-            let mut at = 0;
-            for &len in &found.lengths {
-                let s = &found.options[at..at + len];
-                at += len;
-                if sink(s).is_break() {
-                    end = End::Stopped;
-                    stats += found.outcome.stats;
-                    break 'parts;
-                }
+    let work = |&k: &usize| {
+        let mut found = Found {
+            options: Vec::new(),
+            lengths: Vec::new(),
+            outcome: Outcome {
+                end: End::Exhausted,
+                stats: Stats::default(),
+            },
+        };
+        match &split.parts[k] {
+            Part::Solution(options) => {
+                found.options.extend_from_slice(options);
+                found.lengths.push(options.len());
+                found.outcome.stats.solutions = 1;
             }
-            stats += found.outcome.stats;
-            if found.outcome.end != End::Exhausted {
-                end = found.outcome.end;
-                break;
+            Part::Subproblem(prefix) => {
+                let taken = lock().pop();
+                let mut solver = taken.unwrap_or_else(&make);
+                let (options, lengths) = (&mut found.options, &mut found.lengths);
+                found.outcome = solver.run_subproblem(prefix, budget, &mut |s: &[OptionId]| {
+                    options.extend_from_slice(s);
+                    lengths.push(s.len());
+                    ControlFlow::Continue(())
+                });
+                lock().push(solver);
             }
-            lock().written = i + 1;
-            room.notify_all();
         }
-        lock().stop = true;
-        room.notify_all();
+        found
+    };
+    let done = super::parallel::ordered_window(Some(pool), &mine, window, work, |found: Found| {
+        let mut at = 0;
+        for &len in &found.lengths {
+            let s = &found.options[at..at + len];
+            at += len;
+            if sink(s).is_break() {
+                end = End::Stopped;
+                stats += found.outcome.stats;
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        stats += found.outcome.stats;
+        if found.outcome.end != End::Exhausted {
+            end = found.outcome.end;
+            return Ok(ControlFlow::Break(()));
+        }
+        Ok::<_, std::convert::Infallible>(ControlFlow::Continue(()))
     });
+    let Ok(()) = done;
     Outcome { end, stats }
 }

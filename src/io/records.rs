@@ -220,40 +220,213 @@ fn opt_field<W: Write, V: itoa::Integer>(w: &mut csv::Writer<W>, v: Option<V>) -
 // ---------------------------------------------------------------------------------------------
 // `queens list`
 
-/// One `queens list` record: `solution`, the layout, and `class_size` with `--unique`.
-#[derive(Serialize)]
-pub struct ListRecord<'a> {
-    pub solution: u64,
-    #[serde(flatten)]
-    pub layout: LayoutFields<'a, u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub class_size: Option<u8>,
+/// The rows of `queens list`, the one definition of its record in every format: CSV
+/// `solution,n,q0,...,q{n-1}` (plus `class_size` with `--unique`), the same fields as one flat
+/// JSON object a line, or text boards. Both engines and every thread count write through it.
+///
+/// Rows are numbered in the global order, which a worker does not know, so a row is written in
+/// two parts: [`ListFormat::tail`] (everything after the number, formatted on the worker) and
+/// [`ListFormat::head`] (the number, put in front by the ordered writer). Integers are written
+/// by table or `itoa`, never `format!`: the CSV of n = 16 is 600 MB.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ListFormat {
+    /// `K,n,q0,...,q{n-1}` (plus `,S` with the class size); the header is [`ListFormat::header`].
+    Csv,
+    /// `{"solution":K,"n":n,"q0":f0,...}` (plus `,"class_size":S`), one line per solution.
+    Json,
+    /// `Solution K: q0 ... q{n-1}` (plus ` (class of S)`), then the board, `X` and `.`
+    /// separated by spaces; a blank line before every solution but the first.
+    Board,
 }
 
-/// The CSV writer of `queens list`: the header at creation, then one row per solution.
-pub struct ListCsv<W: Write> {
-    w: csv::Writer<W>,
-    n: usize,
+/// `,c` for each number `c < 100`, padded to 3 bytes, and its length: one copy and no branch
+/// per file.
+const CSV_SMALL: [([u8; 3], usize); 100] = {
+    let mut t = [([0u8; 3], 0usize); 100];
+    let mut c = 0;
+    while c < 100 {
+        t[c] = if c < 10 {
+            ([b',', b'0' + c as u8, 0], 2)
+        } else {
+            ([b',', b'0' + (c / 10) as u8, b'0' + (c % 10) as u8], 3)
+        };
+        c += 1;
+    }
+    t
+};
+
+/// The most files in a row [`ListFormat::tail`] formats through its stack buffer.
+const LIST_MAX_N: usize = 64;
+
+/// Appends a number below 256 in decimal.
+#[inline]
+fn push_small(out: &mut Vec<u8>, v: u8) {
+    if v >= 100 {
+        out.push(b'0' + v / 100);
+    }
+    if v >= 10 {
+        out.push(b'0' + v / 10 % 10);
+    }
+    out.push(b'0' + v % 10);
 }
 
-impl<W: Write> ListCsv<W> {
-    pub fn new(out: W, n: usize, unique: bool) -> csv::Result<Self> {
-        let mut w = csv_writer(out);
-        w.write_field("solution")?;
-        layout_header(&mut w, n)?;
-        if unique {
-            w.write_field("class_size")?;
+impl ListFormat {
+    /// What comes before the first row: the CSV header, nothing otherwise.
+    pub fn header(self, n: usize, unique: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        if self == ListFormat::Csv {
+            out.extend_from_slice(b"solution,n");
+            let mut buf = itoa::Buffer::new();
+            for r in 0..n {
+                out.extend_from_slice(b",q");
+                out.extend_from_slice(buf.format(r).as_bytes());
+            }
+            if unique {
+                out.extend_from_slice(b",class_size");
+            }
+            out.push(b'\n');
         }
-        w.write_record(None::<&[u8]>)?;
-        Ok(ListCsv { w, n })
+        out
     }
 
-    pub fn write(&mut self, r: &ListRecord) -> csv::Result<()> {
+    /// Appends the numbered start of row `index` (1-based).
+    #[inline]
+    pub fn head(self, out: &mut Vec<u8>, index: u64) {
+        let mut b = itoa::Buffer::new();
+        match self {
+            ListFormat::Csv => out.extend_from_slice(b.format(index).as_bytes()),
+            ListFormat::Json => {
+                out.extend_from_slice(b"{\"solution\":");
+                out.extend_from_slice(b.format(index).as_bytes());
+            }
+            ListFormat::Board => {
+                if index > 1 {
+                    out.push(b'\n');
+                }
+                out.extend_from_slice(b"Solution ");
+                out.extend_from_slice(b.format(index).as_bytes());
+                out.push(b':');
+            }
+        }
+    }
+
+    /// Appends the rest of the row of the layout `q` (after [`ListFormat::head`]), newline
+    /// included. Files are below 64.
+    #[inline]
+    pub fn tail(self, out: &mut Vec<u8>, q: &[u8], class_size: Option<u8>) {
+        let n = q.len();
+        match self {
+            ListFormat::Csv => {
+                // One copy per row from a stack buffer: 3 bytes per number, 1 newline.
+                let mut buf = [0u8; 3 * (LIST_MAX_N + 2) + 1];
+                let (nb, nl) = CSV_SMALL[n % 100];
+                buf[..3].copy_from_slice(&nb);
+                let mut i = nl;
+                for &c in q {
+                    let (bytes, len) = CSV_SMALL[usize::from(c) % 100];
+                    buf[i..i + 3].copy_from_slice(&bytes);
+                    i += len;
+                }
+                if let Some(s) = class_size {
+                    let (bytes, len) = CSV_SMALL[usize::from(s) % 100];
+                    buf[i..i + 3].copy_from_slice(&bytes);
+                    i += len;
+                }
+                buf[i] = b'\n';
+                out.extend_from_slice(&buf[..=i]);
+            }
+            ListFormat::Json => {
+                out.extend_from_slice(b",\"n\":");
+                push_small(out, n as u8);
+                for (r, &c) in q.iter().enumerate() {
+                    out.extend_from_slice(b",\"q");
+                    push_small(out, r as u8);
+                    out.extend_from_slice(b"\":");
+                    push_small(out, c);
+                }
+                if let Some(s) = class_size {
+                    out.extend_from_slice(b",\"class_size\":");
+                    push_small(out, s);
+                }
+                out.extend_from_slice(b"}\n");
+            }
+            ListFormat::Board => {
+                for &c in q {
+                    out.push(b' ');
+                    push_small(out, c);
+                }
+                if let Some(s) = class_size {
+                    out.extend_from_slice(b" (class of ");
+                    push_small(out, s);
+                    out.push(b')');
+                }
+                out.push(b'\n');
+                for &c in q {
+                    for f in 0..n {
+                        if f > 0 {
+                            out.push(b' ');
+                        }
+                        out.push(if f == usize::from(c) { b'X' } else { b'.' });
+                    }
+                    out.push(b'\n');
+                }
+            }
+        }
+    }
+
+    /// One whole row (head and tail).
+    pub fn row(self, out: &mut Vec<u8>, index: u64, q: &[u8], class_size: Option<u8>) {
+        self.head(out, index);
+        self.tail(out, q, class_size);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `queens heatmap`
+
+/// One square of `queens heatmap`: the number of solutions (or representatives, with
+/// `--unique`) with a queen on it, and its share of all of them (`None`, an empty field, when
+/// there are none).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct HeatmapRecord {
+    pub rank: usize,
+    pub file: usize,
+    pub solutions: u128,
+    pub share: Option<f64>,
+}
+
+impl HeatmapRecord {
+    /// The records of a table of `n * n` counts (rank-major) out of `total`, rank-major.
+    pub fn of_table(n: usize, counts: &[u128], total: u128) -> impl Iterator<Item = Self> + '_ {
+        (0..n * n).map(move |i| HeatmapRecord {
+            rank: i / n,
+            file: i % n,
+            solutions: counts[i],
+            share: (total != 0).then(|| counts[i] as f64 / total as f64),
+        })
+    }
+}
+
+/// The CSV writer of `queens heatmap`: the header at creation, then one row per square.
+pub struct HeatmapCsv<W: Write> {
+    w: csv::Writer<W>,
+}
+
+impl<W: Write> HeatmapCsv<W> {
+    pub fn new(out: W) -> csv::Result<Self> {
+        let mut w = csv_writer(out);
+        w.write_record(["rank", "file", "solutions", "share"])?;
+        Ok(HeatmapCsv { w })
+    }
+
+    pub fn write(&mut self, r: &HeatmapRecord) -> csv::Result<()> {
         let mut buf = itoa::Buffer::new();
-        self.w.write_field(buf.format(r.solution))?;
-        layout_fields(&mut self.w, self.n, r.layout.queens)?;
-        if let Some(c) = r.class_size {
-            self.w.write_field(buf.format(c))?;
+        self.w.write_field(buf.format(r.rank))?;
+        self.w.write_field(buf.format(r.file))?;
+        self.w.write_field(buf.format(r.solutions))?;
+        match r.share {
+            Some(s) => self.w.write_field(s.to_string())?,
+            None => self.w.write_field("")?,
         }
         self.w.write_record(None::<&[u8]>)
     }
@@ -261,6 +434,47 @@ impl<W: Write> ListCsv<W> {
     pub fn flush(&mut self) -> std::io::Result<()> {
         self.w.flush()
     }
+}
+
+/// The text of `queens heatmap`: a line with the total, then the n×n table of counts, rank 0
+/// first, right-aligned in columns as wide as the largest count.
+pub fn write_heatmap_text<W: Write>(
+    out: &mut W,
+    n: usize,
+    counts: &[u128],
+    total: u128,
+    unique: bool,
+) -> std::io::Result<()> {
+    let what = if unique {
+        "fundamental solutions (representatives)"
+    } else {
+        "solutions"
+    };
+    writeln!(
+        out,
+        "{n}-queens: {total} {what}; solutions with a queen on each square, rank 0 first:"
+    )?;
+    let mut buf = itoa::Buffer::new();
+    let width = counts
+        .iter()
+        .map(|&c| buf.format(c).len())
+        .max()
+        .unwrap_or(1);
+    let mut line = String::new();
+    for rank in counts.chunks(n.max(1)) {
+        line.clear();
+        for (f, &c) in rank.iter().enumerate() {
+            if f > 0 {
+                line.push(' ');
+            }
+            let s = buf.format(c);
+            line.extend(std::iter::repeat_n(' ', width - s.len()));
+            line.push_str(s);
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,20 +649,59 @@ mod tests {
         assert_eq!(places(Vec::<i128>::new()), Vec::<usize>::new());
     }
 
+    /// The `queens list` record as serde would write it: the fast rows must match.
+    #[derive(Serialize)]
+    struct ListRecord<'a> {
+        solution: u64,
+        #[serde(flatten)]
+        layout: LayoutFields<'a, u8>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        class_size: Option<u8>,
+    }
+
     #[test]
-    fn layout_json_is_flat_and_ordered() {
-        let r = ListRecord {
-            solution: 3,
-            layout: LayoutFields {
-                n: 4,
-                queens: Some(&[1u8, 3, 0, 2]),
-            },
-            class_size: None,
-        };
-        assert_eq!(
-            serde_json::to_string(&r).unwrap(),
-            r#"{"solution":3,"n":4,"q0":1,"q1":3,"q2":0,"q3":2}"#
-        );
+    fn list_rows_are_the_serde_and_csv_crate_records() {
+        for (q, class_size) in [
+            (vec![1u8, 3, 0, 2], None),
+            (vec![0u8], Some(1)),
+            (vec![10u8, 31, 9, 0, 5, 7, 11, 12, 13, 14, 15], Some(8)),
+        ] {
+            let n = q.len();
+            let r = ListRecord {
+                solution: 12345,
+                layout: LayoutFields {
+                    n,
+                    queens: Some(&q),
+                },
+                class_size,
+            };
+            let mut got = Vec::new();
+            ListFormat::Json.row(&mut got, 12345, &q, class_size);
+            let mut want = serde_json::to_vec(&r).unwrap();
+            want.push(b'\n');
+            assert_eq!(
+                String::from_utf8(got).unwrap(),
+                String::from_utf8(want).unwrap()
+            );
+
+            let mut w = csv_writer(Vec::new());
+            w.write_field("solution").unwrap();
+            layout_header(&mut w, n).unwrap();
+            if class_size.is_some() {
+                w.write_field("class_size").unwrap();
+            }
+            w.write_record(None::<&[u8]>).unwrap();
+            w.write_field("12345").unwrap();
+            layout_fields(&mut w, n, Some(&q)).unwrap();
+            if let Some(c) = class_size {
+                w.write_field(c.to_string()).unwrap();
+            }
+            w.write_record(None::<&[u8]>).unwrap();
+            let want = String::from_utf8(w.into_inner().unwrap()).unwrap();
+            let mut got = ListFormat::Csv.header(n, class_size.is_some());
+            ListFormat::Csv.row(&mut got, 12345, &q, class_size);
+            assert_eq!(String::from_utf8(got).unwrap(), want);
+        }
     }
 
     #[test]

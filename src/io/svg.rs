@@ -147,6 +147,136 @@ impl SvgBoards {
     }
 }
 
+/// The colour of the heat-map scale at `t` in `[0, 1]`: from a pale cream (0) to a dark red
+/// (1), through orange.
+fn heat_colour(t: f64) -> (u8, u8, u8) {
+    const STOPS: [(f64, f64, f64); 3] = [
+        (255.0, 247.0, 236.0),
+        (253.0, 141.0, 60.0),
+        (127.0, 0.0, 0.0),
+    ];
+    let t = t.clamp(0.0, 1.0) * 2.0;
+    let k = (t as usize).min(1);
+    let u = t - k as f64;
+    let (a, b) = (STOPS[k], STOPS[k + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * u).round() as u8;
+    (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// One heat map: the n×n board with each square coloured by its count (`counts`, rank-major)
+/// on a scale from the smallest count to the largest, the count written in the square when it
+/// fits, the ranks and files numbered, and a legend (the colour scale with its minimum and
+/// maximum) below. `title` is written above the board.
+pub fn heatmap(out: &mut impl Write, n: usize, counts: &[u128], title: &str) -> io::Result<()> {
+    let cell = if n <= 12 {
+        44
+    } else if n <= 20 {
+        32
+    } else {
+        22
+    };
+    let board = n * cell;
+    let margin = 28;
+    let legend_h = 56;
+    let w = (margin + board + GAP).max(360);
+    let h = GAP + LABEL + margin + board + GAP + legend_h;
+    let lo = counts.iter().copied().min().unwrap_or(0);
+    let hi = counts.iter().copied().max().unwrap_or(0);
+    let scale = |c: u128| {
+        if hi > lo {
+            (c - lo) as f64 / (hi - lo) as f64
+        } else {
+            0.0
+        }
+    };
+    let mut digits = itoa::Buffer::new();
+    let widest = digits.format(hi).len();
+    // Counts are written in when about 7 px per digit fit.
+    let font = ((cell as f64 * 0.9 / widest as f64 / 0.62).floor() as usize).min(12);
+    writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\" \
+         style=\"background:white\">"
+    )?;
+    writeln!(
+        out,
+        "<text x=\"{GAP}\" y=\"{}\">{}</text>",
+        GAP + 12,
+        escape(title)
+    )?;
+    let (x0, y0) = (GAP + margin, GAP + LABEL + margin);
+    writeln!(
+        out,
+        "<g class=\"board\" transform=\"translate({x0},{y0})\">"
+    )?;
+    for i in 0..n {
+        let mid = i * cell + cell / 2;
+        write!(
+            out,
+            "<text x=\"{mid}\" y=\"-6\" text-anchor=\"middle\">{i}</text>\
+             <text x=\"-6\" y=\"{}\" text-anchor=\"end\">{i}</text>",
+            mid + 4
+        )?;
+    }
+    writeln!(out)?;
+    for r in 0..n {
+        for f in 0..n {
+            let c = counts[r * n + f];
+            let t = scale(c);
+            let (red, green, blue) = heat_colour(t);
+            let (x, y) = (f * cell, r * cell);
+            write!(
+                out,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" \
+                 fill=\"rgb({red},{green},{blue})\" stroke=\"#999\" stroke-width=\"0.5\">\
+                 <title>rank {r}, file {f}: {c}</title></rect>"
+            )?;
+            if font >= 7 {
+                let fg = if t > 0.6 { "white" } else { "black" };
+                write!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"{font}\" \
+                     fill=\"{fg}\">{c}</text>",
+                    x + cell / 2,
+                    y + cell / 2 + font / 3
+                )?;
+            }
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "</g>")?;
+    // The legend: the colour scale from the minimum to the maximum.
+    let (lx, ly, lw) = (GAP, y0 + board + GAP, w - 2 * GAP);
+    writeln!(
+        out,
+        "<g class=\"legend\" transform=\"translate({lx},{ly})\">"
+    )?;
+    writeln!(
+        out,
+        "<defs><linearGradient id=\"heat\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">"
+    )?;
+    for k in 0..=10 {
+        let (red, green, blue) = heat_colour(k as f64 / 10.0);
+        writeln!(
+            out,
+            "<stop offset=\"{}%\" stop-color=\"rgb({red},{green},{blue})\"/>",
+            k * 10
+        )?;
+    }
+    writeln!(out, "</linearGradient></defs>")?;
+    writeln!(
+        out,
+        "<text x=\"0\" y=\"10\">solutions with a queen on the square</text>\
+         <rect x=\"0\" y=\"16\" width=\"{lw}\" height=\"14\" fill=\"url(#heat)\" \
+         stroke=\"#999\"/>\
+         <text x=\"0\" y=\"44\">min {lo}</text>\
+         <text x=\"{lw}\" y=\"44\" text-anchor=\"end\">max {hi}</text>"
+    )?;
+    writeln!(out, "</g>")?;
+    writeln!(out, "</svg>")
+}
+
 /// Escapes text for an SVG text node.
 fn escape(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains(['<', '>', '&']) {
@@ -176,5 +306,19 @@ mod tests {
         assert_eq!(s.matches("<circle ").count(), 8);
         assert_eq!(s.matches("<rect ").count(), 32);
         assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn heatmap_has_every_square_and_a_legend() {
+        let mut v = Vec::new();
+        let counts: Vec<u128> = (0..25).collect();
+        heatmap(&mut v, 5, &counts, "5 <queens>").unwrap();
+        let s = String::from_utf8(v).unwrap();
+        assert!(s.starts_with("<svg ") && s.contains("viewBox=\"0 0 "));
+        assert_eq!(s.matches("<rect ").count(), 25 + 1);
+        assert!(s.contains("class=\"legend\"") && s.contains("min 0") && s.contains("max 24"));
+        assert!(s.contains("5 &lt;queens&gt;"));
+        assert_eq!(heat_colour(0.0), (255, 247, 236));
+        assert_eq!(heat_colour(1.0), (127, 0, 0));
     }
 }

@@ -22,8 +22,8 @@
 //! # Rows and numbering
 //!
 //! Rows are numbered (1, 2, ...) in the global order, which a worker does not know. A worker
-//! therefore formats each row without its number ([`RowFormat::tail`]) into [`Rows`], and the
-//! ordered writer puts the number in front ([`RowFormat::head`], [`Rows::write_numbered`]):
+//! therefore formats each row without its number ([`ListFormat::tail`]) into [`Rows`], and the
+//! ordered writer puts the number in front ([`ListFormat::head`], [`Rows::write_numbered`]):
 //! a copy of the rows plus one `itoa` per row, done on the writing thread.
 //!
 //! # Parallel order
@@ -33,13 +33,15 @@
 //! bounded by `window` task results. [`list`] puts it all together, and halves the search with
 //! the left-right mirror (see [`list`] and docs/listing.md).
 
-use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::engine::ordered_window;
+use crate::engine::{Budget, OptionId, Solver};
+pub use crate::io::records::ListFormat;
+use crate::queens::model::Queens;
 use crate::queens::symmetry;
 
 /// The largest board (masks are `u32`).
@@ -223,144 +225,7 @@ impl Walk {
     }
 }
 
-/// Row formats, byte for byte those of `xcover queens list` (dancing-links path).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum RowFormat {
-    /// `K,q0,...,q{n-1}` (plus `,S` with the class size), one line per solution. The header
-    /// is the caller's.
-    Csv,
-    /// `{"solution":K,"columns":[q0,...]}` (plus `,"class_size":S`), one line per solution.
-    Json,
-    /// `Solution K: q0 ... q{n-1}` (plus ` (class of S)`), then the board, `X` and `.`
-    /// separated by spaces; a blank line before every solution but the first.
-    Board,
-}
-
-impl RowFormat {
-    /// Appends the numbered start of row `index` (1-based).
-    #[inline]
-    pub fn head(self, out: &mut Vec<u8>, index: u64) {
-        let mut b = itoa::Buffer::new();
-        match self {
-            RowFormat::Csv => out.extend_from_slice(b.format(index).as_bytes()),
-            RowFormat::Json => {
-                out.extend_from_slice(b"{\"solution\":");
-                out.extend_from_slice(b.format(index).as_bytes());
-            }
-            RowFormat::Board => {
-                if index > 1 {
-                    out.push(b'\n');
-                }
-                out.extend_from_slice(b"Solution ");
-                out.extend_from_slice(b.format(index).as_bytes());
-                out.push(b':');
-            }
-        }
-    }
-
-    /// Appends the rest of the row of `q` (after [`RowFormat::head`]), newline included.
-    #[inline]
-    pub fn tail(self, out: &mut Vec<u8>, q: &[u8], class_size: Option<u8>) {
-        match self {
-            RowFormat::Csv => csv_tail(out, q, class_size),
-            RowFormat::Json => {
-                out.extend_from_slice(b",\"columns\":[");
-                let mut sep = b"" as &[u8];
-                for &c in q {
-                    out.extend_from_slice(sep);
-                    push_small(out, c);
-                    sep = b",";
-                }
-                out.push(b']');
-                if let Some(s) = class_size {
-                    out.extend_from_slice(b",\"class_size\":");
-                    push_small(out, s);
-                }
-                out.extend_from_slice(b"}\n");
-            }
-            RowFormat::Board => {
-                for &c in q {
-                    out.push(b' ');
-                    push_small(out, c);
-                }
-                if let Some(s) = class_size {
-                    out.extend_from_slice(b" (class of ");
-                    push_small(out, s);
-                    out.push(b')');
-                }
-                out.push(b'\n');
-                let n = q.len();
-                for &c in q {
-                    for f in 0..n {
-                        if f > 0 {
-                            out.push(b' ');
-                        }
-                        out.push(if f == usize::from(c) { b'X' } else { b'.' });
-                    }
-                    out.push(b'\n');
-                }
-            }
-        }
-    }
-}
-
-/// Appends a number below 256 in decimal.
-#[inline]
-fn push_small(out: &mut Vec<u8>, v: u8) {
-    if v >= 100 {
-        out.push(b'0' + v / 100);
-    }
-    if v >= 10 {
-        out.push(b'0' + v / 10 % 10);
-    }
-    out.push(b'0' + v % 10);
-}
-
-/// Appends one CSV row: `prefix` (the first field, e.g. the solution number, or nothing when
-/// the writer adds it), then `,q0,...,q{n-1}`, then `,class_size` when given, then `\n`.
-/// Files are below 32, so each takes one or two digits.
-#[inline]
-pub fn csv_row(out: &mut Vec<u8>, prefix: &[u8], q: &[u8], class_size: Option<u8>) {
-    out.extend_from_slice(prefix);
-    csv_tail(out, q, class_size);
-}
-
-/// `,c` for each file `c < 32`, padded to 3 bytes, and its length: one copy and no branch per
-/// file.
-const CSV_FILE: [([u8; 3], usize); MAX_N] = {
-    let mut t = [([0u8; 3], 0usize); MAX_N];
-    let mut c = 0;
-    while c < MAX_N {
-        t[c] = if c < 10 {
-            ([b',', b'0' + c as u8, 0], 2)
-        } else {
-            ([b',', b'0' + (c / 10) as u8, b'0' + (c % 10) as u8], 3)
-        };
-        c += 1;
-    }
-    t
-};
-
-#[inline]
-fn csv_tail(out: &mut Vec<u8>, q: &[u8], class_size: Option<u8>) {
-    // One copy per row from a stack buffer: 3 bytes per file, 4 for the class, 1 newline.
-    let mut buf = [0u8; 3 * MAX_N + 5];
-    let mut i = 0;
-    for &c in q {
-        let (bytes, len) = CSV_FILE[usize::from(c) % MAX_N];
-        buf[i..i + 3].copy_from_slice(&bytes);
-        i += len;
-    }
-    if let Some(s) = class_size {
-        buf[i] = b',';
-        buf[i + 1] = b'0' + s % 10;
-        i += 2;
-    }
-    buf[i] = b'\n';
-    out.extend_from_slice(&buf[..=i]);
-}
-
-/// Rows formatted without their number (the tails of [`RowFormat`]), one task's worth.
+/// Rows formatted without their number (the tails of [`ListFormat`]), one task's worth.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rows {
     bytes: Vec<u8>,
@@ -371,7 +236,7 @@ pub struct Rows {
 impl Rows {
     /// The rows of `n`-queens solutions extending `prefix` (see [`for_each_solution_in`]) in
     /// `format`, at most `limit` of them.
-    pub fn of_task(n: usize, prefix: &[u8], unique: bool, format: RowFormat, limit: u64) -> Rows {
+    pub fn of_task(n: usize, prefix: &[u8], unique: bool, format: ListFormat, limit: u64) -> Rows {
         let mut rows = Rows::default();
         if limit == 0 {
             return rows;
@@ -421,7 +286,7 @@ impl Rows {
     /// of rows written.
     pub fn write_numbered(
         &self,
-        format: RowFormat,
+        format: ListFormat,
         first: u64,
         take: u64,
         out: &mut Vec<u8>,
@@ -441,24 +306,90 @@ impl Rows {
 /// buffers (memory) and the imbalance at the end small.
 const LIST_MIN_TASKS: usize = 4096;
 
+/// Rows a task should hold at most, roughly: the window's memory is about
+/// `window × ROWS_PER_TASK` rows, whatever n.
+const ROWS_PER_TASK: u128 = 4096;
+
+/// The fewest tasks [`list`] asks for at most (their prefixes are in memory; [`tasks`] may
+/// give up to n times more at the depth that reaches it).
+const LIST_MAX_TASKS: usize = 1 << 16;
+
+/// The most tasks in flight in [`list`], whatever the thread count (memory).
+const LIST_MAX_WINDOW: usize = 64;
+
+/// A000170(n) for n = 1..=27, to size the tasks.
+const SOLUTIONS: [u128; 27] = [
+    1,
+    0,
+    0,
+    2,
+    10,
+    4,
+    40,
+    92,
+    352,
+    724,
+    2680,
+    14200,
+    73712,
+    365596,
+    2279184,
+    14772512,
+    95815104,
+    666090624,
+    4968057848,
+    39029188884,
+    314666222712,
+    2691008701644,
+    24233937684440,
+    227514171973736,
+    2207893435808352,
+    22317699616364044,
+    234907967154122528,
+];
+
+/// The tasks of [`list`] for `n`: enough that each holds about [`ROWS_PER_TASK`] rows (at most
+/// [`LIST_MAX_TASKS`]), so the memory of the window does not grow with n.
+/// With a `limit`, no more tasks than `limit` rows need.
+fn list_tasks(n: usize, limit: u64) -> Vec<Vec<u8>> {
+    let sols = SOLUTIONS.get(n - 1).copied().unwrap_or(u128::MAX);
+    let rows = sols.min(u128::from(limit));
+    let want = usize::try_from(rows / ROWS_PER_TASK).unwrap_or(usize::MAX);
+    tasks(n, want.clamp(LIST_MIN_TASKS, LIST_MAX_TASKS))
+}
+
+/// Which search enumerates the solutions of [`list`]. Both give the same rows, byte for byte.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ListEngine {
+    /// The word-parallel (bitboard) enumerator of this module, with the mirror saving.
+    Bits,
+    /// The dancing-links solver on the exact-cover model ([`Queens`]): each task's prefix is
+    /// forced, the sub-problem's solutions are sorted into lexicographic order.
+    Dlx,
+}
+
 /// Writes the rows (no header) of every `n`-queens solution — with `unique`, every class
 /// representative with its class size — in lexicographic order, numbered from 1, at most
-/// `limit`, in `format`, to `out`. Tasks run on `pool` (or the current rayon pool) with at most
-/// `4 × threads` tasks in flight; the output does not depend on the number of threads. Each
-/// task's rows are written with one `write_all`. Returns the number of rows written.
+/// `limit`, in `format`, to `out`, found by `engine`. Tasks (prefixes of the first ranks, in
+/// lexicographic order) run on `pool` (or the current rayon pool) with at most `4 × threads`
+/// (and at most 64) tasks in flight: [`ordered_window`]. The output does not depend on the
+/// number of threads nor on the engine. Each task's rows are written with one `write_all`.
+/// Returns the number of rows written.
 ///
-/// Half the search is saved by the left-right mirror: the tasks with `q0 >= n/2` are the
-/// mirror images of those with `q0 < (n-1)/2` in reverse order (the mirror reverses the
-/// lexicographic order), so a left task keeps its solutions, front-coded ([`Mirror`]), and its
-/// mirror task writes them mirrored and reversed instead of searching. A right task whose
-/// partner's solutions are not there (not finished yet) searches itself, so no task ever waits.
+/// With [`ListEngine::Bits`], half the search is saved by the left-right mirror: the tasks
+/// with `q0 >= n/2` are the mirror images of those with `q0 < (n-1)/2` in reverse order (the
+/// mirror reverses the lexicographic order), so a left task keeps its solutions, front-coded
+/// ([`Mirror`]), and its mirror task writes them mirrored and reversed instead of searching. A
+/// right task whose partner's solutions are not there (not finished yet) searches itself, so
+/// no task ever waits.
 ///
 /// Call it from outside the pool (see [`ordered_window`]).
 pub fn list(
     n: usize,
     unique: bool,
     limit: Option<u64>,
-    format: RowFormat,
+    format: ListFormat,
+    engine: ListEngine,
     pool: Option<&rayon::ThreadPool>,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
@@ -467,32 +398,159 @@ pub fn list(
         return Ok(0);
     }
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-    let all = tasks(n, LIST_MIN_TASKS);
+    let all = list_tasks(n, limit);
     let index: Vec<usize> = (0..all.len()).collect();
-    // With `unique` rank 0 is already restricted to the left half.
-    let mirror = (!unique).then(|| Mirror::new(all.len()));
+    let window = (4 * threads.max(1)).min(LIST_MAX_WINDOW);
     let mut written = 0u64;
     let mut buf = Vec::new();
-    ordered_window(
-        pool,
-        &index,
-        4 * threads.max(1),
-        |&i| match &mirror {
-            Some(m) => m.rows(n, &all, i, format, limit),
-            None => Rows::of_task(n, &all[i], unique, format, limit),
-        },
-        |rows: Rows| {
-            buf.clear();
-            written += rows.write_numbered(format, written + 1, limit - written, &mut buf);
-            out.write_all(&buf)?;
-            Ok::<_, io::Error>(if written >= limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
-        },
-    )?;
+    // A task holds at most `cap` rows; the rest of a bigger task (n >= 19) is streamed by the
+    // writer itself, so memory stays bounded by the window whatever n.
+    let cap = limit.min(MAX_TASK_ROWS);
+    let mut sink = |(i, rows): (usize, Rows)| {
+        buf.clear();
+        written += rows.write_numbered(format, written + 1, limit - written, &mut buf);
+        out.write_all(&buf)?;
+        if rows.len() as u64 >= cap && written < limit {
+            written = stream_rest(n, &all[i], unique, format, cap, written, limit, out)?;
+        }
+        Ok::<_, io::Error>(if written >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    };
+    match engine {
+        ListEngine::Bits => {
+            // With `unique` rank 0 is already restricted to the left half.
+            let mirror = (!unique).then(|| Mirror::new(all.len()));
+            ordered_window(
+                pool,
+                &index,
+                window,
+                |&i| {
+                    let rows = match &mirror {
+                        Some(m) => m.rows(n, &all, i, format, cap),
+                        None => Rows::of_task(n, &all[i], unique, format, cap),
+                    };
+                    (i, rows)
+                },
+                &mut sink,
+            )?;
+        }
+        ListEngine::Dlx => {
+            let model = Queens::new(n).map_err(io::Error::other)?;
+            let solvers: Mutex<Vec<Solver<'_>>> = Mutex::new(Vec::new());
+            ordered_window(
+                pool,
+                &index,
+                window,
+                |&i| {
+                    let take = solvers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                    let mut solver = take.unwrap_or_else(|| model.solver(None));
+                    let rows = dlx_rows(&model, &mut solver, &all[i], unique, format, cap);
+                    solvers
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(solver);
+                    (i, rows)
+                },
+                &mut sink,
+            )?;
+        }
+    }
     Ok(written)
+}
+
+/// The most rows one task of [`list`] holds; beyond, the writer streams the task's rest.
+const MAX_TASK_ROWS: u64 = 1 << 16;
+
+/// Writes the rows of the solutions extending `prefix` after its first `skip` (already
+/// written, numbered up to `written`) straight to `out`, numbered on, until `limit` rows are
+/// written in all; returns the new number written. The bitboard enumerator serves both engines
+/// here (the same solutions in the same order).
+#[allow(clippy::too_many_arguments)]
+fn stream_rest(
+    n: usize,
+    prefix: &[u8],
+    unique: bool,
+    format: ListFormat,
+    skip: u64,
+    mut written: u64,
+    limit: u64,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let mut buf = Vec::with_capacity(1 << 20);
+    let mut seen = 0u64;
+    let mut err = None;
+    let _ = for_each_solution_in(n, prefix, unique, |q, class_size| {
+        seen += 1;
+        if seen <= skip {
+            return ControlFlow::Continue(());
+        }
+        written += 1;
+        format.row(&mut buf, written, q, class_size);
+        if buf.len() >= 1 << 20 {
+            if let Err(e) = out.write_all(&buf) {
+                err = Some(e);
+                return ControlFlow::Break(());
+            }
+            buf.clear();
+        }
+        if written >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    out.write_all(&buf)?;
+    Ok(written)
+}
+
+/// The rows of the solutions extending `prefix` found by the dancing-links `solver` of
+/// `model`, in lexicographic order (the solver's own order is sorted), at most `limit`.
+fn dlx_rows(
+    model: &Queens,
+    solver: &mut Solver<'_>,
+    prefix: &[u8],
+    unique: bool,
+    format: ListFormat,
+    limit: u64,
+) -> Rows {
+    let n = model.n();
+    let mut rows = Rows::default();
+    if unique && 2 * usize::from(prefix[0]) > n - 1 {
+        return rows;
+    }
+    let forced: Vec<OptionId> = prefix
+        .iter()
+        .enumerate()
+        .map(|(r, &c)| model.option(r, usize::from(c)))
+        .collect();
+    let mut found: Vec<([u8; MAX_N], Option<u8>)> = Vec::new();
+    let mut q = [0u8; MAX_N];
+    solver.run_subproblem(&forced, &Budget::unlimited(), &mut |s: &[OptionId]| {
+        model.columns_into(s, &mut q[..n]);
+        if unique {
+            if let Some(size) = symmetry::representative_class(&q[..n]) {
+                found.push((q, Some(size)));
+            }
+        } else {
+            found.push((q, None));
+        }
+        ControlFlow::Continue(())
+    });
+    found.sort_unstable();
+    for (q, class_size) in found
+        .iter()
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+    {
+        format.tail(&mut rows.bytes, &q[..n], *class_size);
+        rows.end_row();
+    }
+    rows
 }
 
 /// The solutions of the left tasks (`2 q0 < n-1`), kept for their mirror tasks (task `i`'s
@@ -563,7 +621,7 @@ impl Mirror {
     }
 
     /// The rows of task `i` (of `all`).
-    fn rows(&self, n: usize, all: &[Vec<u8>], i: usize, format: RowFormat, limit: u64) -> Rows {
+    fn rows(&self, n: usize, all: &[Vec<u8>], i: usize, format: ListFormat, limit: u64) -> Rows {
         let prefix = &all[i];
         let twice = 2 * usize::from(prefix[0]);
         if twice > n - 1 {
@@ -626,7 +684,7 @@ impl Mirror {
     }
 
     /// The rows of the mirror task of the left task `prefix` with solutions `code`.
-    fn mirrored(n: usize, prefix: &[u8], code: &[u8], format: RowFormat, limit: u64) -> Rows {
+    fn mirrored(n: usize, prefix: &[u8], code: &[u8], format: ListFormat, limit: u64) -> Rows {
         let mut sols = Vec::new();
         let mut q = [0u8; MAX_N];
         q[..prefix.len()].copy_from_slice(prefix);
@@ -666,130 +724,6 @@ impl Mirror {
         }
         rows
     }
-}
-
-/// Runs `work` on every task on `pool` (or the current rayon pool), at most `window` tasks in
-/// flight (running, or finished and waiting for the sink), and calls `sink` on the results in
-/// task order on the calling thread. Stops at the first `Break` or error of the sink (tasks in
-/// flight finish and are dropped) and returns the error. A panic in `work` is resumed on the
-/// calling thread.
-///
-/// The calling thread only waits and runs the sink; call it from outside the pool (from a
-/// thread of the pool it would occupy that thread, and deadlock a pool of one thread — so it
-/// then falls back to solving windows with `par_iter` and sinking them in order).
-pub fn ordered_window<Task, T, E>(
-    pool: Option<&rayon::ThreadPool>,
-    tasks: &[Task],
-    window: usize,
-    work: impl Fn(&Task) -> T + Sync,
-    mut sink: impl FnMut(T) -> Result<ControlFlow<()>, E>,
-) -> Result<(), E>
-where
-    Task: Sync,
-    T: Send,
-{
-    let window = window.max(1);
-    let inside = match pool {
-        Some(p) => p.current_thread_index().is_some(),
-        None => rayon::current_thread_index().is_some(),
-    };
-    if inside {
-        return windows_in_turn(tasks, window, &work, &mut sink);
-    }
-    let cancel = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel();
-    let work = &work;
-    let cancel = &cancel;
-    let result = match pool {
-        Some(p) => p.in_place_scope_fifo(|s| drive(s, tasks, window, work, cancel, tx, &rx, sink)),
-        None => {
-            rayon::in_place_scope_fifo(|s| drive(s, tasks, window, work, cancel, tx, &rx, sink))
-        }
-    };
-    match result {
-        Ok(r) => r,
-        Err(panic) => resume_unwind(panic),
-    }
-}
-
-/// A task's index and its result (or its panic).
-type Done<T> = (usize, std::thread::Result<T>);
-
-/// The calling thread's loop of [`ordered_window`]: starts tasks while the window has room,
-/// sinks results in order, waits for the next one. `Err` is a task's panic, resumed by the
-/// caller once the scope has ended.
-#[allow(clippy::too_many_arguments)]
-fn drive<'scope, Task, T, E, W>(
-    s: &rayon::ScopeFifo<'scope>,
-    tasks: &'scope [Task],
-    window: usize,
-    work: &'scope W,
-    cancel: &'scope AtomicBool,
-    tx: mpsc::Sender<Done<T>>,
-    rx: &mpsc::Receiver<Done<T>>,
-    mut sink: impl FnMut(T) -> Result<ControlFlow<()>, E>,
-) -> std::thread::Result<Result<(), E>>
-where
-    Task: Sync,
-    T: Send + 'scope,
-    W: Fn(&Task) -> T + Sync,
-{
-    // Results of tasks next..started, `None` while running.
-    let mut ready: VecDeque<Option<T>> = VecDeque::with_capacity(window);
-    let (mut next, mut started) = (0usize, 0usize);
-    let result = loop {
-        while started < tasks.len() && started < next + window {
-            let (tx, task, i) = (tx.clone(), &tasks[started], started);
-            s.spawn_fifo(move |_| {
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                let r = catch_unwind(AssertUnwindSafe(|| work(task)));
-                let _ = tx.send((i, r));
-            });
-            ready.push_back(None);
-            started += 1;
-        }
-        if next == tasks.len() {
-            break Ok(Ok(()));
-        }
-        if let Some(t) = ready.front_mut().and_then(Option::take) {
-            ready.pop_front();
-            next += 1;
-            match sink(t) {
-                Ok(ControlFlow::Continue(())) => continue,
-                Ok(ControlFlow::Break(())) => break Ok(Ok(())),
-                Err(e) => break Ok(Err(e)),
-            }
-        }
-        let (i, r) = rx.recv().expect("a sender is alive");
-        match r {
-            Ok(t) => ready[i - next] = Some(t),
-            Err(panic) => break Err(panic),
-        }
-    };
-    // Tasks not started yet return at once; those running finish and are dropped.
-    cancel.store(true, Ordering::Relaxed);
-    result
-}
-
-/// [`ordered_window`] from inside the pool: windows solved in parallel, then sunk in order.
-fn windows_in_turn<Task: Sync, T: Send, E>(
-    tasks: &[Task],
-    window: usize,
-    work: &(impl Fn(&Task) -> T + Sync),
-    sink: &mut impl FnMut(T) -> Result<ControlFlow<()>, E>,
-) -> Result<(), E> {
-    use rayon::prelude::*;
-    for chunk in tasks.chunks(window) {
-        let results: Vec<T> = chunk.par_iter().map(work).collect();
-        for t in results {
-            if sink(t)?.is_break() {
-                return Ok(());
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -870,13 +804,13 @@ pub(crate) mod tests {
     }
 
     /// The rows the `queens list` command prints today, formatted the slow way.
-    fn reference(n: usize, unique: bool, format: RowFormat) -> String {
+    fn reference(n: usize, unique: bool, format: ListFormat) -> String {
         let mut s = String::new();
         for (i, (q, class)) in dlx(n, unique).into_iter().enumerate() {
             let index = i + 1;
             match format {
-                RowFormat::Csv => {
-                    s += &index.to_string();
+                ListFormat::Csv => {
+                    s += &format!("{index},{n}");
                     for c in &q {
                         s += &format!(",{c}");
                     }
@@ -885,15 +819,17 @@ pub(crate) mod tests {
                     }
                     s.push('\n');
                 }
-                RowFormat::Json => {
-                    let cols: Vec<String> = q.iter().map(|c| c.to_string()).collect();
-                    s += &format!("{{\"solution\":{index},\"columns\":[{}]", cols.join(","));
+                ListFormat::Json => {
+                    s += &format!("{{\"solution\":{index},\"n\":{n}");
+                    for (r, c) in q.iter().enumerate() {
+                        s += &format!(",\"q{r}\":{c}");
+                    }
                     if let Some(c) = class {
                         s += &format!(",\"class_size\":{c}");
                     }
                     s += "}\n";
                 }
-                RowFormat::Board => {
+                ListFormat::Board => {
                     if index > 1 {
                         s.push('\n');
                     }
@@ -930,14 +866,21 @@ pub(crate) mod tests {
             .unwrap();
         for n in [1, 2, 3, 4, 5, 6, 8, 10, 11] {
             for unique in [false, true] {
-                for format in [RowFormat::Csv, RowFormat::Json, RowFormat::Board] {
+                for format in [ListFormat::Csv, ListFormat::Json, ListFormat::Board] {
                     let want = reference(n, unique, format);
                     let rows = dlx(n, unique).len() as u64;
                     for pool in [&pool1, &pool3] {
-                        let mut out = Vec::new();
-                        let k = list(n, unique, None, format, Some(pool), &mut out).unwrap();
-                        assert_eq!(String::from_utf8(out).unwrap(), want, "n = {n} {format:?}");
-                        assert_eq!(k, rows);
+                        for engine in [ListEngine::Bits, ListEngine::Dlx] {
+                            let mut out = Vec::new();
+                            let k = list(n, unique, None, format, engine, Some(pool), &mut out)
+                                .unwrap();
+                            assert_eq!(
+                                String::from_utf8(out).unwrap(),
+                                want,
+                                "n = {n} {format:?} {engine:?}"
+                            );
+                            assert_eq!(k, rows);
+                        }
                     }
                 }
             }
@@ -951,10 +894,10 @@ pub(crate) mod tests {
             let kept = Mirror::new(all.len());
             let none = Mirror::new(all.len());
             for (i, p) in all.iter().enumerate() {
-                let want = Rows::of_task(n, p, false, RowFormat::Csv, u64::MAX);
-                assert_eq!(kept.rows(n, &all, i, RowFormat::Csv, u64::MAX), want);
+                let want = Rows::of_task(n, p, false, ListFormat::Csv, u64::MAX);
+                assert_eq!(kept.rows(n, &all, i, ListFormat::Csv, u64::MAX), want);
                 if 2 * usize::from(p[0]) > n - 1 {
-                    assert_eq!(none.rows(n, &all, i, RowFormat::Csv, u64::MAX), want);
+                    assert_eq!(none.rows(n, &all, i, ListFormat::Csv, u64::MAX), want);
                 }
             }
             assert!(kept.slots.iter().all(|s| s.lock().unwrap().is_none()));
@@ -968,14 +911,14 @@ pub(crate) mod tests {
             if 2 * usize::from(all[i][0]) >= n - 1 {
                 break;
             }
-            let left = kept.rows(n, &all, i, RowFormat::Json, u64::MAX);
+            let left = kept.rows(n, &all, i, ListFormat::Json, u64::MAX);
             assert_eq!(
                 left,
-                Rows::of_task(n, &all[i], false, RowFormat::Json, u64::MAX)
+                Rows::of_task(n, &all[i], false, ListFormat::Json, u64::MAX)
             );
             let j = all.len() - 1 - i;
-            let want = Rows::of_task(n, &all[j], false, RowFormat::Json, u64::MAX);
-            assert_eq!(kept.rows(n, &all, j, RowFormat::Json, u64::MAX), want);
+            let want = Rows::of_task(n, &all[j], false, ListFormat::Json, u64::MAX);
+            assert_eq!(kept.rows(n, &all, j, ListFormat::Json, u64::MAX), want);
             assert_eq!(want.len(), left.len());
             tried += usize::from(!want.is_empty());
         }
@@ -983,17 +926,8 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn csv_rows_are_written_as_before() {
-        let mut out = Vec::new();
-        csv_row(&mut out, b"1", &[0, 4, 7, 5, 2, 6, 1, 3], None);
-        csv_row(&mut out, b"n", &[10, 31, 9], Some(8));
-        csv_row(&mut out, b"", &[], None);
-        assert_eq!(out, b"1,0,4,7,5,2,6,1,3\nn,10,31,9,8\n\n");
-    }
-
-    #[test]
     fn limit_stops_the_listing_in_order() {
-        let want = reference(10, false, RowFormat::Csv);
+        let want = reference(10, false, ListFormat::Csv);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -1004,7 +938,8 @@ pub(crate) mod tests {
                 10,
                 false,
                 Some(limit),
-                RowFormat::Csv,
+                ListFormat::Csv,
+                ListEngine::Bits,
                 Some(&pool),
                 &mut out,
             )
@@ -1017,81 +952,6 @@ pub(crate) mod tests {
             }
             assert_eq!(String::from_utf8(out).unwrap(), expect);
         }
-    }
-
-    #[test]
-    fn ordered_window_keeps_the_order_stops_and_propagates_errors() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let tasks: Vec<u64> = (0..1000).collect();
-        // Uneven work: later tasks finish first.
-        let work = |&t: &u64| {
-            let spin = (1000 - t) * 50;
-            (0..spin)
-                .fold(t, |a, b| a.wrapping_add(b % 3))
-                .wrapping_sub((0..spin).fold(0u64, |a, b| a.wrapping_add(b % 3)))
-        };
-        for window in [1, 2, 8, 64] {
-            let mut seen = Vec::new();
-            ordered_window(Some(&pool), &tasks, window, work, |t| {
-                seen.push(t);
-                Ok::<_, ()>(ControlFlow::Continue(()))
-            })
-            .unwrap();
-            assert_eq!(seen, tasks);
-            // From inside the pool too.
-            let mut seen = Vec::new();
-            pool.install(|| {
-                ordered_window(None, &tasks, window, work, |t| {
-                    seen.push(t);
-                    Ok::<_, ()>(ControlFlow::Continue(()))
-                })
-            })
-            .unwrap();
-            assert_eq!(seen, tasks);
-        }
-        let mut seen = 0;
-        let r = ordered_window(Some(&pool), &tasks, 8, work, |t| {
-            seen += 1;
-            if t == 10 {
-                Err("stop")
-            } else {
-                Ok(ControlFlow::Continue(()))
-            }
-        });
-        assert_eq!((r, seen), (Err("stop"), 11));
-        let mut seen = 0;
-        let r = ordered_window(Some(&pool), &tasks, 8, work, |t| {
-            seen += 1;
-            Ok::<_, ()>(if t == 20 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
-        });
-        assert_eq!((r, seen), (Ok(()), 21));
-    }
-
-    #[test]
-    #[should_panic(expected = "boom")]
-    fn a_panic_in_a_task_reaches_the_caller() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let tasks: Vec<u32> = (0..100).collect();
-        let _ = ordered_window(
-            Some(&pool),
-            &tasks,
-            4,
-            |&t| {
-                assert!(t != 37, "boom");
-                t
-            },
-            |_| Ok::<_, ()>(ControlFlow::Continue(())),
-        );
     }
 
     /// This process's user + system CPU time in seconds (Linux; 0 elsewhere), for timing on a
@@ -1146,7 +1006,16 @@ pub(crate) mod tests {
         }
         let mut sink = Sink(0);
         let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
-        let rows = list(n, false, None, RowFormat::Csv, Some(&pool), &mut sink).unwrap();
+        let rows = list(
+            n,
+            false,
+            None,
+            ListFormat::Csv,
+            ListEngine::Bits,
+            Some(&pool),
+            &mut sink,
+        )
+        .unwrap();
         let (s, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         eprintln!(
             "n = {n}, {threads} thread(s): {rows} rows, {} bytes in {s:.2} s wall = {:.0} MB/s, \

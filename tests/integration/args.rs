@@ -22,6 +22,7 @@ const LONG_TIMEOUT: Duration = Duration::from_secs(2);
 const LONG_RUNNING: &[(&str, &str, &str)] = &[
     ("queens count", "n", "32"),
     ("queens list", "n", "32"),
+    ("queens heatmap", "n", "32"),
     ("queens random", "boards", "1000000"),
     ("queens random", "n", "1000"),
 ];
@@ -52,6 +53,11 @@ fn base(path: &str, dir: &std::path::Path) -> Base {
             stdin: None,
         },
         "queens list" => Base {
+            positional: vec![("n", s("6"))],
+            options: vec![("format", vec![s("--format"), s("csv")])],
+            stdin: None,
+        },
+        "queens heatmap" => Base {
             positional: vec![("n", s("6"))],
             options: vec![("format", vec![s("--format"), s("csv")])],
             stdin: None,

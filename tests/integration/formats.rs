@@ -96,6 +96,10 @@ fn run(dir: &Path, command: &str, format: &str) -> (String, usize) {
             cmd.arg("6");
             6
         }
+        ("queens", "heatmap") => {
+            cmd.arg("6");
+            6
+        }
         ("queens", "count") => {
             cmd.arg("6");
             6
@@ -173,6 +177,7 @@ fn the_table_matches_every_command() {
     let want: std::collections::BTreeSet<String> = [
         "solve",
         "queens list",
+        "queens heatmap",
         "queens max",
         "queens count",
         "queens merge",

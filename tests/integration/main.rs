@@ -7,6 +7,7 @@ mod engine;
 mod faults;
 mod formats;
 mod instances;
+mod listing;
 mod merge;
 mod queens;
 mod queens_bits;
