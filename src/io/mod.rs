@@ -10,7 +10,7 @@ pub mod input;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod output;
-#[cfg(feature = "cli")]
+// The record shapes of docs/formats.md; the bits lister writes its rows through them.
 pub(crate) mod records;
 pub mod shard;
 #[cfg(feature = "cli")]

@@ -11,6 +11,10 @@
 //! - No value is an empty CSV field and `null` in JSON; a numeric column never holds a word.
 //! - A result that may be partial carries a `status` ([`StatusWord`]).
 
+// Without the `cli` feature only the layout rows (`ListFormat`, for the bits lister) are used;
+// the other writers serve the binary.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
+
 use std::io::Write;
 
 use serde::Serialize;

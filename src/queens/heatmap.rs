@@ -38,6 +38,7 @@ use crate::queens::symmetry::Symmetry;
 /// Solutions (or, with `unique`, class representatives) with a queen on each square.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heatmap {
+    /// The board size.
     pub n: usize,
     /// Whether the table counts class representatives only.
     pub unique: bool,
@@ -51,8 +52,11 @@ pub struct Heatmap {
 /// `rank,file,solutions,share`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct HeatCell {
+    /// The square's rank (row), from 0.
     pub rank: usize,
+    /// The square's file (column), from 0.
     pub file: usize,
+    /// Solutions (or representatives) with a queen on the square.
     pub solutions: u128,
     /// `solutions / total` (0 when there are no solutions); each rank's and each file's shares
     /// add up to 1.

@@ -264,6 +264,7 @@ impl Rows {
         self.ends.len()
     }
 
+    /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
