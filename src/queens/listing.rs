@@ -380,7 +380,7 @@ pub enum ListEngine {
 /// With [`ListEngine::Bits`], half the search is saved by the left-right mirror: the tasks
 /// with `q0 >= n/2` are the mirror images of those with `q0 < (n-1)/2` in reverse order (the
 /// mirror reverses the lexicographic order), so a left task keeps its solutions, front-coded
-/// ([`Mirror`]), and its mirror task writes them mirrored and reversed instead of searching. A
+/// (`Mirror`), and its mirror task writes them mirrored and reversed instead of searching. A
 /// right task whose partner's solutions are not there (not finished yet) searches itself, so
 /// no task ever waits.
 ///
