@@ -39,7 +39,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::problem::{ItemId, OptionId, Problem};
+use super::problem::{Entry, ItemId, OptionId, Problem};
 use super::stats::{Budget, End, Outcome, Stats};
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -553,11 +553,31 @@ impl Links {
     }
 }
 
+/// How many options ahead [`Solver::with_options`] prefetches their entries, and how many it
+/// locates at once.
+const PREFETCH_AHEAD: usize = 8;
+const PREFETCH_CHUNK: usize = 4096;
+
+/// A hint to bring the cache line at `p` into the cache (nothing on other targets).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults, whatever the address.
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// What a [`Solver`] reports to during a search.
 ///
 /// `solution` is called for each solution with its options in the order they were chosen
 /// (forced options first). `enter` is called at every node before branching when `PRUNES` is
-/// true; returning false prunes the subtree below (it still counts as a node). The constants
+/// true; returning false prunes the subtree below (it still counts as a node), and `stop`
+/// then says whether to end the search altogether. The constants
 /// let the count-only and plain paths compile without the work they do not need.
 pub trait Visitor {
     /// Whether `solution` needs the options (false: count only).
@@ -567,6 +587,15 @@ pub trait Visitor {
     /// Called at every node before branching (when `PRUNES`); false prunes the node's subtree.
     fn enter(&mut self, _view: &View<'_>) -> bool {
         true
+    }
+    /// Asked after `enter` returned false: true ends the whole search there and then
+    /// (`End::Stopped`), instead of backing up to the next option of the level above. The
+    /// covered levels are uncovered in reverse order without trying another option, which
+    /// is what a visitor past its deadline wants: cutting every node off instead still
+    /// covers and uncovers every remaining option on the way back up. Only visitors that
+    /// prune are asked, so the other paths compile without it.
+    fn stop(&self) -> bool {
+        false
     }
     /// Options to leave out of the subtree of the node just entered (called when `enter` kept
     /// it), appended to `out`. They come back when the search leaves the node. A bound uses
@@ -759,48 +788,69 @@ impl<'p> Solver<'p> {
                 color: 0,
             });
         }
-        let mut node_option = vec![u32::MAX; last_itm as usize];
+        let mut node_option = Vec::with_capacity(nd.capacity());
+        node_option.resize(last_itm as usize, u32::MAX);
         let mut first_node = vec![0u32; problem.option_count()];
         // The first spacer.
         nd.push(Node::default());
         node_option.push(u32::MAX);
         let mut spacer = last_itm;
         let mut count = 0i32;
-        for opt in options {
-            let entries = problem.option_entries(opt);
-            assert!(
-                first_node[opt.0 as usize] == 0,
-                "option {} given twice to Solver::with_options",
-                opt.0
+        // An order far from the problem's (best first, say) reads the options' entries all
+        // over the problem (a million options at n = 1000 queens): for a chunk of options at
+        // a time, a tight first loop finds where they are, many cache misses at once, and the
+        // main loop fetches each option's entries a few options ahead.
+        let mut options = options.into_iter();
+        let mut chunk: Vec<(OptionId, &[Entry])> = Vec::with_capacity(PREFETCH_CHUNK);
+        loop {
+            chunk.clear();
+            chunk.extend(
+                options
+                    .by_ref()
+                    .take(PREFETCH_CHUNK)
+                    .map(|o| (o, problem.option_entries(o))),
             );
-            first_node[opt.0 as usize] = spacer + 1;
-            for e in entries {
-                let k = header_of_item[e.item.0 as usize];
-                let x = nd.len() as u32;
-                let up = nd[k as usize].up;
-                nd[up as usize].down = x;
-                nd[k as usize].up = x;
-                nd[k as usize].itm += 1;
-                nd.push(Node {
-                    up,
-                    down: k,
-                    itm: k as i32,
-                    color: e.colour.0 as i32,
-                });
-                node_option.push(opt.0);
+            if chunk.is_empty() {
+                break;
             }
-            let last = nd.len() as u32 - 1;
-            nd[spacer as usize].down = last;
-            count += 1;
-            spacer = nd.len() as u32;
-            nd.push(Node {
-                up: first_node[opt.0 as usize],
-                down: 0,
-                itm: -count,
-                // The option's other nodes: what hiding it removes (see `hide_plain`).
-                color: entries.len() as i32 - 1,
-            });
-            node_option.push(u32::MAX);
+            for (i, &(opt, entries)) in chunk.iter().enumerate() {
+                if let Some(&(_, ahead)) = chunk.get(i + PREFETCH_AHEAD) {
+                    prefetch(ahead.as_ptr());
+                }
+                assert!(
+                    first_node[opt.0 as usize] == 0,
+                    "option {} given twice to Solver::with_options",
+                    opt.0
+                );
+                first_node[opt.0 as usize] = spacer + 1;
+                for e in entries {
+                    let k = header_of_item[e.item.0 as usize];
+                    let x = nd.len() as u32;
+                    let up = nd[k as usize].up;
+                    nd[up as usize].down = x;
+                    nd[k as usize].up = x;
+                    nd[k as usize].itm += 1;
+                    nd.push(Node {
+                        up,
+                        down: k,
+                        itm: k as i32,
+                        color: e.colour.0 as i32,
+                    });
+                    node_option.push(opt.0);
+                }
+                let last = nd.len() as u32 - 1;
+                nd[spacer as usize].down = last;
+                count += 1;
+                spacer = nd.len() as u32;
+                nd.push(Node {
+                    up: first_node[opt.0 as usize],
+                    down: 0,
+                    itm: -count,
+                    // The option's other nodes: what hiding it removes (see `hide_plain`).
+                    color: entries.len() as i32 - 1,
+                });
+                node_option.push(u32::MAX);
+            }
         }
         // Everything above is in node indices; the links store slots (see `STEP`).
         for node in nd.iter_mut() {
@@ -1081,6 +1131,13 @@ impl<'p> Solver<'p> {
             }
             nodes += 1;
             if V::PRUNES && !visitor.enter(&self.view(level)) {
+                if visitor.stop() {
+                    // The visitor ends the search: nothing is covered at this level, and the
+                    // levels above unwind at once, without trying their other options.
+                    end = End::Stopped;
+                    depth_to_unwind = level;
+                    break;
+                }
                 // Back up without having covered anything at this level.
                 if level == 0 {
                     depth_to_unwind = 0;
@@ -1308,6 +1365,79 @@ impl<'p> Solver<'p> {
                 cleansings: c.cleansings,
                 max_level,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::weighted::WeightedQueens;
+
+    /// Cuts every node off after `after` nodes, and stops the search then if `stops`.
+    struct CutAfter {
+        after: u64,
+        entered: u64,
+        stops: bool,
+        solutions: u64,
+    }
+
+    impl Visitor for CutAfter {
+        const PRUNES: bool = true;
+        fn enter(&mut self, _view: &View<'_>) -> bool {
+            self.entered += 1;
+            self.entered <= self.after
+        }
+        fn stop(&self) -> bool {
+            self.stops
+        }
+        fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
+            self.solutions += 1;
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// A visitor's stop ends the search at the node it cut off, without trying the other
+    /// options of the levels above, and leaves the solver as it found it.
+    #[test]
+    fn a_visitor_stops_the_search_at_once() {
+        let model = WeightedQueens::new(8);
+        let mut solver = Solver::new(model.problem());
+        for after in [0, 1, 5, 20, 100] {
+            let mut stopper = CutAfter {
+                after,
+                entered: 0,
+                stops: true,
+                solutions: 0,
+            };
+            let out = solver.run(&Budget::unlimited(), &mut stopper);
+            assert_eq!(out.end, End::Stopped, "after {after}");
+            // Solutions count as nodes without being entered.
+            let nodes = stopper.entered + stopper.solutions;
+            assert_eq!(out.stats.nodes, nodes, "after {after}");
+            assert_eq!(stopper.entered, after + 1);
+            let mut cutter = CutAfter {
+                after,
+                entered: 0,
+                stops: false,
+                solutions: 0,
+            };
+            let out = solver.run(&Budget::unlimited(), &mut cutter);
+            assert_eq!(out.end, End::Exhausted, "after {after}");
+            // Cutting nodes off still enters every sibling left on the way back up.
+            assert!(after == 0 || cutter.entered > after + 1, "after {after}");
+            let mut all = CutAfter {
+                after: u64::MAX,
+                entered: 0,
+                stops: true,
+                solutions: 0,
+            };
+            let out = solver.run(&Budget::unlimited(), &mut all);
+            assert_eq!(
+                (out.end, all.solutions),
+                (End::Exhausted, 92),
+                "after {after}"
+            );
         }
     }
 }

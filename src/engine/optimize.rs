@@ -270,8 +270,8 @@ struct BranchBound<'a, B: Bound> {
     excluded_at: Vec<Vec<OptionId>>,
     /// The budget's deadline, read every [`CLOCK_NODES`] nodes (the engine reads it only
     /// every 1024, which at n = 1000 queens is most of a second); once it has passed,
-    /// `late` is set and every node is cut off, so the search unwinds at once and counts as
-    /// cut short.
+    /// `late` is set and the search stops ([`Visitor::stop`]): it unwinds at once and counts
+    /// as cut short.
     deadline: Option<Instant>,
     entered: u32,
     late: bool,
@@ -455,6 +455,11 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
         }
     }
 
+    /// Past the deadline the search ends at once (the node just cut off by `late`).
+    fn stop(&self) -> bool {
+        self.late
+    }
+
     fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
         let before = out.len();
         self.bound.exclude(view, out);
@@ -482,11 +487,42 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 }
 
 /// Options in the order to try them: best gain first (ties by id).
+///
+/// Gains in a range no wider than the number of options (the numbers of a queens board) are
+/// sorted by counting, in linear time: a million options at n = 1000 queens take a few
+/// milliseconds instead of a tenth of a second.
 pub fn best_first(problem: &Problem, gains: &[i128]) -> Vec<OptionId> {
+    let count = problem.option_count();
+    let gain = |o: OptionId| gains[o.0 as usize];
+    let (lo, hi) = match (
+        problem.options().map(gain).min(),
+        problem.options().map(gain).max(),
+    ) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        _ => return Vec::new(),
+    };
+    let width = hi.abs_diff(lo);
+    if width < count.max(1 << 10) as u128 {
+        // Counting sort: one bucket per gain, the best first; ids ascend within a bucket.
+        let bucket = |o: OptionId| (hi - gain(o)) as usize;
+        let mut start = vec![0u32; width as usize + 2];
+        for o in problem.options() {
+            start[bucket(o) + 1] += 1;
+        }
+        for b in 1..start.len() {
+            start[b] += start[b - 1];
+        }
+        let mut order = vec![OptionId(0); count];
+        for o in problem.options() {
+            let slot = &mut start[bucket(o)];
+            order[*slot as usize] = o;
+            *slot += 1;
+        }
+        return order;
+    }
     let mut order: Vec<OptionId> = problem.options().collect();
-    // A total order (ids are distinct), so the unstable sort gives the same order, faster
-    // (a million options at n = 1000 queens).
-    order.sort_unstable_by_key(|&o| (std::cmp::Reverse(gains[o.0 as usize]), o));
+    // A total order (ids are distinct), so the unstable sort gives the same order, faster.
+    order.sort_unstable_by_key(|&o| (std::cmp::Reverse(gain(o)), o));
     order
 }
 

@@ -72,7 +72,7 @@ pub const ENUMERATE_MAX_N: usize = 10;
 pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
 
 /// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
-pub const HEURISTIC_GRACE: Duration = Duration::from_millis(200);
+pub const HEURISTIC_GRACE: Duration = Duration::from_millis(100);
 
 /// The most subgradient steps per node `queens max --lagrange-steps` takes (the root gets
 /// [`ROOT_STEP_FACTOR`] times as many).
@@ -475,8 +475,10 @@ fn layout_of(n: usize, options: &[OptionId]) -> Vec<u32> {
 /// A quick starting layout: the first solution in heaviest-first order (within a small node
 /// budget), then improved by swapping the files of two ranks while that keeps the queens
 /// apart and raises the score. The swaps stop at the `deadline`; the first layout may take
-/// [`HEURISTIC_GRACE`] beyond it, so that a search given no time still reports a layout (None
-/// if none was found by then).
+/// [`HEURISTIC_GRACE`] beyond it, so that a search given no time still reports a heavy layout
+/// when one is quick to find. The grace counts from the deadline, not from the start of the
+/// search (which at n = 1000 may come after the deadline); a search that runs out of it stops
+/// at once, and [`explicit_layout`] is the start instead (None for n = 2 and 3).
 pub fn heuristic(
     n: usize,
     board: &[i64],
@@ -485,7 +487,7 @@ pub fn heuristic(
 ) -> Option<Vec<u32>> {
     let budget = Budget {
         nodes: Some(2_000 + 200 * n as u64),
-        deadline: deadline.map(|d| d.max(Instant::now()) + HEURISTIC_GRACE),
+        deadline: deadline.map(|d| d.checked_add(HEURISTIC_GRACE).unwrap_or(d)),
         ..Budget::solutions(1)
     };
     let mut first = FirstLayout {
@@ -530,8 +532,8 @@ pub fn explicit_layout(n: usize) -> Option<Vec<u32>> {
 }
 
 /// The visitor of [`heuristic`]: keeps the first layout, and reads the clock every 16 nodes
-/// (the engine does every 1024, which is most of a second at n = 1000), cutting every node
-/// off once the deadline has passed.
+/// (the engine does every 1024, which is most of a second at n = 1000), stopping the search
+/// once the deadline has passed ([`Visitor::stop`]).
 struct FirstLayout {
     n: usize,
     deadline: Option<Instant>,
@@ -551,6 +553,10 @@ impl Visitor for FirstLayout {
             self.late = self.entered.is_multiple_of(16) && Instant::now() >= d;
         }
         !self.late
+    }
+
+    fn stop(&self) -> bool {
+        self.late
     }
 
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {

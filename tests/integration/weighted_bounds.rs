@@ -290,3 +290,55 @@ fn time_limits_are_honoured() {
     let (t, _) = run(&args, r8);
     assert!(t < Duration::from_secs(6), "{t:?}");
 }
+
+/// n = 600 with `--time-limit 1`: the model, the best-first solver, the heuristic's first
+/// layout (stopped at once past its grace, `Visitor::stop`) and the root all fit in the
+/// limit, and a real layout is reported with a bound at least its score. Generous slack (a
+/// shared machine, input read included): at n = 1000 the same run took 2.1–2.4 s before.
+#[test]
+fn large_boards_stop_near_their_time_limit() {
+    let n = 600;
+    let input = xcover()
+        .args(["queens", "random", "600", "--seed", "3"])
+        .output()
+        .unwrap()
+        .stdout;
+    let text = String::from_utf8(input.clone()).unwrap();
+    let board: Vec<i64> = text
+        .split_ascii_whitespace()
+        .skip(1)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(board.len(), n * n);
+    let start = Instant::now();
+    let out = xcover()
+        .args(["queens", "max", "--time-limit", "1", "--board"])
+        .write_stdin(input)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let t = start.elapsed();
+    assert!(t < Duration::from_secs(6), "{t:?}");
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    let head = lines.next().expect("a result line");
+    // "value feasible bound=B", or the value alone when optimal.
+    let (value, bound) = head.split_once(" feasible bound=").unwrap_or((head, head));
+    let (value, bound): (i128, i128) = (value.trim().parse().unwrap(), bound.parse().unwrap());
+    let queens: Vec<u32> = lines
+        .take(n)
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(cells.len(), n, "{l}");
+            cells
+                .iter()
+                .position(|&c| c == "X")
+                .expect("a queen per rank") as u32
+        })
+        .collect();
+    assert_eq!(score_of(n, &board, &queens), value);
+    assert!(value <= bound, "{head}");
+}
