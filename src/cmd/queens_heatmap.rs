@@ -12,10 +12,9 @@ use crate::queens::heatmap::heatmap;
 
 const EXAMPLES: &str = "\
 Examples:
-  xcover queens heatmap 8                           the 8×8 table of counts
-  xcover queens heatmap 12 --format csv             rank,file,solutions,share for 144 squares
-  xcover queens heatmap 14 --unique --format svg -o heat.svg
-                                                    a picture of the fundamental solutions";
+  xcover queens heatmap 8                            # the 8×8 table of counts
+  xcover queens heatmap 12 --format csv              # rank,file,solutions,share per square
+  xcover queens heatmap 14 --unique --format svg -o heat.svg";
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
@@ -30,7 +29,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
-    pub threads: super::queens_list::Threads,
+    pub threads: super::Threads,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -19,11 +19,9 @@ use crate::queens::model::{self, Queens};
 
 const EXAMPLES: &str = "\
 Examples:
-  xcover queens list 8 --format csv                 all 92 solutions of 8-queens as CSV
-  xcover queens list 10 --unique --format json      one record per class, with its size
-  xcover queens list 12 --limit 24 --format svg -o first.svg
-                                                    the first 24 boards in one picture
-  xcover queens list 16 --format csv -t 2 | gzip    600 MB of CSV at the speed of the disk";
+  xcover queens list 8 --format csv                  # all 92 solutions of 8-queens as CSV
+  xcover queens list 10 --unique --format json       # one record per class, with its size
+  xcover queens list 12 --limit 24 --format svg -o first.svg";
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
@@ -45,23 +43,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Engine::Bits)]
     pub engine: Engine,
     #[command(flatten)]
-    pub threads: Threads,
+    pub threads: super::Threads,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-}
-
-/// `-t/--threads T` of the listing commands (defined here until a shared definition exists).
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub struct Threads {
-    /// Worker threads, 0 for all cores (the default). The output does not depend on it.
-    #[arg(
-        long = "threads",
-        short = 't',
-        value_name = "T",
-        value_parser = clap::value_parser!(u32).range(0..=1024)
-    )]
-    pub threads: Option<u32>,
 }
 
 #[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]

@@ -10,10 +10,6 @@ fn xcover() -> Command {
     Command::cargo_bin("xcover").unwrap()
 }
 
-/// Subcommands whose help examples (and `-t 0`) another branch adds: the lead removes this
-/// list when merging it. PENDING: `queens list` and `queens heatmap`.
-const PENDING: &[&str] = &["queens list", "queens heatmap"];
-
 /// Every subcommand (leaves and groups), as its path (`queens max`) with its command.
 fn subcommands(cmd: &clap::Command, prefix: &str, out: &mut Vec<(String, clap::Command)>) {
     for sub in cmd.get_subcommands() {
@@ -114,9 +110,6 @@ fn every_subcommand_help_ends_with_examples() {
         let help = String::from_utf8(out.stdout).unwrap();
         let ex = examples(&help);
         let ok = (2..=3).contains(&ex.len()) && ex.iter().all(|l| l.starts_with("xcover "));
-        if PENDING.contains(&path.as_str()) {
-            continue;
-        }
         if !ok {
             missing.push(format!("{path}: {ex:?}"));
         }
@@ -126,20 +119,6 @@ fn every_subcommand_help_ends_with_examples() {
         "help without 2 or 3 examples at the end:\n{}",
         missing.join("\n")
     );
-}
-
-#[test]
-fn pending_list_names_only_existing_gaps() {
-    // A subcommand in PENDING that got its examples must leave the list.
-    for (path, cmd) in all_subcommands() {
-        if PENDING.contains(&path.as_str()) {
-            let help = cmd.clone().render_long_help().to_string();
-            assert!(
-                examples(&help).is_empty(),
-                "{path} has examples now: remove it from PENDING"
-            );
-        }
-    }
 }
 
 /// The subcommands that compute, each with the words to run it briefly (input on stdin).
@@ -166,6 +145,11 @@ fn computing() -> Vec<(&'static str, Vec<&'static str>, Vec<u8>)> {
             vec!["queens", "max", "--method", "lagrangian"],
             boards,
         ),
+        (
+            "queens heatmap",
+            vec!["queens", "heatmap", "7", "--format", "csv"],
+            Vec::new(),
+        ),
     ]
 }
 
@@ -187,9 +171,6 @@ fn threads_is_one_definition_on_every_computing_subcommand() {
             .unwrap_or_else(|| panic!("{path} has no --threads"));
         assert_eq!(arg.get_short(), Some('t'), "{path}");
         assert_eq!(arg.get_long(), Some("threads"), "{path}");
-        if PENDING.contains(&path) {
-            continue;
-        }
         assert_eq!(
             arg.get_help().map(|h| h.to_string()),
             reference.get_help().map(|h| h.to_string()),
@@ -214,9 +195,6 @@ fn threads_is_one_definition_on_every_computing_subcommand() {
 #[test]
 fn threads_0_means_all_cores_and_changes_no_answer() {
     for (path, words, stdin) in computing() {
-        if PENDING.contains(&path) {
-            continue;
-        }
         let run = |t: &str| {
             let out = xcover()
                 .args(&words)
