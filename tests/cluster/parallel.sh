@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 command -v parallel >/dev/null 2>&1 || need_packages parallel
 setup_work
-trap 'rc=$?; [ $rc -eq 0 ] && rm -rf "$WORK"; say "done in $((SECONDS - START)) s (exit $rc)"' EXIT
+trap 'rc=$?; if [ $rc -eq 0 ]; then rm -rf "$WORK" 2>/dev/null || true; fi; say "done in $((SECONDS - START)) s (exit $rc)"' EXIT
 
 # A stand-in `xcover` first on PATH that kills itself (SIGKILL) the first time it is asked for
 # shard 3, and otherwise runs the real one.

@@ -34,14 +34,24 @@ cleanup() {
             sleep 0.5
         done
         timeout 20 scontrol shutdown >/dev/null 2>&1 || true
+        local pids=()
         for p in "$S"/run/*.pid; do
-            [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null || true
+            [ -f "$p" ] && pids+=("$(cat "$p")")
+        done
+        [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null || true
+        # Wait for the daemons to exit: slurmctld writes its state files while it stops.
+        for _ in $(seq 40); do
+            local alive=
+            for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+            [ -z "$alive" ] && break
+            sleep 0.25
         done
     fi
     if [ -n "$MUNGE_STARTED" ] && [ -f /run/munge/munged.pid ]; then
         kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
     fi
-    [ $rc -eq 0 ] && rm -rf "$WORK"
+    # Removing the scratch directory is tidying, not part of the test.
+    if [ $rc -eq 0 ]; then rm -rf "$WORK" 2>/dev/null || true; fi
     say "done in $((SECONDS - START)) s (exit $rc)"
     exit $rc
 }
