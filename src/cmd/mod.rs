@@ -55,8 +55,9 @@ pub enum QueensCommand {
     Heatmap(queens_heatmap::Args),
     /// Weighted n-queens: the maximum sum under n non-attacking queens, for each board.
     ///
-    /// With more than one thread (`-t`), the maximum and the status do not depend on the
-    /// threads, but which of several optimal layouts is shown may: so the default is 1 thread.
+    /// The layout shown does not depend on the threads (`-t`): of several optimal layouts, the
+    /// lexicographically smallest (files rank by rank) is shown. Only the `nodes` statistic
+    /// may vary with the threads.
     #[command(after_help = MAX_EXAMPLES)]
     Max(queens_max::Args),
     /// Generate random weight boards in the classic format.
@@ -156,10 +157,10 @@ pub const MAX_THREADS: u32 = 1024;
 
 /// `-t/--threads T`, the same on every subcommand that computes (`solve`, `queens count`,
 /// `queens list`, `queens max`): 0 means all cores, 1 to [`MAX_THREADS`] that many threads.
-/// The default is all cores, except for `queens max` (1: see [`Threads::get_or`]).
+/// The default is all cores.
 #[derive(clap::Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Threads {
-    /// Worker threads: 0 for all cores, or 1 to 1024 [default: all cores; queens max: 1]
+    /// Worker threads: 0 for all cores, or 1 to 1024 [default: all cores]
     #[arg(
         long = "threads",
         short = 't',

@@ -94,7 +94,6 @@ pub struct Args {
         value_parser = clap::value_parser!(u32).range(0..=i64::from(weighted::MAX_LAGRANGE_STEPS))
     )]
     pub lagrange_steps: u32,
-    // 1 by default: which of several optimal layouts is shown may depend on the threads.
     #[command(flatten)]
     pub threads: super::Threads,
     /// Print search statistics per board on stderr.
@@ -187,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep,
             budget,
             method,
-            threads: args.threads.get_or(1),
+            threads: args.threads.get(),
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();

@@ -111,7 +111,23 @@ pub trait Bound {
     /// long at one node (an iterative bound at a large root) can stop in time. A bound that
     /// stops early must still return a valid bound. Nothing by default.
     fn deadline(&mut self, _at: Option<Instant>) {}
+    /// Whether `Keep::Best` breaks ties between equally good solutions deterministically:
+    /// the one whose sorted option ids are lexicographically smallest is reported, whatever
+    /// the number of threads. Such a search does not prune a node whose bound ties the best
+    /// solution known unless [`Bound::precedes`] says that nothing below it can win the
+    /// tie, and does not stop at the first solution that reaches a proven ceiling. Off by
+    /// default (the first best solution found is kept).
+    const TIE_BREAK: bool = false;
+    /// With [`Bound::TIE_BREAK`]: whether some completion of the current node could have
+    /// sorted option ids lexicographically smaller than `best` (sorted). Must not answer
+    /// false when one could; `true` (the default) never prunes a tie.
+    fn precedes(&mut self, _view: &View<'_>, _best: &[OptionId]) -> bool {
+        true
+    }
 }
+
+/// The best solution any thread of a parallel search has found: its gain and sorted options.
+type Shared = Option<(i128, Vec<OptionId>)>;
 
 /// A sub-tree of a parallel search: the options chosen above it and those its ancestors
 /// excluded.
@@ -173,7 +189,8 @@ impl Bound for ShareBound {
 pub enum Keep {
     /// One optimal solution.
     Best,
-    /// Every optimal solution is counted; at most `limit` of them are stored.
+    /// Every optimal solution is counted; at most `limit` of them are stored (the first
+    /// found, or with [`Bound::TIE_BREAK`] those with the smallest sorted options).
     AllOptimal {
         /// The most optimal solutions stored.
         limit: usize,
@@ -260,8 +277,10 @@ struct BranchBound<'a, B: Bound> {
     /// The bound at the first node of the search.
     root_bound: Option<Option<i128>>,
     scratch: Vec<OptionId>,
-    /// Parallel search (`Keep::Best`): the best gain any thread has found.
-    shared: Option<&'a Mutex<Option<i128>>>,
+    /// Parallel search (`Keep::Best`): the best gain any thread has found, and the sorted
+    /// options of its solution (with [`Bound::TIE_BREAK`], the smallest among those of that
+    /// gain).
+    shared: Option<&'a Mutex<Shared>>,
     /// Parallel search: nodes at this depth are not searched but listed in `parts`, each with
     /// the options its ancestors excluded (`excluded_at[d]`: those of the node at depth d on
     /// the current path).
@@ -352,19 +371,36 @@ impl<B: Bound> BranchBound<'_, B> {
     /// The best gain kept here or, in a parallel search, by any thread.
     fn best_known(&self) -> Option<i128> {
         let here = self.kept.first().map(|k| k.0);
-        let shared = self
-            .shared
-            .and_then(|s| *s.lock().unwrap_or_else(|e| e.into_inner()));
+        let shared = self.shared.and_then(|s| {
+            s.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .map(|b| b.0)
+        });
         match (here, shared) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         }
     }
 
-    /// Whether nothing is left to find (`Keep::Best` only): a solution has reached the
-    /// ceiling.
+    /// The best solution kept here or by any thread (the smallest options among equal
+    /// gains), cloned: for the tie-break only.
+    fn best_solution(&self) -> Option<(i128, Vec<OptionId>)> {
+        let here = self.kept.first().cloned();
+        let shared = self
+            .shared
+            .and_then(|s| s.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        match (here, shared) {
+            (Some(a), Some(b)) => Some(if wins(a.0, &a.1, b.0, &b.1) { a } else { b }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether nothing is left to find (`Keep::Best` only, without tie-break): a solution
+    /// has reached the ceiling.
     fn done(&self) -> bool {
         self.keep == Keep::Best
+            && !B::TIE_BREAK
             && self
                 .ceiling
                 .is_some_and(|c| self.best_known().is_some_and(|b| b >= c))
@@ -384,13 +420,16 @@ impl<B: Bound> BranchBound<'_, B> {
         }
         match self.keep {
             Keep::Best => {
-                if self.kept.first().is_none_or(|k| gain > k.0) {
+                let better = |k: &(i128, Vec<OptionId>)| {
+                    gain > k.0 || (B::TIE_BREAK && gain == k.0 && options < &k.1[..])
+                };
+                if self.kept.first().is_none_or(better) {
                     self.kept.clear();
                     self.kept.push((gain, options.to_vec()));
                     if let Some(s) = self.shared {
                         let mut best = s.lock().unwrap_or_else(|e| e.into_inner());
-                        if best.is_none_or(|b| gain > b) {
-                            *best = Some(gain);
+                        if best.as_ref().is_none_or(better) {
+                            *best = Some((gain, options.to_vec()));
                         }
                     }
                 }
@@ -401,6 +440,14 @@ impl<B: Bound> BranchBound<'_, B> {
                     self.ties += 1;
                     if self.kept.len() < limit {
                         self.kept.push((gain, options.to_vec()));
+                    } else if B::TIE_BREAK {
+                        // Keep the `limit` smallest options lists.
+                        if let Some(largest) = (0..self.kept.len())
+                            .max_by(|&i, &j| self.kept[i].1.cmp(&self.kept[j].1))
+                            && options < &self.kept[largest].1[..]
+                        {
+                            self.kept[largest] = (gain, options.to_vec());
+                        }
                     }
                 }
                 _ => {
@@ -451,7 +498,23 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
         }
         match rest {
             None => false,
-            Some(r) => self.worth(so_far.saturating_add(r)),
+            Some(r) if !B::TIE_BREAK || self.keep != Keep::Best => {
+                self.worth(so_far.saturating_add(r))
+            }
+            Some(r) => {
+                // No solution is above the ceiling: a node whose bound reaches it can only tie.
+                let upper = so_far
+                    .saturating_add(r)
+                    .min(self.ceiling.unwrap_or(i128::MAX));
+                match self.threshold() {
+                    // A tie with the best known: worth it only if it could win the tie-break.
+                    Some((t, false)) if upper == t => match self.best_solution() {
+                        Some((_, best)) => self.bound.precedes(view, &best),
+                        None => true,
+                    },
+                    _ => self.worth(upper),
+                }
+            }
         }
     }
 
@@ -474,7 +537,10 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
         let gain: i128 = options.iter().map(|o| self.gains[o.0 as usize]).sum();
-        if self.worth(gain) {
+        let tie = B::TIE_BREAK
+            && self.keep == Keep::Best
+            && matches!(self.threshold(), Some((t, false)) if t == gain);
+        if tie || self.worth(gain) {
             let mut s = std::mem::take(&mut self.scratch);
             s.clear();
             s.extend_from_slice(options);
@@ -617,7 +683,9 @@ pub fn optimize_aiming<B: Bound>(
 /// same option order, and a bound each; one thread each), which prune against the best gain
 /// any of them has found. Falls back to [`optimize_aiming`] without workers, for other modes
 /// than `Keep::Best`, and with a node or mem budget. The best value and the status are those
-/// of the sequential search; which of several equally good solutions is reported may differ.
+/// of the sequential search; which of several equally good solutions is reported may differ,
+/// unless the bound breaks ties ([`Bound::TIE_BREAK`]): then it is the one with the smallest
+/// sorted options, as in the sequential search (node counts still vary).
 pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
@@ -802,7 +870,7 @@ fn search_parallel<'p, B: Bound + Send>(
     seeds: &[Vec<OptionId>],
     window: Window,
 ) -> Optimum {
-    let shared = Mutex::new(None::<i128>);
+    let shared = Mutex::new(None);
     // The tree above the cut; the nodes at the cut become the parts.
     let mut top = BranchBound::new(gains, bound, config.keep);
     top.aim(window);
@@ -869,6 +937,12 @@ fn search_parallel<'p, B: Bound + Send>(
     kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     kept.truncate(1);
     conclude(config.sense, kept, complete, root, stats)
+}
+
+/// Whether a solution of `gain` with sorted `options` wins over one of `other_gain` with
+/// `other`: a greater gain, or an equal one and smaller options.
+fn wins(gain: i128, options: &[OptionId], other_gain: i128, other: &[OptionId]) -> bool {
+    gain > other_gain || (gain == other_gain && options < other)
 }
 
 /// A seed's total gain and its options sorted by id (the form solutions are kept in).

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 pub use random::{SplitMix64, random_boards};
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
-use crate::engine::{Budget, MAX_NODES, OptionId, Problem, Solver, View, Visitor};
+use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, View, Visitor};
 
 use super::board::{self, Line};
 
@@ -683,6 +683,70 @@ impl FreeSquares {
     }
 }
 
+/// The tie-break of the queens bounds ([`Bound::precedes`]): option `r·n + c` is square (r, c),
+/// so a layout's sorted options list its files rank by rank, and comparing them compares the
+/// layouts as rank → file vectors.
+pub(crate) struct TieBreak {
+    n: usize,
+    /// The item of each rank.
+    rank_item: Vec<ItemId>,
+    /// Scratch: the file chosen in each rank, `u32::MAX` if none.
+    chosen: Vec<u32>,
+}
+
+impl TieBreak {
+    pub fn new(n: usize, lines: &[Line]) -> Self {
+        let mut rank_item = vec![ItemId(0); n];
+        for (i, line) in lines.iter().enumerate() {
+            if let Line::Rank(r) = *line {
+                rank_item[r as usize] = ItemId(i as u32);
+            }
+        }
+        TieBreak {
+            n,
+            rank_item,
+            chosen: vec![u32::MAX; n],
+        }
+    }
+
+    /// Whether a layout below the node of `view` could be lexicographically smaller than
+    /// `best` (sorted square options, one per rank): rank by rank, while the node can still
+    /// match `best`, whether it can place the queen on a smaller file.
+    pub fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
+        let n = self.n;
+        if best.len() != n {
+            return true;
+        }
+        self.chosen.iter_mut().for_each(|c| *c = u32::MAX);
+        for o in view.chosen() {
+            self.chosen[o.0 as usize / n] = o.0 % n as u32;
+        }
+        for (r, b) in best.iter().enumerate() {
+            let k = b.0 % n as u32;
+            let c = self.chosen[r];
+            if c != u32::MAX {
+                match c.cmp(&k) {
+                    std::cmp::Ordering::Less => return true,
+                    std::cmp::Ordering::Greater => return false,
+                    std::cmp::Ordering::Equal => continue,
+                }
+            }
+            let mut same = false;
+            for o in view.options(self.rank_item[r]) {
+                let c = o.0 % n as u32;
+                if c < k {
+                    return true;
+                }
+                same |= c == k;
+            }
+            if !same {
+                return false;
+            }
+        }
+        false
+    }
+}
+
 /// The rank/file maxima of a whole board: min(Σ over ranks of the rank's largest number, Σ
 /// over files of the same), an upper bound on every layout's score, in O(n²).
 pub(crate) fn rank_file_maxima(n: usize, board: &[i64]) -> i128 {
@@ -704,6 +768,7 @@ pub(crate) struct RankFileMaxBound<'a> {
     lines: &'a [Line],
     board: &'a [i64],
     free: FreeSquares,
+    ties: TieBreak,
 }
 
 impl<'a> RankFileMaxBound<'a> {
@@ -713,11 +778,18 @@ impl<'a> RankFileMaxBound<'a> {
             lines,
             board,
             free: FreeSquares::new(n),
+            ties: TieBreak::new(n, lines),
         }
     }
 }
 
 impl Bound for RankFileMaxBound<'_> {
+    const TIE_BREAK: bool = true;
+
+    fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
+        self.ties.precedes(view, best)
+    }
+
     fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
         if !self.free.read(view, self.lines, self.board) {
             return None;

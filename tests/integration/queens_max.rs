@@ -922,3 +922,92 @@ fn svg_of_more_than_a_thousand_boards_is_refused() {
     assert_eq!(s.matches("<g ").count(), 1000);
     assert_eq!(s.matches("<circle").count(), 1000);
 }
+
+/// Ties between optimal layouts are broken by the lexicographically smallest layout (files
+/// rank by rank), whatever the method, the bound and the threads: every branch and bound
+/// agrees with enumeration (which sorts the layouts) on boards with many optimal layouts.
+#[test]
+fn ties_go_to_the_smallest_layout_on_any_threads() {
+    let methods = [
+        Method::Enumerate,
+        Method::BranchBound(BoundKind::Lagrangian(15)),
+        Method::BranchBound(BoundKind::Assignment),
+        Method::BranchBound(BoundKind::RankFileMax),
+    ];
+    for n in 6..=10 {
+        let mut model = WeightedQueens::new(n);
+        let mut boards = random_boards(n, 3, n as u64, 1, 3);
+        boards.push(vec![5; n * n]);
+        // A symmetric pattern: the weight of a square is its distance from the nearest edge.
+        boards.push(
+            (0..n * n)
+                .map(|s| {
+                    let (r, c) = (s / n, s % n);
+                    r.min(c).min(n - 1 - r).min(n - 1 - c) as i64
+                })
+                .collect(),
+        );
+        for board in &boards {
+            let mut seen = BTreeSet::new();
+            for method in methods {
+                for threads in [1, 2, 3] {
+                    for keep in [Keep::Best, Keep::AllOptimal { limit: 2 }] {
+                        let req = Request {
+                            method,
+                            threads,
+                            keep,
+                            ..Request::default()
+                        };
+                        let r = model.solve(board, &req);
+                        assert_eq!(r.status, Status::Optimal);
+                        seen.insert((keep == Keep::Best, r.layouts.clone()));
+                    }
+                }
+            }
+            assert_eq!(seen.len(), 2, "n = {n}: {seen:?}");
+        }
+    }
+}
+
+/// `queens max` prints the same in every format on 1, 2 and 3 threads, run after run, on
+/// boards with several optimal layouts (only the `nodes` statistic may differ).
+#[test]
+fn the_output_does_not_depend_on_the_threads() {
+    let no_nodes = |s: String| -> String {
+        s.lines()
+            .map(|l| {
+                let mut l = l.to_string();
+                if let Some(i) = l.find("\"nodes\":") {
+                    let j = l[i..].find(',').map_or(l.len(), |j| i + j);
+                    l.replace_range(i..j, "");
+                }
+                l
+            })
+            .map(|l| {
+                // CSV: the nodes column is the 7th.
+                let mut f: Vec<&str> = l.split(',').collect();
+                if f.len() > 7 && !l.starts_with('{') {
+                    f.remove(6);
+                }
+                f.join(",")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (n, lo, hi) in [(12, 1, 3), (13, 5, 5)] {
+        let boards = classic(n, &random_boards(n, 2, 3, lo, hi));
+        for format in ["text", "csv", "json", "svg"] {
+            let mut outs = BTreeSet::new();
+            for t in ["1", "2", "3", "2"] {
+                let out = xcover()
+                    .args(["queens", "max", "--board", "--format", format, "-t", t])
+                    .write_stdin(boards.clone())
+                    .output()
+                    .unwrap();
+                assert!(out.status.success());
+                outs.insert(no_nodes(String::from_utf8(out.stdout).unwrap()));
+            }
+            assert_eq!(outs.len(), 1, "n = {n}, {format}: {outs:?}");
+        }
+    }
+}

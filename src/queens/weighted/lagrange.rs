@@ -29,7 +29,7 @@
 use std::time::Instant;
 
 use super::hungarian::{HungarianInt, Solved, WarmHungarian};
-use super::{FreeSquares, Line};
+use super::{FreeSquares, Line, TieBreak};
 use crate::engine::optimize::Bound;
 use crate::engine::{OptionId, View};
 
@@ -109,6 +109,7 @@ pub struct LagrangeBound<'a, T> {
     lines: &'a [Line],
     board: &'a [i64],
     free: FreeSquares,
+    ties: TieBreak,
     /// Subgradient steps per node, and at the root.
     steps: u32,
     root_steps: u32,
@@ -156,6 +157,7 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             lines,
             board,
             free: FreeSquares::new(n),
+            ties: TieBreak::new(n, lines),
             steps,
             root_steps,
             levels: Vec::new(),
@@ -209,6 +211,11 @@ fn unscale(x: i128) -> i128 {
 
 impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
     const ORDERS: bool = true;
+    const TIE_BREAK: bool = true;
+
+    fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
+        self.ties.precedes(view, best)
+    }
 
     fn deadline(&mut self, at: Option<Instant>) {
         self.deadline = at;
