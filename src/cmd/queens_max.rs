@@ -186,7 +186,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep,
             budget,
             method,
-            threads: args.threads.get(),
+            // All cores by default, but one thread for boards too small for the split to pay
+            // (the layouts reported are the same on any number of threads).
+            threads: if args.threads.threads.is_none() && n < weighted::PARALLEL_MIN_N {
+                1
+            } else {
+                args.threads.get()
+            },
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();
