@@ -956,7 +956,7 @@ fn sorted_seed(seed: &[OptionId], gains: &[i128]) -> (i128, Vec<OptionId>) {
 /// had `root` as the bound at its root: its status, the solutions in weight units, and the
 /// bound (the best value when optimal, the root's when cut short). `optimal_count` is left
 /// to the caller.
-fn conclude(
+pub(crate) fn conclude(
     sense: Sense,
     kept: Vec<(i128, Vec<OptionId>)>,
     complete: bool,

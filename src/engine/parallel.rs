@@ -15,7 +15,7 @@ use std::sync::mpsc;
 
 use super::dlx::Solver;
 use super::optimize::{
-    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, best_first, optimize_gains,
+    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, best_first, conclude, optimize_gains,
     optimize_gains_parallel,
 };
 use super::problem::{OptionId, Problem};
@@ -384,9 +384,10 @@ impl Plan {
         let mut stats = split.above(self.shard);
         let mut kept: Vec<Scored> = Vec::new();
         let mut complete = true;
-        // The best bound of a part cut short, in gains.
+        // The best bound of a part cut short, in gains; `unbounded` when a part was cut short
+        // without one or never reached (then the shard has no proven bound).
         let mut open: Option<i128> = None;
-        let mut unreached = false;
+        let mut unbounded = false;
         for k in split.shard_parts(self.shard) {
             match &split.parts[k] {
                 Part::Solution(options) => {
@@ -408,8 +409,9 @@ impl Plan {
                     stats += part.stats;
                     if matches!(part.status, Status::Feasible | Status::Unknown) {
                         complete = false;
-                        if let Some(b) = part.bound.map(|b| sense.value(b)) {
-                            open = Some(open.map_or(b, |o| o.max(b)));
+                        match part.bound.map(|b| sense.value(b)) {
+                            Some(b) => open = Some(open.map_or(b, |o| o.max(b))),
+                            None => unbounded = true,
                         }
                     }
                     kept.extend(part.solutions);
@@ -433,31 +435,16 @@ impl Plan {
                 .is_some_and(|d| std::time::Instant::now() >= d)
             {
                 complete = false;
-                unreached = true;
+                unbounded = true;
                 break;
             }
         }
-        let best_gain = kept.first().map(|s| sense.value(s.value));
-        let status = match (complete, best_gain) {
-            (true, Some(_)) => Status::Optimal,
-            (true, None) => Status::Infeasible,
-            (false, Some(_)) => Status::Feasible,
-            (false, None) => Status::Unknown,
-        };
-        let bound_gain = match status {
-            Status::Optimal => best_gain,
-            Status::Infeasible => None,
-            // Parts not reached have no bound here.
-            _ if unreached => Some(i128::MAX / 4),
-            _ => [open, best_gain].into_iter().flatten().max(),
-        };
-        let optimum = Optimum {
-            status,
-            solutions: kept,
-            optimal_count: None,
-            bound: bound_gain.map(|g| sense.value(g)),
-            stats,
-        };
+        let kept = kept
+            .into_iter()
+            .map(|s| (sense.value(s.value), s.options))
+            .collect();
+        let root = if unbounded { None } else { open };
+        let optimum = conclude(sense, kept, complete, root, stats);
         (optimum, Some(info))
     }
 }

@@ -394,3 +394,33 @@ fn cli_shard_records_merge_to_the_whole() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), best);
 }
+
+/// A shard cut short before it proved anything reports no bound (`null`), never a sentinel
+/// or the incumbent: every reported bound is a proven one.
+#[test]
+fn a_shard_cut_short_reports_no_bound_it_did_not_prove() {
+    for format in ["json", "text"] {
+        let out = xcover()
+            .args([
+                "solve",
+                "examples/queens13.dlx",
+                "--minimize",
+                "--shard",
+                "1/2",
+            ])
+            .args(["--time-limit", "0", "--format", format])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let out = String::from_utf8(out).unwrap();
+        if format == "json" {
+            let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(v["status"], "time", "{out}");
+            assert!(v["bound"].is_null(), "{out}");
+        } else {
+            assert!(!out.contains("bound=-"), "{out}");
+        }
+    }
+}
