@@ -7,7 +7,8 @@
 
 use std::time::Instant;
 
-use xcover::queens::model::{Count, CountConfig, Queens, Reduction, count};
+use xcover::queens::count::Counted;
+use xcover::queens::model::{CountConfig, Queens, Reduction, count};
 
 /// A000170 for n = 0..=17, to check every run.
 const A000170: [u64; 18] = [
@@ -63,7 +64,7 @@ fn somers(n: usize) -> u64 {
     total
 }
 
-fn dlx(n: usize, threads: usize, reduction: Reduction) -> (Count, f64) {
+fn dlx(n: usize, threads: usize, reduction: Reduction) -> (Counted, f64) {
     let model = Queens::new(n).expect("valid n");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -96,8 +96,12 @@ pub fn read_classic<R: BufRead>(
                 return Err(input_error(e));
             }
         };
+        // Columns count characters, found incrementally from the previous token so that a long
+        // line costs linear time, not quadratic.
+        let (mut seen, mut col) = (0usize, 1usize);
         for (start, tok) in ascii_tokens(text) {
-            let col = text[..start].chars().count() + 1;
+            col += text[seen..start].chars().count();
+            seen = start;
             if tokens == 0 {
                 k_pos = Some((line, col));
             }

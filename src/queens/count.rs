@@ -239,21 +239,8 @@ pub fn count(
                 reduction: request.reduction(),
                 shard: Some(shard),
             };
-            let c = pool
-                .install(|| model::count(&model, &config, progress))
-                .expect("request validated");
-            Counted {
-                solutions: c.solutions,
-                unique: c.unique,
-                work: Work {
-                    nodes: c.work.nodes,
-                    updates: Some(c.work.updates),
-                    mems: Some(c.work.mems),
-                },
-                tasks: c.tasks,
-                tasks_total: c.tasks_total,
-                residue: c.residue,
-            }
+            pool.install(|| model::count(&model, &config, progress))
+                .expect("request validated")
         }
         Engine::Bits => {
             let c = pool.install(|| bits::count(n, request.unique, Some(shard), progress));

@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, in_shard};
 
 use super::board::{self, Board, Corners, ExactCover};
-use super::count::RESIDUE_MODULUS;
+use super::count::{self, Counted, RESIDUE_MODULUS};
 use super::symmetry;
 
 /// The largest board the model builds (ranks/files fit easily; counts are u128).
@@ -310,30 +310,13 @@ fn counted_rep(q: &[u8], mirror: bool) -> u64 {
     symmetry::is_smallest_image_where(q, |p| in_region(p, mirror)) as u64
 }
 
-/// The result of [`count`].
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Count {
-    /// Solutions counted.
-    pub solutions: u128,
-    /// Fundamental solutions, when asked for.
-    pub unique: Option<u128>,
-    /// The engine's work.
-    pub work: Work,
-    /// Tasks counted (in this shard).
-    pub tasks: usize,
-    /// Tasks in the whole split.
-    pub tasks_total: usize,
-    /// `solutions mod RESIDUE_MODULUS`, summed task by task.
-    pub residue: u64,
-}
-
 /// Counts the n-queens solutions (and fundamental solutions if asked) on the current rayon
 /// pool. `progress(done, total, solutions_so_far)` is called after each task.
 pub fn count(
     model: &Queens,
     config: &CountConfig,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
-) -> Result<Count, QueensError> {
+) -> Result<Counted, QueensError> {
     let (shard, shards) = config.shard.unwrap_or((1, 1));
     if shard == 0 || shard > shards {
         return Err(QueensError::BadShard(shard, shards));
@@ -420,26 +403,31 @@ pub fn count(
         )
         .collect();
 
-    let mut out = Count {
-        tasks: total,
-        tasks_total: tasks.len(),
-        unique: unique.then_some(0),
-        ..Count::default()
-    };
-    if shard == 1 {
-        out.work = above;
-    }
-    for (weighted, reps, work) in results {
-        out.solutions = out
-            .solutions
+    let mut work = if shard == 1 { above } else { Work::default() };
+    let (mut solutions, mut residue) = (0u128, 0u64);
+    let mut classes = unique.then_some(0u128);
+    for (weighted, reps, w) in results {
+        solutions = solutions
             .checked_add(weighted)
             .expect("u128 cannot overflow here");
-        out.residue = (out.residue + (weighted % RESIDUE_MODULUS as u128) as u64) % RESIDUE_MODULUS;
-        if let Some(u) = out.unique.as_mut() {
+        residue = (residue + (weighted % RESIDUE_MODULUS as u128) as u64) % RESIDUE_MODULUS;
+        if let Some(u) = classes.as_mut() {
             *u += u128::from(reps);
         }
-        out.work += work;
+        work += w;
     }
+    let out = Counted {
+        solutions,
+        unique: classes,
+        work: count::Work {
+            nodes: work.nodes,
+            updates: Some(work.updates),
+            mems: Some(work.mems),
+        },
+        tasks: total,
+        tasks_total: tasks.len(),
+        residue,
+    };
     Ok(out)
 }
 
