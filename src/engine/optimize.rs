@@ -126,8 +126,32 @@ pub trait Bound {
     }
 }
 
-/// The best solution any thread of a parallel search has found: its gain and sorted options.
-type Shared = Option<(i128, Vec<OptionId>)>;
+/// The best solution any thread of a parallel search has found.
+type Shared = Option<Incumbent>;
+
+/// A best solution: its gain, its place in the order of the sequential search
+/// ([`BranchBound::place`]) and its sorted options.
+#[derive(Clone, Debug)]
+struct Incumbent {
+    gain: i128,
+    place: u64,
+    options: Vec<OptionId>,
+}
+
+impl Incumbent {
+    /// Whether this solution is reported rather than `other`: a greater gain or, among equal
+    /// gains, with [`Bound::TIE_BREAK`] the smaller sorted options, otherwise the one the
+    /// sequential search meets first (the smaller place).
+    fn wins<B: Bound>(&self, other: &Incumbent) -> bool {
+        self.gain > other.gain
+            || (self.gain == other.gain
+                && if B::TIE_BREAK {
+                    self.options < other.options
+                } else {
+                    self.place < other.place
+                })
+    }
+}
 
 /// A sub-tree of a parallel search: the options chosen above it and those its ancestors
 /// excluded.
@@ -277,10 +301,17 @@ struct BranchBound<'a, B: Bound> {
     /// The bound at the first node of the search.
     root_bound: Option<Option<i128>>,
     scratch: Vec<OptionId>,
-    /// Parallel search (`Keep::Best`): the best gain any thread has found, and the sorted
-    /// options of its solution (with [`Bound::TIE_BREAK`], the smallest among those of that
-    /// gain).
+    /// Parallel search (`Keep::Best`): the best solution any thread has found (among those
+    /// of equal gain, the one [`Incumbent::wins`] prefers).
     shared: Option<&'a Mutex<Shared>>,
+    /// Where the solutions this visitor finds stand in the order of the sequential search,
+    /// so that a parallel search without [`Bound::TIE_BREAK`] reports the solution the
+    /// sequential one would: 0 for seeds and the sequential search; in a parallel search
+    /// `2p + 1` for those the search above the cut finds after its `p`-th part, `2k + 2` for
+    /// those of part `k`. See [`BranchBound::place`].
+    part_place: u64,
+    /// The place of `kept[0]` (`Keep::Best`).
+    kept_place: u64,
     /// Parallel search: nodes at this depth are not searched but listed in `parts`, each with
     /// the options its ancestors excluded (`excluded_at[d]`: those of the node at depth d on
     /// the current path).
@@ -312,6 +343,8 @@ impl<'a, B: Bound> BranchBound<'a, B> {
             root_bound: None,
             scratch: Vec::new(),
             shared: None,
+            part_place: 0,
+            kept_place: 0,
             cut: None,
             parts: Vec::new(),
             excluded_at: Vec::new(),
@@ -370,40 +403,71 @@ impl<B: Bound> BranchBound<'_, B> {
 
     /// The best gain kept here or, in a parallel search, by any thread.
     fn best_known(&self) -> Option<i128> {
-        let here = self.kept.first().map(|k| k.0);
+        self.best_placed().map(|(gain, _)| gain)
+    }
+
+    /// The gain and place of the best solution kept here or by any thread.
+    fn best_placed(&self) -> Option<(i128, u64)> {
+        let here = self.kept.first().map(|k| (k.0, self.kept_place));
         let shared = self.shared.and_then(|s| {
             s.lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .as_ref()
-                .map(|b| b.0)
+                .map(|b| (b.gain, b.place))
         });
         match (here, shared) {
-            (Some(a), Some(b)) => Some(a.max(b)),
+            (Some(a), Some(b)) => Some(
+                if (b.0, std::cmp::Reverse(b.1)) > (a.0, std::cmp::Reverse(a.1)) {
+                    b
+                } else {
+                    a
+                },
+            ),
             (a, b) => a.or(b),
         }
     }
 
-    /// The best solution kept here or by any thread (the smallest options among equal
-    /// gains), cloned: for the tie-break only.
-    fn best_solution(&self) -> Option<(i128, Vec<OptionId>)> {
-        let here = self.kept.first().cloned();
+    /// The best solution kept here or by any thread, cloned: for the tie-break only.
+    fn best_solution(&self) -> Option<Incumbent> {
+        let here = self.kept.first().map(|(gain, options)| Incumbent {
+            gain: *gain,
+            place: self.kept_place,
+            options: options.clone(),
+        });
         let shared = self
             .shared
             .and_then(|s| s.lock().unwrap_or_else(|e| e.into_inner()).clone());
         match (here, shared) {
-            (Some(a), Some(b)) => Some(if wins(a.0, &a.1, b.0, &b.1) { a } else { b }),
+            (Some(a), Some(b)) => Some(if a.wins::<B>(&b) { a } else { b }),
             (a, b) => a.or(b),
         }
     }
 
+    /// The place of the solutions found now ([`BranchBound::part_place`]): above the cut of
+    /// a parallel search it follows the parts listed so far.
+    fn place(&self) -> u64 {
+        match self.cut {
+            Some(_) => 2 * self.parts.len() as u64 + 1,
+            None => self.part_place,
+        }
+    }
+
+    /// Without [`Bound::TIE_BREAK`]: whether a solution found now, tying the best known,
+    /// would be reported instead of it (the sequential search meets it first). Always false
+    /// in the sequential search, where the first one found is kept.
+    fn earlier_than_best(&self) -> bool {
+        self.best_placed().is_none_or(|(_, p)| self.place() < p)
+    }
+
     /// Whether nothing is left to find (`Keep::Best` only, without tie-break): a solution
-    /// has reached the ceiling.
+    /// has reached the ceiling, and nothing found from here on could replace it.
     fn done(&self) -> bool {
         self.keep == Keep::Best
             && !B::TIE_BREAK
-            && self
-                .ceiling
-                .is_some_and(|c| self.best_known().is_some_and(|b| b >= c))
+            && self.ceiling.is_some_and(|c| {
+                self.best_placed()
+                    .is_some_and(|(b, p)| b >= c && p <= self.place())
+            })
     }
 
     fn worth(&self, upper: i128) -> bool {
@@ -413,23 +477,34 @@ impl<B: Bound> BranchBound<'_, B> {
         }
     }
 
-    /// Offers a solution (options sorted); duplicates of kept ones are ignored.
-    fn offer(&mut self, gain: i128, options: &[OptionId]) {
+    /// Offers a solution (options sorted) found at `place` ([`BranchBound::place`]);
+    /// duplicates of kept ones are ignored.
+    fn offer(&mut self, gain: i128, options: &[OptionId], place: u64) {
         if self.kept.iter().any(|(g, o)| *g == gain && o == options) {
             return;
         }
         match self.keep {
             Keep::Best => {
-                let better = |k: &(i128, Vec<OptionId>)| {
-                    gain > k.0 || (B::TIE_BREAK && gain == k.0 && options < &k.1[..])
+                let new = Incumbent {
+                    gain,
+                    place,
+                    options: options.to_vec(),
                 };
-                if self.kept.first().is_none_or(better) {
+                let better_than_kept = self.kept.first().is_none_or(|(g, o)| {
+                    new.wins::<B>(&Incumbent {
+                        gain: *g,
+                        place: self.kept_place,
+                        options: o.clone(),
+                    })
+                });
+                if better_than_kept {
                     self.kept.clear();
                     self.kept.push((gain, options.to_vec()));
+                    self.kept_place = place;
                     if let Some(s) = self.shared {
                         let mut best = s.lock().unwrap_or_else(|e| e.into_inner());
-                        if best.as_ref().is_none_or(better) {
-                            *best = Some((gain, options.to_vec()));
+                        if best.as_ref().is_none_or(|b| new.wins::<B>(b)) {
+                            *best = Some(new);
                         }
                     }
                 }
@@ -498,9 +573,7 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
         }
         match rest {
             None => false,
-            Some(r) if !B::TIE_BREAK || self.keep != Keep::Best => {
-                self.worth(so_far.saturating_add(r))
-            }
+            Some(r) if self.keep != Keep::Best => self.worth(so_far.saturating_add(r)),
             Some(r) => {
                 // No solution is above the ceiling: a node whose bound reaches it can only tie.
                 let upper = so_far
@@ -508,10 +581,11 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
                     .min(self.ceiling.unwrap_or(i128::MAX));
                 match self.threshold() {
                     // A tie with the best known: worth it only if it could win the tie-break.
-                    Some((t, false)) if upper == t => match self.best_solution() {
-                        Some((_, best)) => self.bound.precedes(view, &best),
+                    Some((t, false)) if upper == t && B::TIE_BREAK => match self.best_solution() {
+                        Some(best) => self.bound.precedes(view, &best.options),
                         None => true,
                     },
+                    Some((t, false)) if upper == t => self.earlier_than_best(),
                     _ => self.worth(upper),
                 }
             }
@@ -537,15 +611,16 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
         let gain: i128 = options.iter().map(|o| self.gains[o.0 as usize]).sum();
-        let tie = B::TIE_BREAK
-            && self.keep == Keep::Best
-            && matches!(self.threshold(), Some((t, false)) if t == gain);
+        let tie = self.keep == Keep::Best
+            && matches!(self.threshold(), Some((t, false)) if t == gain)
+            && (B::TIE_BREAK || self.earlier_than_best());
         if tie || self.worth(gain) {
             let mut s = std::mem::take(&mut self.scratch);
             s.clear();
             s.extend_from_slice(options);
             s.sort_unstable();
-            self.offer(gain, &s);
+            let place = self.place();
+            self.offer(gain, &s, place);
             self.scratch = s;
         }
         ControlFlow::Continue(())
@@ -682,10 +757,11 @@ pub fn optimize_aiming<B: Bound>(
 /// sub-trees below it are shared out to the `workers` (a solver over the same problem, with the
 /// same option order, and a bound each; one thread each), which prune against the best gain
 /// any of them has found. Falls back to [`optimize_aiming`] without workers, for other modes
-/// than `Keep::Best`, and with a node or mem budget. The best value and the status are those
-/// of the sequential search; which of several equally good solutions is reported may differ,
-/// unless the bound breaks ties ([`Bound::TIE_BREAK`]): then it is the one with the smallest
-/// sorted options, as in the sequential search (node counts still vary).
+/// than `Keep::Best`, and with a node or mem budget. The best value, the status and the
+/// solution reported are those of the sequential search: the one with the smallest sorted
+/// options if the bound breaks ties ([`Bound::TIE_BREAK`]), otherwise the first optimal
+/// solution in the sequential search's order (a node that only ties the best known is searched
+/// when its solutions come before it in that order). Node counts vary.
 pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
@@ -709,8 +785,9 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
 /// one search cut at depth [`PARALLEL_CUT`] below its root, the sub-trees shared out to the
 /// `workers` as in [`optimize_aiming_parallel`], which prune against the best gain any of them
 /// has found. Falls back to [`optimize_gains`] without workers, for other modes than
-/// `Keep::Best`, and with a node or mem budget. The best value and the status are those of the
-/// sequential search; node counts depend on when the threads find their solutions.
+/// `Keep::Best`, and with a node or mem budget. The best value, the status and the solution
+/// are those of the sequential search; node counts depend on when the threads find their
+/// solutions.
 pub fn optimize_gains_parallel<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
@@ -858,7 +935,7 @@ fn aim_loop(
 
 /// What a worker of [`search_parallel`] brings back: what it kept, its statistics, and
 /// whether every part it took was searched to the end.
-type WorkerResult = (Vec<(i128, Vec<OptionId>)>, Stats, bool);
+type WorkerResult = (Vec<Incumbent>, Stats, bool);
 
 /// One search of [`optimize_aiming_parallel`] (`Keep::Best`).
 fn search_parallel<'p, B: Bound + Send>(
@@ -878,14 +955,14 @@ fn search_parallel<'p, B: Bound + Send>(
     top.cut = Some(main.forced().len() + PARALLEL_CUT);
     for seed in seeds {
         let (gain, s) = sorted_seed(seed, gains);
-        top.offer(gain, &s);
+        top.offer(gain, &s, 0);
     }
     top.set_deadline(config.budget.deadline);
     let outcome = main.run(&config.budget, &mut top);
     let mut stats = outcome.stats;
     let mut complete = outcome.end == End::Exhausted && !top.late;
     let parts = std::mem::take(&mut top.parts);
-    let mut kept = std::mem::take(&mut top.kept);
+    let mut kept: Vec<Incumbent> = placed(std::mem::take(&mut top.kept), top.kept_place);
     let root = top.root_bound.flatten();
     // The parts, shared out in order.
     let next = AtomicUsize::new(0);
@@ -907,6 +984,7 @@ fn search_parallel<'p, B: Bound + Send>(
                         let Some((prefix, excluded)) = parts.get(k) else {
                             break;
                         };
+                        bb.part_place = 2 * k as u64 + 2;
                         let o = solver.run_subproblem_without(
                             prefix,
                             excluded,
@@ -919,7 +997,7 @@ fn search_parallel<'p, B: Bound + Send>(
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
-                    (bb.kept, stats, complete)
+                    (placed(bb.kept, bb.kept_place), stats, complete)
                 })
             })
             .collect();
@@ -933,16 +1011,24 @@ fn search_parallel<'p, B: Bound + Send>(
         stats += s;
         complete &= c;
     }
-    // The best gain; among equals the smallest option list, whichever thread found it.
-    kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    kept.truncate(1);
+    // The best gain; among equals the one `Incumbent::wins` prefers, whichever thread found
+    // it.
+    let best = kept
+        .into_iter()
+        .reduce(|a, b| if b.wins::<B>(&a) { b } else { a });
+    let kept = best.map(|b| (b.gain, b.options)).into_iter().collect();
     conclude(config.sense, kept, complete, root, stats)
 }
 
-/// Whether a solution of `gain` with sorted `options` wins over one of `other_gain` with
-/// `other`: a greater gain, or an equal one and smaller options.
-fn wins(gain: i128, options: &[OptionId], other_gain: i128, other: &[OptionId]) -> bool {
-    gain > other_gain || (gain == other_gain && options < other)
+/// The best solution a `Keep::Best` visitor kept (at most one), with its place.
+fn placed(kept: Vec<(i128, Vec<OptionId>)>, place: u64) -> Vec<Incumbent> {
+    kept.into_iter()
+        .map(|(gain, options)| Incumbent {
+            gain,
+            place,
+            options,
+        })
+        .collect()
 }
 
 /// A seed's total gain and its options sorted by id (the form solutions are kept in).
@@ -1024,7 +1110,7 @@ fn search<B: Bound>(
                 best_seed = Some((gain, s));
             }
         } else {
-            bb.offer(gain, &s);
+            bb.offer(gain, &s, 0);
         }
     }
     let outcome = solver.run(&config.budget, &mut bb);

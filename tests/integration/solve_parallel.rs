@@ -225,8 +225,9 @@ fn random_costed() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-    /// Threads and shards find the sequential optimum (and the top 3 values); a shard is
-    /// optimal, and the best over the shards is the optimum.
+    /// Threads and shards find the sequential optimum (and the top 3 values); with threads
+    /// the best solution is the sequential one; a shard is optimal, and the best over the
+    /// shards is the optimum.
     #[test]
     fn optimum_does_not_depend_on_threads_or_shards(text in random_costed()) {
         let p = problem(&text);
@@ -239,6 +240,17 @@ proptest! {
                 let (par, _) = plan(3, None).optimize(&p, sense, keep, Budget::unlimited());
                 prop_assert_eq!(par.status, seq.status);
                 prop_assert_eq!(values(&par), values(&seq));
+                if keep == Keep::Best {
+                    // The same solution, not just the same value: the one the sequential
+                    // search meets first among the optimal ones.
+                    let options = |o: &xcover::engine::optimize::Optimum| -> Vec<Vec<OptionId>> {
+                        o.solutions.iter().map(|s| s.options.clone()).collect()
+                    };
+                    for threads in [2, 3] {
+                        let (par, _) = plan(threads, None).optimize(&p, sense, keep, Budget::unlimited());
+                        prop_assert_eq!(options(&par), options(&seq));
+                    }
+                }
                 for m in [1, 2, 3] {
                     let mut best: Vec<i128> = Vec::new();
                     for i in 1..=m {
@@ -249,6 +261,38 @@ proptest! {
                     best.sort_by_key(|&v| std::cmp::Reverse(sense.value(v)));
                     best.truncate(values(&seq).len());
                     prop_assert_eq!(best, values(&seq));
+                }
+            }
+        }
+    }
+}
+
+/// Among many equally good solutions, threads report the one the sequential search reports
+/// (the first it meets), run after run: every 10-queens solution costs the same under unit
+/// costs, and many tie under costs 0..2.
+#[test]
+fn threads_report_the_sequential_solution_among_ties() {
+    let text = instances::queens(10, true);
+    for costs in [|_: usize| 1u32, |k: usize| (k % 3) as u32] {
+        // Comments start with `|`; the first other line declares the items, the rest are
+        // options, each given a cost.
+        let mut costed = String::new();
+        let mut lines = text.lines().filter(|l| !l.starts_with('|'));
+        costed.push_str(lines.next().expect("the items line"));
+        costed.push('\n');
+        for (k, option) in lines.enumerate() {
+            costed.push_str(&format!("{option} |{}\n", costs(k)));
+        }
+        let p = problem(&costed);
+        for sense in [Sense::Minimize, Sense::Maximize] {
+            let (seq, _) = plan(1, None).optimize(&p, sense, Keep::Best, Budget::unlimited());
+            assert_eq!(seq.status, Status::Optimal);
+            for threads in [2, 3, 4] {
+                for _ in 0..3 {
+                    let (par, _) =
+                        plan(threads, None).optimize(&p, sense, Keep::Best, Budget::unlimited());
+                    assert_eq!(par.status, Status::Optimal);
+                    assert_eq!(par.solutions, seq.solutions, "{threads} threads, {sense:?}");
                 }
             }
         }
