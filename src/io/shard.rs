@@ -845,14 +845,16 @@ pub struct Merged {
 /// adds them up.
 ///
 /// Checked: every record's `check`; `record` is `"shard"`; `1 <= shard <= shards`; `kind`,
-/// `fingerprint`, `n`, `engine`, `symmetry`, `shards`, whether `unique` was counted and the
-/// optimisation `sense` equal across records; the kind's own rule ([`Kind::rule`], e.g. n in
-/// range, checked on each record and on the total);
+/// `fingerprint`, `n`, `engine`, `symmetry`, `shards`, whether `unique` was counted, the
+/// optimisation `sense` and the `floor` equal across records; the kind's own rule
+/// ([`Kind::rule`], e.g. n in range, checked on each record and on the total);
 /// every shard present once (each duplicate named by file and line). Totals: counts summed in
 /// u128/u64 with overflow checked, `seconds` summed (CPU-ish time of the whole), status
 /// `complete` only if every shard completed (else the first other status); for optimisation
-/// kinds the best value (and its layout) wins, the bound is the loosest shard bound, and the
-/// status is `optimal` only if every shard was optimal or infeasible, with some value.
+/// kinds the best value (and its layout) wins — among equal values of `queens-max` the
+/// smallest layout, compared as numbers —, the bound is the loosest shard bound, and the
+/// status is `optimal` only if every shard was optimal, infeasible or below the floor, with
+/// some value (`below-floor` when there is no value and some shard was below the floor).
 pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     let fail = |problems: Vec<Problem>| Err(MergeError { problems });
     let Some(first) = records.first() else {
@@ -963,6 +965,7 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     t.floor = f.floor;
     let mut status: Option<Status> = None;
     let mut all_proved = true;
+    let mut below_floor = false;
     let mut bound_known = true;
     let mut overflow = None;
     let mut over = |field: &'static str| {
@@ -1010,6 +1013,7 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
                 t.value = Some(v);
                 t.layout = r.layout.clone();
             }
+            below_floor |= r.status == Status::BelowFloor;
             if !matches!(
                 r.status,
                 Status::Optimal | Status::Infeasible | Status::BelowFloor
@@ -1045,7 +1049,7 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     if f.kind.optimizes() {
         t.status = match (all_proved, t.value.is_some()) {
             (true, true) => Status::Optimal,
-            (true, false) if t.floor.is_some() => Status::BelowFloor,
+            (true, false) if below_floor => Status::BelowFloor,
             (true, false) => Status::Infeasible,
             (false, true) => Status::Feasible,
             (false, false) => records

@@ -91,6 +91,7 @@ pub struct PartResult {
     pub result: BoardResult,
     /// The search was complete and no layout reaches the floor: the maximum (of the part)
     /// is below it; `result.status` is then `Infeasible` and `result.bound` is `floor − 1`.
+    /// (On the boards without any layout, n = 2 and 3, the result is infeasible instead.)
     pub below_floor: bool,
     /// The method that ran (`Auto` resolved).
     pub method: Method,
@@ -181,7 +182,7 @@ pub fn parse_layout(s: &str, n: usize) -> Option<Vec<u32>> {
 /// count; sense `max`; a layout exactly when there is a value, and then a placement of n
 /// queens; a value reaching the floor; a status a weighted shard can have, and its value and
 /// bound as that status says (`optimal`: bound = value; `below-floor`: no value, a floor,
-/// bound = floor − 1; `infeasible`: no value, no bound, no floor; `feasible`: a value not
+/// bound = floor − 1; `infeasible`: no value, no bound; `feasible`: a value not
 /// above the bound; `time`: no value). The fingerprint cannot be checked without the board.
 pub fn check_record(r: &ShardRecord) -> Result<(), String> {
     use records::Status as S;
@@ -222,7 +223,7 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
         S::BelowFloor => {
             r.value.is_none() && r.floor.is_some() && r.bound == r.floor.map(|f| f - 1)
         }
-        S::Infeasible => r.value.is_none() && r.bound.is_none() && r.floor.is_none(),
+        S::Infeasible => r.value.is_none() && r.bound.is_none(),
         S::Feasible => r.value.is_some(),
         S::Time => r.value.is_none(),
         _ => false,
@@ -489,9 +490,14 @@ impl WeightedQueens {
             }
         };
         let mut opt = ran.optimum;
-        let below_floor = part.floor.is_some() && opt.status == Status::Infeasible;
+        // n = 2 and 3 have no layout at all: infeasible, floor or not.
+        let below_floor = part.floor.is_some()
+            && opt.status == Status::Infeasible
+            && explicit_layout(n).is_some();
         if below_floor {
             opt.bound = part.floor.map(|f| f - 1);
+        } else if opt.status == Status::Infeasible {
+            opt.bound = None;
         }
         if matches!(opt.status, Status::Feasible | Status::Unknown) {
             // The cheap bound of the whole board is proven too, and there is always one.
