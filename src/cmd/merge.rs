@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::io::output::Output;
-use crate::io::shard::{self, Format, Located};
+use crate::io::shard::{self, Format, Kind, Located, ShardRecord, Status};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -20,7 +20,8 @@ pub struct Args {
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Output format of the total: text prints the bare count (fundamental solutions when
-    /// they were counted; the best value for an optimisation); csv and json the total record.
+    /// they were counted; the best value for an optimisation; for `queens max` shards the
+    /// line `queens max` prints); csv and json the total record.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Write the total to FILE (atomically) instead of stdout.
@@ -51,7 +52,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = Output::create(args.output.as_deref())?;
     match args.format {
         Format::Text => {
-            if t.kind.optimizes() {
+            if t.kind == Kind::QueensMax {
+                writeln!(out, "{}", max_line(t))?;
+            } else if t.kind.optimizes() {
                 match t.value {
                     Some(v) => writeln!(out, "{v}")?,
                     None => writeln!(out, "{}", t.status.name())?,
@@ -64,4 +67,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text line of a merged `queens-max` total, as `queens max` prints a board: the maximum
+/// when optimal, `V feasible bound=B` or `unknown bound=B` when a shard was cut short, `none
+/// below-floor bound=B` when no layout reaches the floor, `none` when there is no layout.
+fn max_line(t: &ShardRecord) -> String {
+    let opt = |v: Option<i128>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+    match (t.status, t.value) {
+        (Status::Optimal, Some(v)) => v.to_string(),
+        (Status::BelowFloor, _) => format!("none below-floor bound={}", opt(t.bound)),
+        (Status::Infeasible, _) => "none".into(),
+        (_, Some(v)) => format!("{v} feasible bound={}", opt(t.bound)),
+        (_, None) => format!("unknown bound={}", opt(t.bound)),
+    }
 }

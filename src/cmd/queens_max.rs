@@ -12,9 +12,12 @@ use crate::engine::Budget;
 use crate::engine::optimize::{Keep, Status};
 use crate::io::output::Output;
 use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, StatusWord, write_json_line};
+use crate::io::shard::{self, Shard};
 use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
-use crate::queens::weighted::{self, BoardResult, BoundKind, Method, Request, WeightedQueens};
+use crate::queens::weighted::{
+    self, BoardResult, BoundKind, Method, PartRequest, Request, WeightedQueens,
+};
 
 /// The widest `--width`.
 pub const MAX_WIDTH: u64 = 1024;
@@ -94,6 +97,16 @@ pub struct Args {
         value_parser = clap::value_parser!(u32).range(0..=i64::from(weighted::MAX_LAGRANGE_STEPS))
     )]
     pub lagrange_steps: u32,
+    /// Run only part I of M of the deterministic split of the board's search (for clusters),
+    /// e.g. `--shard 3/10`; the input holds exactly one board. The output is the shard's
+    /// record (text: a key=value line) for `xcover merge`.
+    #[arg(long, value_name = "I/M", conflicts_with_all = ["top", "all_optimal", "board"])]
+    pub shard: Option<Shard>,
+    /// Look only for layouts scoring at least F (e.g. the value an earlier run with
+    /// --time-limit found): when none does, the status is `below-floor` and the bound F - 1.
+    #[arg(long, value_name = "F", allow_hyphen_values = true,
+          conflicts_with_all = ["top", "all_optimal"], value_parser = parse_floor)]
+    pub floor: Option<i128>,
     #[command(flatten)]
     pub threads: super::Threads,
     /// Print search statistics per board on stderr.
@@ -103,7 +116,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let boards = read_boards(&args)?;
-    let keep = if let Some(k) = args.top {
+    let keep = if args.floor.is_some() {
+        // A search from a floor keeps the best layout (no count of the optimal ones).
+        Keep::Best
+    } else if let Some(k) = args.top {
         Keep::Top(usize::try_from(k).unwrap_or(usize::MAX))
     } else if args.all_optimal {
         Keep::AllOptimal {
@@ -133,11 +149,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let mut out = Output::create(args.output.as_deref())?;
     let n = boards.n;
     if n > 0 {
         weighted::check_size(n).map_err(|e| InputError(e.to_string()))?;
     }
+    if let Some(shard) = args.shard {
+        return run_shard(&args, &boards, method, shard);
+    }
+    let mut out = Output::create(args.output.as_deref())?;
     // The first board's time limit covers building the model too.
     let mut model_started = Some(std::time::Instant::now());
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
@@ -186,17 +205,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep,
             budget,
             method,
-            // All cores by default, but one thread for boards too small for the split to pay
-            // (the layouts reported are the same on any number of threads).
-            threads: if args.threads.threads.is_none() && n < weighted::PARALLEL_MIN_N {
-                1
-            } else {
-                args.threads.get()
-            },
+            threads: threads(&args, n),
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();
-        let res = model.solve(board, &req);
+        let (res, below_floor) = match args.floor {
+            Some(floor) => {
+                let part = PartRequest {
+                    shard: None,
+                    floor: Some(floor),
+                };
+                let p = model.solve_part(board, &req, &part);
+                (p.result, p.below_floor)
+            }
+            None => (model.solve(board, &req), false),
+        };
+        let status = if below_floor {
+            "below-floor"
+        } else {
+            status_name(res.status)
+        };
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);
             pb.set_message(format!(
@@ -204,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 k + 1,
                 opt(res.maximum()),
                 opt(res.bound),
-                status_name(res.status)
+                status
             ));
         }
         if args.stats {
@@ -212,7 +240,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "board {}: n={} status={} nodes={} value={} bound={} seconds={:.3}",
                 k + 1,
                 n,
-                status_name(res.status),
+                status,
                 res.nodes,
                 opt(res.maximum()),
                 opt(res.bound),
@@ -220,18 +248,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         match args.format {
-            Format::Text => write_text(&mut out, &args, &res)?,
+            Format::Text => write_text(&mut out, &args, &res, below_floor)?,
             Format::Csv => {
                 // A writer a board (the header before the first), flushed into `out`.
                 let mut w = MaxCsv::new(&mut out, n, k == 0)?;
-                for_each_record(k + 1, &res, |r| w.write(r))?;
+                for_each_record(k + 1, &res, below_floor, |r| w.write(r))?;
                 w.flush()?;
             }
-            Format::Json => for_each_record(k + 1, &res, |r| write_json_line(&mut out, r))?,
+            Format::Json => {
+                for_each_record(k + 1, &res, below_floor, |r| write_json_line(&mut out, r))?
+            }
             Format::Svg => {
                 let pic = svg.as_ref().expect("an SVG picture");
                 let title = match res.maximum() {
-                    Some(m) => format!("board {}: {m} ({})", k + 1, status_name(res.status)),
+                    Some(m) => format!("board {}: {m} ({status})", k + 1),
+                    None if below_floor => format!("board {}: none ({status})", k + 1),
                     None => format!("board {}: none", k + 1),
                 };
                 let queens = res.layouts.first().map(|l| l.queens.as_slice());
@@ -247,6 +278,99 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Threads for a board: all cores by default, but one thread for boards too small for the
+/// split to pay (the layouts reported are the same on any number of threads).
+fn threads(args: &Args, n: usize) -> usize {
+    if args.threads.threads.is_none() && n < weighted::PARALLEL_MIN_N {
+        1
+    } else {
+        args.threads.get()
+    }
+}
+
+/// `--shard I/M`: part I of M of the split of the one board's search, written as a shard
+/// record (kind `queens-max`) for `xcover merge`.
+fn run_shard(
+    args: &Args,
+    boards: &Boards,
+    method: Method,
+    shard: Shard,
+) -> anyhow::Result<ExitCode> {
+    if boards.count() != 1 {
+        return Err(InputError(format!(
+            "--shard splits the search of one board, but the input has {} boards: give each \
+             board its own file",
+            boards.count()
+        ))
+        .into());
+    }
+    if method == Method::Enumerate {
+        return Err(InputError(
+            "--shard splits the branch and bound: it does not take --method enumerate".into(),
+        )
+        .into());
+    }
+    let format = match args.format {
+        Format::Text => shard::Format::Text,
+        Format::Csv => shard::Format::Csv,
+        Format::Json => shard::Format::Json,
+        Format::Svg => {
+            return Err(InputError(
+                "--shard writes a shard record: --format text, csv or json, not svg".into(),
+            )
+            .into());
+        }
+    };
+    let mut out = Output::create(args.output.as_deref())?;
+    // The time limit covers building the model too.
+    let started = std::time::Instant::now();
+    let mut budget = Budget::unlimited();
+    if let Some(t) = args.time_limit {
+        budget.deadline = started.checked_add(t);
+    }
+    let n = boards.n;
+    let board = boards.board(0);
+    let mut model = WeightedQueens::new(n);
+    let req = Request {
+        keep: Keep::Best,
+        budget,
+        method,
+        threads: threads(args, n),
+    };
+    let part = PartRequest {
+        shard: Some(shard.as_pair()),
+        floor: args.floor,
+    };
+    let p = model.solve_part(board, &req, &part);
+    let seconds = started.elapsed().as_secs_f64();
+    let record = p.record(board, shard, seconds);
+    shard::write_records(&mut out, [&record], format)?;
+    out.finish()?;
+    if args.stats {
+        let s = p.split.unwrap_or_default();
+        eprintln!(
+            "shard {shard}: n={n} status={} nodes={} value={} bound={} depth={} parts={}/{} \
+             searched={} seconds={seconds:.3}",
+            record.status.name(),
+            record.nodes,
+            opt(record.value),
+            opt(record.bound),
+            s.depth,
+            s.mine,
+            s.parts,
+            s.searched,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--floor F`: a score, any integer of 128 bits.
+fn parse_floor(s: &str) -> Result<i128, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not an integer score"))
 }
 
 fn read_boards(args: &Args) -> anyhow::Result<Boards> {
@@ -309,9 +433,15 @@ fn write_layout(out: &mut Output, n: usize, queens: &[u32]) -> std::io::Result<(
 /// `feasible bound=B` or `unknown bound=B` when a time limit cut the search short). With
 /// `--top K` the line holds the K best scores. `--board`/`--all-optimal` add the layouts, each
 /// as n lines followed by an empty line.
-fn write_text(out: &mut Output, args: &Args, res: &BoardResult) -> std::io::Result<()> {
+fn write_text(
+    out: &mut Output,
+    args: &Args,
+    res: &BoardResult,
+    below_floor: bool,
+) -> std::io::Result<()> {
     let w = args.width as usize;
     let mut line = match res.status {
+        _ if below_floor => format!("{:>w$} below-floor bound={}", "none", opt(res.bound)),
         Status::Infeasible => format!("{:>w$}", "none"),
         Status::Unknown => format!("{:>w$}", "unknown"),
         _ if args.top.is_some() => res
@@ -361,9 +491,14 @@ fn write_text(out: &mut Output, args: &Args, res: &BoardResult) -> std::io::Resu
 fn for_each_record<E>(
     board: usize,
     res: &BoardResult,
+    below_floor: bool,
     mut write: impl FnMut(&MaxRecord) -> Result<(), E>,
 ) -> Result<(), E> {
-    let status = StatusWord::of_optimum(res.status, StatusWord::Time);
+    let status = if below_floor {
+        StatusWord::BelowFloor
+    } else {
+        StatusWord::of_optimum(res.status, StatusWord::Time)
+    };
     let mut record = MaxRecord {
         board,
         status,

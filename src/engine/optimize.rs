@@ -52,6 +52,9 @@ use super::dlx::{Solver, View, Visitor};
 use super::problem::{OptionId, Problem};
 use super::stats::{Budget, End, Stats};
 
+mod shards;
+pub use shards::{BoundSplit, PartsOptimum, optimize_floor_parallel, optimize_parts, split_bound};
+
 /// Minimise or maximise the total weight.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

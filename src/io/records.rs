@@ -60,6 +60,9 @@ pub enum StatusWord {
     Nodes,
     /// Stopped by the mem budget.
     Mems,
+    /// A search from a floor (`queens max --floor F`) proved that nothing reaches it.
+    #[serde(rename = "below-floor")]
+    BelowFloor,
 }
 
 impl StatusWord {
@@ -74,6 +77,7 @@ impl StatusWord {
             StatusWord::Time => "time",
             StatusWord::Nodes => "nodes",
             StatusWord::Mems => "mems",
+            StatusWord::BelowFloor => "below-floor",
         }
     }
 

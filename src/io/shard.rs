@@ -10,9 +10,9 @@
 //! | field | type | meaning |
 //! |---|---|---|
 //! | `record` | `"shard"` | what the line is |
-//! | `kind` | `queens-count`, `solve-count`, `solve-optimize` | what was computed |
+//! | `kind` | `queens-count`, `solve-count`, `solve-optimize`, `queens-max` | what was computed |
 //! | `fingerprint` | 16 hex digits | the problem: records merge only with equal fingerprints |
-//! | `n`, `engine`, `symmetry` | optional | the queens parameters (queens kinds only) |
+//! | `n`, `engine`, `symmetry` | optional | the queens parameters (queens kinds only; for `queens-max` `engine` is the method, e.g. `lagrangian-15`) |
 //! | `shard`, `shards` | integers | part `shard` of `shards` (1-based); `1/1` is the whole |
 //! | `solutions` | u128 | solutions counted (found, for optimisation) |
 //! | `unique` | optional u128 | fundamental solutions, when counted |
@@ -20,7 +20,9 @@
 //! | `updates` | optional u64 | list updates, when the engine counts them |
 //! | `tasks` | u64 | sub-problems of the split counted in this shard |
 //! | `status` | see [`Status`] | how the shard ended |
-//! | `sense`, `value`, `bound`, `layout` | optional | optimisation kinds: `max`/`min`, the best value found, a bound on the best value, and the best solution (no whitespace) |
+//! | `sense`, `value`, `bound` | optional | optimisation kinds: `max`/`min`, the best value found, a bound on the best value |
+//! | `floor` | optional | `queens-max`: only values of at least this were looked for |
+//! | `layout` | optional | optimisation kinds: the best solution (no whitespace) |
 //! | `seconds` | decimal | wall time, to the millisecond |
 //! | `check` | 16 hex digits | the checksum below |
 //!
@@ -179,6 +181,8 @@ pub enum Kind {
     SolveCount,
     /// `solve --minimize`/`--maximize`: the best cost of a DLX problem.
     SolveOptimize,
+    /// `queens max --shard`: the best layout of a weighted n-queens board.
+    QueensMax,
 }
 
 impl Kind {
@@ -188,22 +192,28 @@ impl Kind {
             Kind::QueensCount => "queens-count",
             Kind::SolveCount => "solve-count",
             Kind::SolveOptimize => "solve-optimize",
+            Kind::QueensMax => "queens-max",
         }
     }
 
     /// Whether records of this kind carry a value to optimise.
     pub fn optimizes(self) -> bool {
-        matches!(self, Kind::SolveOptimize)
+        matches!(self, Kind::SolveOptimize | Kind::QueensMax)
     }
 }
 
 impl FromStr for Kind {
     type Err = String;
     fn from_str(s: &str) -> Result<Kind, String> {
-        [Kind::QueensCount, Kind::SolveCount, Kind::SolveOptimize]
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown kind '{s}'"))
+        [
+            Kind::QueensCount,
+            Kind::SolveCount,
+            Kind::SolveOptimize,
+            Kind::QueensMax,
+        ]
+        .into_iter()
+        .find(|k| k.name() == s)
+        .ok_or_else(|| format!("unknown kind '{s}'"))
     }
 }
 
@@ -227,11 +237,14 @@ pub enum Status {
     Feasible,
     /// Optimisation: proved to have no solution.
     Infeasible,
+    /// Optimisation from a floor (`queens max --floor F`): proved that no solution reaches
+    /// the floor (the bound is `F − 1`).
+    BelowFloor,
 }
 
 impl Status {
     /// Every status, in the order of the declaration.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 9] = [
         Status::Complete,
         Status::Limit,
         Status::Time,
@@ -240,6 +253,7 @@ impl Status {
         Status::Optimal,
         Status::Feasible,
         Status::Infeasible,
+        Status::BelowFloor,
     ];
 
     /// The word in the records (`complete`, ...).
@@ -253,6 +267,7 @@ impl Status {
             Status::Optimal => "optimal",
             Status::Feasible => "feasible",
             Status::Infeasible => "infeasible",
+            Status::BelowFloor => "below-floor",
         }
     }
 
@@ -260,7 +275,7 @@ impl Status {
     pub fn finished(self) -> bool {
         matches!(
             self,
-            Status::Complete | Status::Optimal | Status::Infeasible
+            Status::Complete | Status::Optimal | Status::Infeasible | Status::BelowFloor
         )
     }
 }
@@ -352,6 +367,8 @@ pub struct ShardRecord {
     pub value: Option<i128>,
     /// A bound on the best value (optimisation kinds).
     pub bound: Option<i128>,
+    /// Only values of at least this were looked for (`queens-max` with `--floor`).
+    pub floor: Option<i128>,
     /// The best solution, without whitespace (optimisation kinds).
     pub layout: Option<String>,
     /// Wall time in seconds, to the millisecond.
@@ -382,6 +399,7 @@ impl ShardRecord {
             sense: None,
             value: None,
             bound: None,
+            floor: None,
             layout: None,
             seconds: 0.0,
             check: Hex64(0),
@@ -444,6 +462,9 @@ impl ShardRecord {
         if let Some(v) = self.bound {
             put("bound", &v);
         }
+        if let Some(v) = self.floor {
+            put("floor", &v);
+        }
         if let Some(v) = &self.layout {
             put("layout", v);
         }
@@ -500,6 +521,7 @@ impl ShardRecord {
             sense: get(&map, "sense")?,
             value: get(&map, "value")?,
             bound: get(&map, "bound")?,
+            floor: get(&map, "floor")?,
             layout: get(&map, "layout")?,
             seconds: need(&map, "seconds")?,
             check: need(&map, "check")?,
@@ -508,7 +530,7 @@ impl ShardRecord {
 }
 
 /// The fields in their order (the CSV header).
-pub const FIELDS: [&str; 20] = [
+pub const FIELDS: [&str; 21] = [
     "record",
     "kind",
     "fingerprint",
@@ -526,6 +548,7 @@ pub const FIELDS: [&str; 20] = [
     "sense",
     "value",
     "bound",
+    "floor",
     "layout",
     "seconds",
     "check",
@@ -712,6 +735,7 @@ impl Kind {
     pub fn rule(self) -> Option<RecordRule> {
         match self {
             Kind::QueensCount => Some(crate::queens::count::check_record),
+            Kind::QueensMax => Some(crate::queens::weighted::check_record),
             Kind::SolveCount | Kind::SolveOptimize => None,
         }
     }
@@ -783,6 +807,16 @@ pub enum Problem {
     Total(String),
 }
 
+/// A layout (`queens-max`: files comma-separated) as numbers, for the tie-break: compared as
+/// vectors, `9` before `10`.
+fn layout_key(layout: Option<&str>) -> Vec<u64> {
+    layout.map_or_else(Vec::new, |l| {
+        l.split(',')
+            .map(|x| x.parse().unwrap_or(u64::MAX))
+            .collect()
+    })
+}
+
 fn list<T: fmt::Display>(v: &[T]) -> String {
     v.iter()
         .map(|x| x.to_string())
@@ -811,14 +845,16 @@ pub struct Merged {
 /// adds them up.
 ///
 /// Checked: every record's `check`; `record` is `"shard"`; `1 <= shard <= shards`; `kind`,
-/// `fingerprint`, `n`, `engine`, `symmetry`, `shards`, whether `unique` was counted and the
-/// optimisation `sense` equal across records; the kind's own rule ([`Kind::rule`], e.g. n in
-/// range, checked on each record and on the total);
+/// `fingerprint`, `n`, `engine`, `symmetry`, `shards`, whether `unique` was counted, the
+/// optimisation `sense` and the `floor` equal across records; the kind's own rule
+/// ([`Kind::rule`], e.g. n in range, checked on each record and on the total);
 /// every shard present once (each duplicate named by file and line). Totals: counts summed in
 /// u128/u64 with overflow checked, `seconds` summed (CPU-ish time of the whole), status
 /// `complete` only if every shard completed (else the first other status); for optimisation
-/// kinds the best value (and its layout) wins, the bound is the loosest shard bound, and the
-/// status is `optimal` only if every shard was optimal or infeasible, with some value.
+/// kinds the best value (and its layout) wins — among equal values of `queens-max` the
+/// smallest layout, compared as numbers —, the bound is the loosest shard bound, and the
+/// status is `optimal` only if every shard was optimal, infeasible or below the floor, with
+/// some value (`below-floor` when there is no value and some shard was below the floor).
 pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     let fail = |problems: Vec<Problem>| Err(MergeError { problems });
     let Some(first) = records.first() else {
@@ -877,6 +913,8 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
         mixed("unique", counted(r.unique).into(), counted(f.unique).into());
         let sense = |x: Option<Sense>| x.map_or("absent", Sense::name).to_string();
         mixed("sense", sense(r.sense), sense(f.sense));
+        let floor = |x: Option<i128>| x.map_or_else(|| "absent".into(), |v| v.to_string());
+        mixed("floor", floor(r.floor), floor(f.floor));
         if r.kind.optimizes() && r.sense.is_none() {
             problems.push(invalid("an optimisation record without a sense".into()));
         }
@@ -924,8 +962,10 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     t.unique = f.unique.map(|_| 0);
     t.updates = f.updates.map(|_| 0);
     t.sense = f.sense;
+    t.floor = f.floor;
     let mut status: Option<Status> = None;
     let mut all_proved = true;
+    let mut below_floor = false;
     let mut bound_known = true;
     let mut overflow = None;
     let mut over = |field: &'static str| {
@@ -960,19 +1000,32 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
         t.seconds += r.seconds;
         if r.kind.optimizes() {
             let sense = r.sense.unwrap_or(Sense::Max);
+            // The best value; among equals (queens-max) the smallest layout, as one search
+            // reports it.
             if let Some(v) = r.value
-                && t.value.is_none_or(|best| sense.better(v, best))
+                && t.value.is_none_or(|best| {
+                    sense.better(v, best)
+                        || (v == best
+                            && r.kind == Kind::QueensMax
+                            && layout_key(r.layout.as_deref()) < layout_key(t.layout.as_deref()))
+                })
             {
                 t.value = Some(v);
                 t.layout = r.layout.clone();
             }
-            if !matches!(r.status, Status::Optimal | Status::Infeasible) {
+            below_floor |= r.status == Status::BelowFloor;
+            if !matches!(
+                r.status,
+                Status::Optimal | Status::Infeasible | Status::BelowFloor
+            ) {
                 all_proved = false;
             }
             // The bound of the whole: the loosest of the shards' bounds (a proved shard's
-            // bound is its value; an infeasible one bounds nothing).
+            // bound is its value, one below the floor's is the floor − 1; an infeasible one
+            // bounds nothing).
             let b = match r.status {
                 Status::Optimal => r.value.or(r.bound),
+                Status::BelowFloor => r.bound,
                 Status::Infeasible => None,
                 _ => {
                     if r.bound.is_none() {
@@ -996,6 +1049,7 @@ pub fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     if f.kind.optimizes() {
         t.status = match (all_proved, t.value.is_some()) {
             (true, true) => Status::Optimal,
+            (true, false) if below_floor => Status::BelowFloor,
             (true, false) => Status::Infeasible,
             (false, true) => Status::Feasible,
             (false, false) => records

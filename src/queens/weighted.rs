@@ -21,11 +21,16 @@
 mod hungarian;
 mod lagrange;
 pub mod random;
+mod shard;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 pub use random::{SplitMix64, random_boards};
+pub use shard::{
+    PartRequest, PartResult, SPLIT_PARTS_MIN, SPLIT_PARTS_PER_SHARD, SplitStats, check_record,
+    fingerprint, layout_text, method_name, parse_layout, split_target,
+};
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
 use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, View, Visitor};

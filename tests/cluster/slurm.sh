@@ -2,7 +2,8 @@
 # A real one-node Slurm cluster on localhost (2 CPUs): runs the job arrays of docs/cluster.md
 # (the blocks are read from the docs) for `queens count 15 --shard I/8` and
 # `solve pentominoes-6x10.dlx --count --shard I/8` (and the symmetry-broken file), then the
-# dependent merge jobs, and checks 2,279,184, 9,356 and 2,339. Needs root and the
+# dependent merge jobs, and checks 2,279,184, 9,356 and 2,339; and the weighted recipe
+# (`queens max --shard I/4 --floor F` on a 12×12 board) against one run. Needs root and the
 # distribution's packages (slurmctld, slurmd, munge). Prints the daemons' and jobs' logs and
 # fails if anything does not come up; never skips.
 source "$(dirname "$0")/lib.sh"
@@ -134,12 +135,21 @@ submit() {
 }
 m1=$(submit "$WORK/full" M=8 CPUS=1 N=15 DLX=pentominoes-6x10.dlx)
 m2=$(submit "$WORK/quarter" M=8 CPUS=1 N=15 DLX=pentominoes-6x10-x-quarter.dlx)
-[ -n "$m1" ] && [ -n "$m2" ] || die "no merge job ids"
-say "submitted; merge jobs $m1 and $m2"
+# A weighted proof split over 4 shards, on a 12×12 board: the floor from a first run given no
+# time, the array, the merge.
+wd=$WORK/weighted
+mkdir -p "$wd"
+recipe xcover-shard.sbatch >"$wd/xcover-shard.sbatch"
+xcover queens random 12 --seed 1 -o "$wd/board.txt"
+(cd "$wd" && env M=4 CPUS=1 FIRST=0 bash -euo pipefail -c "$(recipe slurm-weighted)") \
+    >"$wd/submit.out" || die "the weighted block failed: $(cat "$wd/submit.out")"
+m3=$(sed -n 's/.*merge job \([0-9]*\).*/\1/p' "$wd/submit.out")
+[ -n "$m1" ] && [ -n "$m2" ] && [ -n "$m3" ] || die "no merge job ids"
+say "submitted; merge jobs $m1, $m2 and $m3"
 
-# Wait (at most 4 minutes) for both merge jobs to leave the queue.
+# Wait (at most 4 minutes) for the merge jobs to leave the queue.
 deadline=$((SECONDS + 240))
-while squeue -h -j "$m1,$m2" -o '%i %T %r' 2>/dev/null | grep -q .; do
+while squeue -h -j "$m1,$m2,$m3" -o '%i %T %r' 2>/dev/null | grep -q .; do
     if squeue -h -o '%r' | grep -q DependencyNeverSatisfied; then
         die "an array task failed: the merge job can never run"
     fi
@@ -153,4 +163,10 @@ check_total "$WORK/quarter/results/q15-total.json" 2279184
 check_total "$WORK/quarter/results/pento-total.json" 2339
 n=$(ls "$WORK"/full/results/pento-*-of-8.json | wc -l)
 [ "$n" = 8 ] || die "$n pentomino shard records, want 8"
+want=$(xcover queens max "$wd/board.txt")
+got=$(xcover merge "$wd"/results/weighted-*-of-4.json)
+[ "$got" = "$want" ] || die "weighted: merged $got, one run $want"
+grep -q '"status":"optimal"' "$wd/results/weighted-total.json" ||
+    die "weighted total not optimal: $(cat "$wd/results/weighted-total.json")"
+say "weighted 12x12 over 4 shards: $got (ok)"
 say "all totals right"

@@ -105,8 +105,14 @@ fn run(dir: &Path, command: &str, format: &str) -> (String, usize) {
             6
         }
         ("queens", "max") => {
+            // A shard is of one board's search.
+            let k = if command.contains("--shard") {
+                "1"
+            } else {
+                "2"
+            };
             let boards = Command::new(BIN)
-                .args(["queens", "random", "6", "--boards", "2", "--seed", "5"])
+                .args(["queens", "random", "6", "--boards", k, "--seed", "5"])
                 .output()
                 .unwrap()
                 .stdout;

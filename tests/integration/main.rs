@@ -12,6 +12,7 @@ mod merge;
 mod queens;
 mod queens_bits;
 mod queens_max;
+mod queens_max_shard;
 mod solve;
 mod solve_parallel;
 mod weighted_bounds;

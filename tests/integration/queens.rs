@@ -105,7 +105,7 @@ fn count_csv_record_has_a_header_and_the_fields() {
         lines.next(),
         Some(
             "record,kind,fingerprint,n,engine,symmetry,shard,shards,solutions,unique,nodes,\
-             updates,tasks,status,sense,value,bound,layout,seconds,check"
+             updates,tasks,status,sense,value,bound,floor,layout,seconds,check"
         )
     );
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();

@@ -1,0 +1,307 @@
+//! A branch and bound split over machines (issue 14 §2): the deterministic split of a
+//! `Keep::Best` search into parts, and the search of one shard's parts.
+//!
+//! [`split_bound`] searches the top of the tree with the bound, as the sequential search
+//! would, down to a cut: every node kept at the cut becomes a part (the options chosen on the
+//! way to it and those its ancestors excluded). The cut is the shallowest depth that gives at
+//! least `target` parts. What the top of the tree prunes depends only on the problem, the
+//! solver's option order, the bound and the `floor` — not on any heuristic's layout, the
+//! clock, the threads or the shard — so every shard of a run computes the same parts.
+//! [`optimize_parts`] then searches the parts of shard `I` of `M` (parts dealt round-robin,
+//! [`in_shard`]) one after the other, each by the ordinary branch and bound (aiming high, or
+//! from the floor), each starting from the best solution found so far.
+//!
+//! The shards' results combine by taking the best: with the tie-break of the bound
+//! ([`Bound::TIE_BREAK`]), the smallest sorted options among the best, as one search reports.
+
+use std::time::Instant;
+
+use super::{
+    Bound, BranchBound, Config, Keep, Optimum, Status, Window, conclude, optimize_aiming_parallel,
+    search, search_parallel, settle, sorted_seed, wins,
+};
+use crate::engine::dlx::Solver;
+use crate::engine::problem::OptionId;
+use crate::engine::split::{MAX_SPLIT_DEPTH, in_shard};
+use crate::engine::stats::{Budget, End, Stats};
+
+/// The top of a branch-and-bound tree, cut into parts ([`split_bound`]).
+#[derive(Clone, Debug)]
+pub struct BoundSplit {
+    /// The sub-trees at the cut, in the order of the search: the options chosen on the way to
+    /// each (forced ones included) and the options its ancestors excluded.
+    pub parts: Vec<(Vec<OptionId>, Vec<OptionId>)>,
+    /// The best solution found above the cut (gain, sorted options), if any.
+    pub found: Option<(i128, Vec<OptionId>)>,
+    /// The depth of the cut (options chosen, forced ones included).
+    pub depth: usize,
+    /// The bound (gain) at the root of the search; `None` when the root has no completion
+    /// or its bound was not computed.
+    pub root: Option<i128>,
+    /// Statistics of the top of the tree (every depth tried).
+    pub stats: Stats,
+    /// Whether the top of the tree was searched to the end before the deadline. If not, the
+    /// parts are not the split and must not be searched.
+    pub complete: bool,
+}
+
+/// The split of the `Keep::Best` branch and bound of `solver` (below its forced options) for
+/// shards: the top of the tree searched with a fresh bound from `make_bound` (so that its
+/// state does not depend on earlier searches), pruning what cannot reach `floor` (a gain;
+/// `None`: only nodes without a completion) or a solution found above the cut, and cut at the
+/// shallowest depth that gives at least `target` parts.
+///
+/// Deeper cuts are tried one after the other while there are fewer parts. A floor prunes the
+/// top of the tree hard, and it may not widen: the deepening stops where no part is left (the
+/// top of the tree was the whole search: every shard has done it, and there is nothing left to
+/// split), at [`MAX_SPLIT_DEPTH`] below the forced options, or once a top of the tree takes
+/// more than `max_nodes` nodes; the split is then the one with the most parts of the depths
+/// tried (the shallowest of equals). So the work every shard repeats stays small.
+///
+/// Deterministic given the problem, the option order, the bound, the floor, `target` and
+/// `max_nodes`, unless the `deadline` passes (then `complete` is false). Returns the split
+/// and the bound that made it.
+pub fn split_bound<B: Bound>(
+    solver: &mut Solver<'_>,
+    gains: &[i128],
+    make_bound: &dyn Fn() -> B,
+    floor: Option<i128>,
+    target: usize,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+) -> (BoundSplit, B) {
+    let base = solver.forced().len();
+    let mut stats = Stats::default();
+    let budget = Budget {
+        deadline,
+        ..Budget::unlimited()
+    };
+    let mut best: Option<(BoundSplit, B)> = None;
+    let mut depth = base + 1;
+    loop {
+        let mut bound = make_bound();
+        let mut bb = BranchBound::new(gains, &mut bound, Keep::Best);
+        bb.aim(Window {
+            floor,
+            ceiling: None,
+        });
+        bb.cut = Some(depth);
+        bb.set_deadline(deadline);
+        let outcome = solver.run(&budget, &mut bb);
+        stats += outcome.stats;
+        // A bound stopped by the clock is still valid but not the one the other shards
+        // compute: a split that ran into the deadline is not the split.
+        let complete = outcome.end == End::Exhausted
+            && !bb.late
+            && deadline.is_none_or(|d| Instant::now() < d);
+        let parts = std::mem::take(&mut bb.parts);
+        let found = bb.kept.first().cloned();
+        let root = bb.root_bound.flatten();
+        drop(bb);
+        let split = BoundSplit {
+            parts,
+            found,
+            depth,
+            root,
+            stats,
+            complete,
+        };
+        let last = !complete
+            || split.parts.len() >= target
+            || split.parts.is_empty()
+            || depth >= base + MAX_SPLIT_DEPTH;
+        if last {
+            return (split, bound);
+        }
+        let wide = outcome.stats.nodes() > max_nodes;
+        if best
+            .as_ref()
+            .is_none_or(|b| split.parts.len() > b.0.parts.len())
+        {
+            best = Some((split, bound));
+        }
+        if wide {
+            let (mut split, bound) = best.expect("a split was kept");
+            split.stats = stats;
+            return (split, bound);
+        }
+        depth += 1;
+    }
+}
+
+/// How one shard's parts were searched ([`optimize_parts`]).
+#[derive(Clone, Debug)]
+pub struct PartsOptimum {
+    /// `Optimal`: every part of the shard was searched to the end and the best solution
+    /// reaching the floor is kept; `Infeasible`: every part was searched and none reaches the
+    /// floor (or there is no solution at all); `Feasible`/`Unknown`: cut short by the deadline.
+    /// The bound (gain units converted to weights by the sense) is an upper bound on the
+    /// parts of the shard (and the seeds): the best value when optimal, `floor − 1` when
+    /// nothing reaches a floor, `None` when infeasible without a floor or when nothing was
+    /// proven.
+    pub optimum: Optimum,
+    /// The parts of the shard (of the whole split).
+    pub mine: usize,
+    /// The parts of the shard searched to the end.
+    pub searched: usize,
+}
+
+/// Searches the parts of `split` that belong to shard `shard = (I, M)` (1-based, dealt
+/// round-robin), one after the other, on `solver` (no options forced; its option order the
+/// one the split was made with) and `workers` (threads, as in [`optimize_aiming_parallel`]),
+/// with `bound` (kept across the parts: each part's root starts from the last one's state).
+/// Each part is searched for solutions reaching `floor` (a gain) when there is one, else by
+/// [`optimize_aiming_parallel`]; each starts from the best solution known so far (`seeds`
+/// reaching the floor, the split's own solution, earlier parts'). `config.keep` must be
+/// `Keep::Best`.
+#[allow(clippy::too_many_arguments)]
+pub fn optimize_parts<'p, B: Bound + Send>(
+    solver: &mut Solver<'p>,
+    gains: &[i128],
+    split: &BoundSplit,
+    shard: (usize, usize),
+    bound: &mut B,
+    workers: &mut [(Solver<'p>, B)],
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+    floor: Option<i128>,
+) -> PartsOptimum {
+    assert_eq!(config.keep, Keep::Best, "shards keep the best solution");
+    let (s, m) = shard;
+    let mine: Vec<usize> = (0..split.parts.len())
+        .filter(|&k| in_shard(k, s, m))
+        .collect();
+    let mut best: Option<(i128, Vec<OptionId>)> = None;
+    let offer = |best: &mut Option<(i128, Vec<OptionId>)>, c: (i128, Vec<OptionId>)| {
+        let better = |b: &(i128, Vec<OptionId>)| {
+            if B::TIE_BREAK {
+                wins(c.0, &c.1, b.0, &b.1)
+            } else {
+                c.0 > b.0
+            }
+        };
+        if floor.is_none_or(|f| c.0 >= f) && best.as_ref().is_none_or(better) {
+            *best = Some(c);
+        }
+    };
+    for seed in seeds {
+        offer(&mut best, sorted_seed(seed, gains));
+    }
+    if let Some(f) = &split.found {
+        offer(&mut best, f.clone());
+    }
+    let mut stats = split.stats;
+    let mut searched = 0;
+    // The bound (gain) of the parts cut short; `unbounded` when one was cut short without a
+    // bound or never started (then the root's bound is the shard's).
+    let mut open: Option<i128> = None;
+    let mut unbounded = !split.complete;
+    if split.complete {
+        for &k in &mine {
+            if config.budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                unbounded = true;
+                break;
+            }
+            let (prefix, excluded) = &split.parts[k];
+            for &o in prefix {
+                solver
+                    .force(o)
+                    .expect("a part's options are consistent with its solver");
+            }
+            let taken = solver.exclude_options(excluded);
+            let seeds: Vec<Vec<OptionId>> = best.iter().map(|b| b.1.clone()).collect();
+            let part = match floor {
+                Some(f) => {
+                    optimize_floor_parallel(solver, gains, bound, workers, config, &seeds, f)
+                }
+                None => optimize_aiming_parallel(solver, gains, bound, workers, config, &seeds),
+            };
+            solver.include_options(taken);
+            solver.unforce_all();
+            stats += part.stats;
+            for sol in &part.solutions {
+                offer(
+                    &mut best,
+                    (config.sense.value(sol.value), sol.options.clone()),
+                );
+            }
+            match part.status {
+                Status::Optimal | Status::Infeasible => searched += 1,
+                Status::Feasible | Status::Unknown => {
+                    match part.bound {
+                        Some(b) => {
+                            let b = config.sense.value(b);
+                            open = Some(open.map_or(b, |o| o.max(b)));
+                        }
+                        None => unbounded = true,
+                    }
+                    // The parts not started are bounded by the root only.
+                    unbounded |= searched + 1 < mine.len();
+                    break;
+                }
+            }
+        }
+    }
+    let complete = split.complete && searched == mine.len();
+    let kept: Vec<_> = best.into_iter().collect();
+    let best_gain = kept.first().map(|k| k.0);
+    let root = if unbounded { split.root } else { open };
+    let known = !unbounded || split.root.is_some();
+    let mut optimum = conclude(config.sense, kept, complete, root, stats);
+    if !complete {
+        // Every finished part is below the floor or the best found; the others are bounded.
+        let below = floor.map(|f| f - 1);
+        optimum.bound = if known {
+            [root, best_gain, below]
+                .into_iter()
+                .flatten()
+                .max()
+                .map(|g| config.sense.value(g))
+        } else {
+            None
+        };
+        optimum = settle(Keep::Best, optimum);
+    } else if optimum.status == Status::Infeasible {
+        optimum.bound = floor.map(|f| config.sense.value(f - 1));
+    }
+    PartsOptimum {
+        optimum,
+        mine: mine.len(),
+        searched,
+    }
+}
+
+/// Branch and bound (`Keep::Best`) for the best solution whose gain reaches `floor`, from the
+/// `seeds` (those below the floor are left out): one search
+/// that prunes whatever cannot reach the floor, on `workers` when there are some (as
+/// [`optimize_aiming_parallel`], and falling back to one thread in the same cases). `Optimal`:
+/// the best solution reaching the floor is kept; `Infeasible`: none reaches it (its bound is
+/// then `None`: the caller knows the floor).
+pub fn optimize_floor_parallel<'p, B: Bound + Send>(
+    solver: &mut Solver<'p>,
+    gains: &[i128],
+    bound: &mut B,
+    workers: &mut [(Solver<'p>, B)],
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+    floor: i128,
+) -> Optimum {
+    let limited = config.budget.nodes.is_some() || config.budget.mems.is_some();
+    let window = Window {
+        floor: Some(floor),
+        ceiling: None,
+    };
+    // A seed below the floor would be reported as the best: only those reaching it count.
+    let seeds: Vec<Vec<OptionId>> = seeds
+        .iter()
+        .filter(|s| sorted_seed(s, gains).0 >= floor)
+        .cloned()
+        .collect();
+    let seeds = &seeds[..];
+    let found = if workers.is_empty() || limited || config.keep != Keep::Best {
+        search(solver, gains, bound, config, seeds, window)
+    } else {
+        search_parallel(solver, bound, workers, gains, config, seeds, window)
+    };
+    settle(config.keep, found)
+}
