@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::{
     Bound, BranchBound, Config, Keep, Optimum, Status, Window, conclude, optimize_aiming_parallel,
-    search, search_parallel, settle, sorted_seed, wins,
+    search, search_parallel, settle, sorted_seed,
 };
 use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
@@ -173,13 +173,9 @@ pub fn optimize_parts<'p, B: Bound + Send>(
         .collect();
     let mut best: Option<(i128, Vec<OptionId>)> = None;
     let offer = |best: &mut Option<(i128, Vec<OptionId>)>, c: (i128, Vec<OptionId>)| {
-        let better = |b: &(i128, Vec<OptionId>)| {
-            if B::TIE_BREAK {
-                wins(c.0, &c.1, b.0, &b.1)
-            } else {
-                c.0 > b.0
-            }
-        };
+        // A greater gain; among equal gains, with a tie-break, the smaller options.
+        let better =
+            |b: &(i128, Vec<OptionId>)| c.0 > b.0 || (B::TIE_BREAK && c.0 == b.0 && c.1 < b.1);
         if floor.is_none_or(|f| c.0 >= f) && best.as_ref().is_none_or(better) {
             *best = Some(c);
         }
