@@ -12,8 +12,8 @@
 //!    no `--engine`), main (`XCOVER_PREV`, `--engine dlx`) and this build (`--engine dlx`), on
 //!    1 and 2 threads: this build at least 2× faster than the old one on two threads.
 //! 3. Peak memory (`--memory`): this build's `queens list N --format csv`, whole for N = 12..=16
-//!    (bits; 12..=15 dlx; `--big` adds the whole 17), and with `--limit 2000000` beyond, both
-//!    engines, `-t 1`, `-t 2` and `-t 8`: at most 50 MB whatever n and the thread count.
+//!    (bits; 12..=15 dlx; `--big` adds the whole 17), and with `--limit 1000000` beyond (bits
+//!    17, 18, 20, 22; dlx 16, 18), both engines, `-t 1`, `-t 2` and `-t 8`: at most 50 MB whatever n and the thread count.
 //!
 //! Options (after `--`): `--reps R`; `--only list16|list14|memory`; `--memory` adds part 3;
 //! `--big` (with it) the whole n = 17.
@@ -332,7 +332,7 @@ fn main() {
         }
         bits.extend(limited(&[17, 18, 20, 22]));
         let mut dlx: Vec<(usize, Option<u64>)> = (12..=15).map(|n| (n, None)).collect();
-        dlx.extend(limited(&[16, 18, 20, 22]));
+        dlx.extend(limited(&[16, 18]));
         for (engine, cases) in [("bits", bits), ("dlx", dlx)] {
             for &(n, limit) in &cases {
                 let mut a = format!("queens list {n} --format csv --engine {engine}");

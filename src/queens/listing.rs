@@ -246,7 +246,7 @@ impl Rows {
     fn gather(
         format: ListFormat,
         limit: u64,
-        each: impl FnOnce(&mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>) -> ControlFlow<()>,
+        each: impl FnOnce(&mut Emit<'_>) -> ControlFlow<()>,
     ) -> Rows {
         let mut rows = Rows::default();
         if limit == 0 {
@@ -388,15 +388,17 @@ pub enum ListEngine {
     Dlx,
 }
 
+/// Where a search reports a solution: `emit(q, class_size)`, `Break` to stop.
+type Emit<'a> = dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()> + 'a;
+
+/// A task's solutions by its index: `search(i, engine, emit)`.
+type TaskFn<'a> = dyn Fn(usize, &mut dyn TaskSearch, &mut Emit<'_>) -> ControlFlow<()> + Sync + 'a;
+
 /// One task's search: every solution extending a prefix, in lexicographic order.
 trait TaskSearch {
     /// Calls `emit(q, class_size)` for every solution (with `unique` every class
     /// representative) extending `prefix`, in lexicographic order; stops at a `Break`.
-    fn each(
-        &mut self,
-        prefix: &[u8],
-        emit: &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
-    ) -> ControlFlow<()>;
+    fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()>;
 }
 
 /// The bitboard enumerator, [`for_each_solution_in`].
@@ -406,11 +408,7 @@ struct BitsSearch {
 }
 
 impl TaskSearch for BitsSearch {
-    fn each(
-        &mut self,
-        prefix: &[u8],
-        emit: &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
         for_each_solution_in(self.n, prefix, self.unique, emit)
     }
 }
@@ -442,11 +440,7 @@ impl<'a> DlxSearch<'a> {
 }
 
 impl TaskSearch for DlxSearch<'_> {
-    fn each(
-        &mut self,
-        prefix: &[u8],
-        emit: &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
         let n = self.model.n();
         if self.unique && 2 * usize::from(prefix[0]) > n - 1 {
             return ControlFlow::Continue(());
@@ -548,13 +542,10 @@ pub fn list(
     };
     // With `unique` rank 0 is already restricted to the left half.
     let mirror = (!unique).then(|| Mirror::new(all.len()));
-    let search =
-        |i: usize,
-         s: &mut dyn TaskSearch,
-         emit: &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>| match &mirror {
-            Some(m) => m.each(n, &all, i, s, emit),
-            None => s.each(&all[i], emit),
-        };
+    let search = |i: usize, s: &mut dyn TaskSearch, emit: &mut Emit<'_>| match &mirror {
+        Some(m) => m.each(n, &all, i, s, emit),
+        None => s.each(&all[i], emit),
+    };
     let new_search = || -> Box<dyn TaskSearch + '_> {
         match &model {
             None => Box::new(BitsSearch { n, unique }),
@@ -568,9 +559,9 @@ pub fn list(
     let window = (4 * threads).min(LIST_MAX_WINDOW);
     let mut written = 0u64;
     let mut buf = Vec::new();
-    // A task holds at most `cap` rows; the rest of a bigger task is streamed by the writer
-    // itself, so memory stays bounded by the window whatever n.
-    let cap = limit.min(MAX_TASK_ROWS);
+    // A task holds at most `cap` rows, the window at most `WINDOW_ROWS`; the rest of a bigger
+    // task is streamed by the writer itself, so memory stays bounded whatever n and threads.
+    let cap = limit.min(WINDOW_ROWS / window as u64);
     let mut rest: Option<Box<dyn TaskSearch + '_>> = None;
     let searches: Mutex<Vec<Box<dyn TaskSearch + Send + '_>>> = Mutex::new(Vec::new());
     let sink = |(i, rows): (usize, Rows)| {
@@ -613,11 +604,7 @@ fn list_in_turn(
     limit: u64,
     format: ListFormat,
     s: &mut dyn TaskSearch,
-    search: &dyn Fn(
-        usize,
-        &mut dyn TaskSearch,
-        &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
-    ) -> ControlFlow<()>,
+    search: &TaskFn<'_>,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
     let mut buf = Vec::with_capacity(WRITE_BUFFER + 4096);
@@ -654,8 +641,10 @@ fn list_in_turn(
 /// The bytes [`list_in_turn`] and [`stream_rest`] gather before a write.
 const WRITE_BUFFER: usize = 1 << 20;
 
-/// The most rows one task of [`list`] holds; beyond, the writer streams the task's rest.
-const MAX_TASK_ROWS: u64 = 1 << 16;
+/// The most rows the tasks in flight in [`list`] hold together (about 16 MB of CSV for
+/// n = 20): a task holds at most this over the window (4,096 to 32,768 rows); beyond, the
+/// writer streams the task's rest.
+const WINDOW_ROWS: u64 = 1 << 18;
 
 /// Writes the rows of the solutions extending `prefix` after its first `skip` (already
 /// written, numbered up to `written`) straight to `out`, numbered on, until `limit` rows are
@@ -774,7 +763,7 @@ impl Mirror {
         all: &[Vec<u8>],
         i: usize,
         s: &mut dyn TaskSearch,
-        emit: &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
+        emit: &mut Emit<'_>,
     ) -> ControlFlow<()> {
         let prefix = &all[i];
         let twice = 2 * usize::from(prefix[0]);
@@ -832,12 +821,7 @@ impl Mirror {
 
     /// Reports the solutions of the mirror task of the left task `prefix` with solutions
     /// `code` to `emit`, in order (the left task's, mirrored, in reverse).
-    fn mirrored(
-        n: usize,
-        prefix: &[u8],
-        code: &[u8],
-        emit: &mut dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    fn mirrored(n: usize, prefix: &[u8], code: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
         let mut sols = Vec::new();
         let mut q = [0u8; MAX_N];
         q[..prefix.len()].copy_from_slice(prefix);
