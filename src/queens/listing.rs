@@ -425,6 +425,8 @@ struct DlxSearch<'a> {
     unique: bool,
     found: Vec<([u8; MAX_N], Option<u8>)>,
     forced: Vec<OptionId>,
+    /// [`DLX_FREE_RANKS`] (smaller in tests).
+    free_ranks: usize,
 }
 
 impl<'a> DlxSearch<'a> {
@@ -435,6 +437,7 @@ impl<'a> DlxSearch<'a> {
             unique,
             found: Vec::new(),
             forced: Vec::new(),
+            free_ranks: DLX_FREE_RANKS,
         }
     }
 }
@@ -442,13 +445,13 @@ impl<'a> DlxSearch<'a> {
 impl TaskSearch for DlxSearch<'_> {
     fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
         let n = self.model.n();
-        if self.unique && 2 * usize::from(prefix[0]) > n - 1 {
+        if self.unique && prefix.first().is_some_and(|&c| 2 * usize::from(c) > n - 1) {
             return ControlFlow::Continue(());
         }
         let Some((cols, ld, rd)) = place(n, prefix) else {
             return ControlFlow::Continue(());
         };
-        if n - prefix.len() > DLX_FREE_RANKS {
+        if n - prefix.len() > self.free_ranks {
             let mut longer = [0u8; MAX_N];
             longer[..prefix.len()].copy_from_slice(prefix);
             let mut open = full_mask(n) & !(cols | ld | rd);
@@ -1061,6 +1064,77 @@ pub(crate) mod tests {
             tried += usize::from(!want.is_empty());
         }
         assert!(tried > 0);
+    }
+
+    #[test]
+    fn dancing_links_sub_problems_cut_deeper_give_the_same_solutions() {
+        let model = Queens::new(9).unwrap();
+        for unique in [false, true] {
+            for free_ranks in [9, 6, 3, 0] {
+                let mut s = DlxSearch::new(&model, unique);
+                s.free_ranks = free_ranks;
+                for prefix in [&[][..], &[1], &[4, 0]] {
+                    let mut got = Vec::new();
+                    let _ = s.each(prefix, &mut |q, c| {
+                        got.push((q.to_vec(), c));
+                        ControlFlow::Continue(())
+                    });
+                    let mut want = Vec::new();
+                    let _ = for_each_solution_in::<()>(9, prefix, unique, |q, c| {
+                        want.push((q.to_vec(), c));
+                        ControlFlow::Continue(())
+                    });
+                    assert_eq!(
+                        got, want,
+                        "{prefix:?} unique = {unique} free = {free_ranks}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_writer_streams_the_rest_of_a_capped_task_numbered_on() {
+        let n = 10;
+        let model = Queens::new(n).unwrap();
+        let prefix = [2u8];
+        let mut whole = Vec::new();
+        let _ = for_each_solution_in::<()>(n, &prefix, false, |q, c| {
+            let k = 1 + whole.iter().filter(|&&b| b == b'\n').count() as u64;
+            ListFormat::Csv.row(&mut whole, 100 + k, q, c);
+            ControlFlow::Continue(())
+        });
+        let rows = whole.iter().filter(|&&b| b == b'\n').count() as u64;
+        assert!(rows > 10);
+        let mut bits = BitsSearch { n, unique: false };
+        let mut dlx = DlxSearch::new(&model, false);
+        for s in [&mut bits as &mut dyn TaskSearch, &mut dlx] {
+            for (skip, limit) in [(3u64, u64::MAX), (3, 105), (0, 100 + rows)] {
+                let mut out = Vec::new();
+                let w = stream_rest(
+                    &prefix,
+                    s,
+                    ListFormat::Csv,
+                    skip,
+                    100 + skip,
+                    limit,
+                    &mut out,
+                )
+                .unwrap();
+                let want: Vec<u8> = whole
+                    .split_inclusive(|&b| b == b'\n')
+                    .skip(skip as usize)
+                    .take((limit.min(100 + rows) - 100 - skip) as usize)
+                    .flatten()
+                    .copied()
+                    .collect();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    String::from_utf8(want).unwrap()
+                );
+                assert_eq!(w, limit.min(100 + rows));
+            }
+        }
     }
 
     #[test]
