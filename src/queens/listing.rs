@@ -237,11 +237,22 @@ impl Rows {
     /// The rows of `n`-queens solutions extending `prefix` (see [`for_each_solution_in`]) in
     /// `format`, at most `limit` of them.
     pub fn of_task(n: usize, prefix: &[u8], unique: bool, format: ListFormat, limit: u64) -> Rows {
+        Rows::gather(format, limit, |emit| {
+            for_each_solution_in(n, prefix, unique, emit)
+        })
+    }
+
+    /// The rows of the solutions `each` reports (in its order), at most `limit` of them.
+    fn gather(
+        format: ListFormat,
+        limit: u64,
+        each: impl FnOnce(&mut Emit<'_>) -> ControlFlow<()>,
+    ) -> Rows {
         let mut rows = Rows::default();
         if limit == 0 {
             return rows;
         }
-        let _ = for_each_solution_in(n, prefix, unique, |q, class_size| {
+        let _ = each(&mut |q, class_size| {
             format.tail(&mut rows.bytes, q, class_size);
             rows.end_row();
             if rows.len() as u64 >= limit {
@@ -295,17 +306,25 @@ impl Rows {
         let k = (self.len() as u64).min(take) as usize;
         let end = if k == 0 { 0 } else { self.ends[k - 1] as usize };
         out.reserve(end + 12 * k);
-        for (i, row) in self.iter().take(k).enumerate() {
+        let mut start = 0usize;
+        for (i, &e) in self.ends[..k].iter().enumerate() {
             format.head(out, first + i as u64);
-            out.extend_from_slice(row);
+            out.extend_from_slice(&self.bytes[start..e as usize]);
+            start = e as usize;
         }
         k as u64
     }
 }
 
-/// The number of tasks [`list`] splits `n` into, at least: many small tasks keep both the
-/// buffers (memory) and the imbalance at the end small.
+/// The number of tasks [`list`] splits `n` into with [`ListEngine::Bits`], at least: many
+/// small tasks keep both the buffers (memory) and the imbalance at the end small.
 const LIST_MIN_TASKS: usize = 4096;
+
+/// The same for [`ListEngine::Dlx`]: every task's sub-problem is solved whole and its first
+/// ranks forced out of the search's own order, which costs more the deeper the tasks (for
+/// n = 14, depth 1 visits 1.33 times the updates of the whole search, depth 2 1.50, depth 4
+/// 1.71), so its tasks are as few as balance allows.
+const DLX_MIN_TASKS: usize = 64;
 
 /// Rows a task should hold at most, roughly: the window's memory is about
 /// `window × ROWS_PER_TASK` rows, whatever n.
@@ -349,40 +368,157 @@ const SOLUTIONS: [u128; 27] = [
     234907967154122528,
 ];
 
-/// The tasks of [`list`] for `n`: enough that each holds about [`ROWS_PER_TASK`] rows (at most
-/// [`LIST_MAX_TASKS`]), so the memory of the window does not grow with n.
-/// With a `limit`, no more tasks than `limit` rows need.
-fn list_tasks(n: usize, limit: u64) -> Vec<Vec<u8>> {
+/// The tasks of [`list`] for `n`: enough that each holds about [`ROWS_PER_TASK`] rows (at
+/// least `min_tasks`, at most [`LIST_MAX_TASKS`]), so the memory of the window does not grow
+/// with n. With a `limit`, no more tasks than `limit` rows need.
+fn list_tasks(n: usize, limit: u64, min_tasks: usize) -> Vec<Vec<u8>> {
     let sols = SOLUTIONS.get(n - 1).copied().unwrap_or(u128::MAX);
     let rows = sols.min(u128::from(limit));
     let want = usize::try_from(rows / ROWS_PER_TASK).unwrap_or(usize::MAX);
-    tasks(n, want.clamp(LIST_MIN_TASKS, LIST_MAX_TASKS))
+    tasks(n, want.clamp(min_tasks, LIST_MAX_TASKS))
 }
 
 /// Which search enumerates the solutions of [`list`]. Both give the same rows, byte for byte.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ListEngine {
-    /// The word-parallel (bitboard) enumerator of this module, with the mirror saving.
+    /// The word-parallel (bitboard) enumerator of this module.
     Bits,
     /// The dancing-links solver on the exact-cover model ([`Queens`]): each task's prefix is
     /// forced, the sub-problem's solutions are sorted into lexicographic order.
     Dlx,
 }
 
+/// Where a search reports a solution: `emit(q, class_size)`, `Break` to stop.
+type Emit<'a> = dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()> + 'a;
+
+/// A task's solutions by its index: `search(i, engine, emit)`.
+type TaskFn<'a> = dyn Fn(usize, &mut dyn TaskSearch, &mut Emit<'_>) -> ControlFlow<()> + Sync + 'a;
+
+/// One task's search: every solution extending a prefix, in lexicographic order.
+trait TaskSearch {
+    /// Calls `emit(q, class_size)` for every solution (with `unique` every class
+    /// representative) extending `prefix`, in lexicographic order; stops at a `Break`.
+    fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()>;
+}
+
+/// The bitboard enumerator, [`for_each_solution_in`].
+struct BitsSearch {
+    n: usize,
+    unique: bool,
+}
+
+impl TaskSearch for BitsSearch {
+    fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
+        for_each_solution_in(self.n, prefix, self.unique, emit)
+    }
+}
+
+/// A sub-problem the dancing-links search solves whole has at most this many free ranks; a
+/// longer one is cut into its one-rank-longer prefixes (in order), so that the solutions held
+/// for sorting stay few whatever n.
+const DLX_FREE_RANKS: usize = 13;
+
+/// The dancing-links search of one worker: its solver and the buffer it sorts in.
+struct DlxSearch<'a> {
+    model: &'a Queens,
+    solver: Solver<'a>,
+    unique: bool,
+    found: Vec<([u8; MAX_N], Option<u8>)>,
+    forced: Vec<OptionId>,
+    /// [`DLX_FREE_RANKS`] (smaller in tests).
+    free_ranks: usize,
+}
+
+impl<'a> DlxSearch<'a> {
+    fn new(model: &'a Queens, unique: bool) -> Self {
+        DlxSearch {
+            model,
+            solver: model.solver(None),
+            unique,
+            found: Vec::new(),
+            forced: Vec::new(),
+            free_ranks: DLX_FREE_RANKS,
+        }
+    }
+}
+
+impl TaskSearch for DlxSearch<'_> {
+    fn each(&mut self, prefix: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
+        let n = self.model.n();
+        if self.unique && prefix.first().is_some_and(|&c| 2 * usize::from(c) > n - 1) {
+            return ControlFlow::Continue(());
+        }
+        let Some((cols, ld, rd)) = place(n, prefix) else {
+            return ControlFlow::Continue(());
+        };
+        if n - prefix.len() > self.free_ranks {
+            let mut longer = [0u8; MAX_N];
+            longer[..prefix.len()].copy_from_slice(prefix);
+            let mut open = full_mask(n) & !(cols | ld | rd);
+            while open != 0 {
+                longer[prefix.len()] = open.trailing_zeros() as u8;
+                open &= open - 1;
+                self.each(&longer[..=prefix.len()], emit)?;
+            }
+            return ControlFlow::Continue(());
+        }
+        self.forced.clear();
+        self.forced.extend(
+            prefix
+                .iter()
+                .enumerate()
+                .map(|(r, &c)| self.model.option(r, usize::from(c))),
+        );
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        let (model, unique) = (self.model, self.unique);
+        let mut q = [0u8; MAX_N];
+        self.solver.run_subproblem(
+            &self.forced,
+            &Budget::unlimited(),
+            &mut |s: &[OptionId]| {
+                model.columns_into(s, &mut q[..n]);
+                if unique {
+                    if let Some(size) = symmetry::representative_class(&q[..n]) {
+                        found.push((q, Some(size)));
+                    }
+                } else {
+                    found.push((q, None));
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        found.sort_unstable();
+        let mut flow = ControlFlow::Continue(());
+        for (q, class_size) in &found {
+            flow = emit(&q[..n], *class_size);
+            if flow.is_break() {
+                break;
+            }
+        }
+        self.found = found;
+        flow
+    }
+}
+
 /// Writes the rows (no header) of every `n`-queens solution — with `unique`, every class
 /// representative with its class size — in lexicographic order, numbered from 1, at most
-/// `limit`, in `format`, to `out`, found by `engine`. Tasks (prefixes of the first ranks, in
-/// lexicographic order) run on `pool` (or the current rayon pool) with at most `4 × threads`
-/// (and at most 64) tasks in flight: [`ordered_window`]. The output does not depend on the
-/// number of threads nor on the engine. Each task's rows are written with one `write_all`.
-/// Returns the number of rows written.
+/// `limit`, in `format`, to `out`, found by `engine`. Returns the number of rows written.
+/// The output does not depend on the number of threads nor on the engine.
 ///
-/// With [`ListEngine::Bits`], half the search is saved by the left-right mirror: the tasks
-/// with `q0 >= n/2` are the mirror images of those with `q0 < (n-1)/2` in reverse order (the
-/// mirror reverses the lexicographic order), so a left task keeps its solutions, front-coded
-/// (`Mirror`), and its mirror task writes them mirrored and reversed instead of searching. A
-/// right task whose partner's solutions are not there (not finished yet) searches itself, so
-/// no task ever waits.
+/// Tasks are prefixes of the first ranks, in lexicographic order ([`tasks`]). On a pool of one
+/// thread (or without threads) the calling thread enumerates them in turn and formats each row
+/// whole into a large buffer. Otherwise they run on `pool` (or the current rayon pool) with at
+/// most `4 × threads` (and at most 64) tasks in flight ([`ordered_window`]): a worker formats
+/// its task's rows without their numbers ([`Rows`]), the calling thread numbers them and
+/// writes each task's rows with one `write_all`.
+///
+/// Without `unique` half the search is saved by the left-right mirror (both engines): the
+/// tasks with `q0 >= n/2` are the mirror images of those with `q0 < (n-1)/2` in reverse order
+/// (the mirror reverses the lexicographic order), so a left task keeps its solutions,
+/// front-coded (`Mirror`), and its mirror task writes them mirrored and reversed instead of
+/// searching. A right task whose partner's solutions are not there (not finished yet) searches
+/// itself, so no task ever waits.
 ///
 /// Call it from outside the pool (see [`ordered_window`]).
 pub fn list(
@@ -399,20 +535,45 @@ pub fn list(
         return Ok(0);
     }
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
-    let all = list_tasks(n, limit);
+    let model = match engine {
+        ListEngine::Bits => None,
+        ListEngine::Dlx => Some(Queens::new(n).map_err(io::Error::other)?),
+    };
+    let all = match engine {
+        ListEngine::Bits => list_tasks(n, limit, LIST_MIN_TASKS),
+        ListEngine::Dlx => list_tasks(n, limit, DLX_MIN_TASKS),
+    };
+    // With `unique` rank 0 is already restricted to the left half.
+    let mirror = (!unique).then(|| Mirror::new(all.len()));
+    let search = |i: usize, s: &mut dyn TaskSearch, emit: &mut Emit<'_>| match &mirror {
+        Some(m) => m.each(n, &all, i, s, emit),
+        None => s.each(&all[i], emit),
+    };
+    let new_search = || -> Box<dyn TaskSearch + '_> {
+        match &model {
+            None => Box::new(BitsSearch { n, unique }),
+            Some(m) => Box::new(DlxSearch::new(m, unique)),
+        }
+    };
+    if threads <= 1 {
+        return list_in_turn(all.len(), limit, format, &mut *new_search(), &search, out);
+    }
     let index: Vec<usize> = (0..all.len()).collect();
-    let window = (4 * threads.max(1)).min(LIST_MAX_WINDOW);
+    let window = (4 * threads).min(LIST_MAX_WINDOW);
     let mut written = 0u64;
     let mut buf = Vec::new();
-    // A task holds at most `cap` rows; the rest of a bigger task (n >= 19) is streamed by the
-    // writer itself, so memory stays bounded by the window whatever n.
-    let cap = limit.min(MAX_TASK_ROWS);
-    let mut sink = |(i, rows): (usize, Rows)| {
+    // A task holds at most `cap` rows, the window at most `WINDOW_ROWS`; the rest of a bigger
+    // task is streamed by the writer itself, so memory stays bounded whatever n and threads.
+    let cap = limit.min(WINDOW_ROWS / window as u64);
+    let mut rest: Option<Box<dyn TaskSearch + '_>> = None;
+    let searches: Mutex<Vec<Box<dyn TaskSearch + Send + '_>>> = Mutex::new(Vec::new());
+    let sink = |(i, rows): (usize, Rows)| {
         buf.clear();
         written += rows.write_numbered(format, written + 1, limit - written, &mut buf);
         out.write_all(&buf)?;
         if rows.len() as u64 >= cap && written < limit {
-            written = stream_rest(n, &all[i], unique, format, cap, written, limit, out)?;
+            let s = rest.get_or_insert_with(new_search);
+            written = stream_rest(&all[i], &mut **s, format, cap, written, limit, out)?;
         }
         Ok::<_, io::Error>(if written >= limit {
             ControlFlow::Break(())
@@ -420,77 +581,98 @@ pub fn list(
             ControlFlow::Continue(())
         })
     };
-    match engine {
-        ListEngine::Bits => {
-            // With `unique` rank 0 is already restricted to the left half.
-            let mirror = (!unique).then(|| Mirror::new(all.len()));
-            ordered_window(
-                pool,
-                &index,
-                window,
-                |&i| {
-                    let rows = match &mirror {
-                        Some(m) => m.rows(n, &all, i, format, cap),
-                        None => Rows::of_task(n, &all[i], unique, format, cap),
-                    };
-                    (i, rows)
-                },
-                &mut sink,
-            )?;
-        }
-        ListEngine::Dlx => {
-            let model = Queens::new(n).map_err(io::Error::other)?;
-            let solvers: Mutex<Vec<Solver<'_>>> = Mutex::new(Vec::new());
-            ordered_window(
-                pool,
-                &index,
-                window,
-                |&i| {
-                    let take = solvers.lock().unwrap_or_else(|e| e.into_inner()).pop();
-                    let mut solver = take.unwrap_or_else(|| model.solver(None));
-                    let rows = dlx_rows(&model, &mut solver, &all[i], unique, format, cap);
-                    solvers
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(solver);
-                    (i, rows)
-                },
-                &mut sink,
-            )?;
-        }
-    }
+    ordered_window(
+        pool,
+        &index,
+        window,
+        |&i| {
+            let take = searches.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut s = take.unwrap_or_else(|| match &model {
+                None => Box::new(BitsSearch { n, unique }),
+                Some(m) => Box::new(DlxSearch::new(m, unique)),
+            });
+            let rows = Rows::gather(format, cap, |emit| search(i, &mut *s, emit));
+            searches.lock().unwrap_or_else(|e| e.into_inner()).push(s);
+            (i, rows)
+        },
+        sink,
+    )?;
     Ok(written)
 }
 
-/// The most rows one task of [`list`] holds; beyond, the writer streams the task's rest.
-const MAX_TASK_ROWS: u64 = 1 << 16;
+/// [`list`] on the calling thread alone: the tasks in turn, each row formatted whole (number
+/// included) into a buffer written every [`WRITE_BUFFER`] bytes.
+fn list_in_turn(
+    tasks: usize,
+    limit: u64,
+    format: ListFormat,
+    s: &mut dyn TaskSearch,
+    search: &TaskFn<'_>,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let mut buf = Vec::with_capacity(WRITE_BUFFER + 4096);
+    let mut written = 0u64;
+    let mut err = None;
+    for i in 0..tasks {
+        let flow = search(i, s, &mut |q, class_size| {
+            written += 1;
+            format.row(&mut buf, written, q, class_size);
+            if buf.len() >= WRITE_BUFFER {
+                if let Err(e) = out.write_all(&buf) {
+                    err = Some(e);
+                    return ControlFlow::Break(());
+                }
+                buf.clear();
+            }
+            if written >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        if flow.is_break() {
+            break;
+        }
+    }
+    out.write_all(&buf)?;
+    Ok(written)
+}
+
+/// The bytes [`list_in_turn`] and [`stream_rest`] gather before a write.
+const WRITE_BUFFER: usize = 1 << 20;
+
+/// The most rows the tasks in flight in [`list`] hold together (about 16 MB of CSV for
+/// n = 20): a task holds at most this over the window (4,096 to 32,768 rows); beyond, the
+/// writer streams the task's rest.
+const WINDOW_ROWS: u64 = 1 << 18;
 
 /// Writes the rows of the solutions extending `prefix` after its first `skip` (already
 /// written, numbered up to `written`) straight to `out`, numbered on, until `limit` rows are
-/// written in all; returns the new number written. The bitboard enumerator serves both engines
-/// here (the same solutions in the same order).
-#[allow(clippy::too_many_arguments)]
+/// written in all; returns the new number written. `s` searches the task again from its start
+/// (the same solutions in the same order as the worker's).
 fn stream_rest(
-    n: usize,
     prefix: &[u8],
-    unique: bool,
+    s: &mut dyn TaskSearch,
     format: ListFormat,
     skip: u64,
     mut written: u64,
     limit: u64,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
-    let mut buf = Vec::with_capacity(1 << 20);
+    let mut buf = Vec::with_capacity(WRITE_BUFFER + 4096);
     let mut seen = 0u64;
     let mut err = None;
-    let _ = for_each_solution_in(n, prefix, unique, |q, class_size| {
+    let _ = s.each(prefix, &mut |q, class_size| {
         seen += 1;
         if seen <= skip {
             return ControlFlow::Continue(());
         }
         written += 1;
         format.row(&mut buf, written, q, class_size);
-        if buf.len() >= 1 << 20 {
+        if buf.len() >= WRITE_BUFFER {
             if let Err(e) = out.write_all(&buf) {
                 err = Some(e);
                 return ControlFlow::Break(());
@@ -509,51 +691,6 @@ fn stream_rest(
     out.write_all(&buf)?;
     Ok(written)
 }
-
-/// The rows of the solutions extending `prefix` found by the dancing-links `solver` of
-/// `model`, in lexicographic order (the solver's own order is sorted), at most `limit`.
-fn dlx_rows(
-    model: &Queens,
-    solver: &mut Solver<'_>,
-    prefix: &[u8],
-    unique: bool,
-    format: ListFormat,
-    limit: u64,
-) -> Rows {
-    let n = model.n();
-    let mut rows = Rows::default();
-    if unique && 2 * usize::from(prefix[0]) > n - 1 {
-        return rows;
-    }
-    let forced: Vec<OptionId> = prefix
-        .iter()
-        .enumerate()
-        .map(|(r, &c)| model.option(r, usize::from(c)))
-        .collect();
-    let mut found: Vec<([u8; MAX_N], Option<u8>)> = Vec::new();
-    let mut q = [0u8; MAX_N];
-    solver.run_subproblem(&forced, &Budget::unlimited(), &mut |s: &[OptionId]| {
-        model.columns_into(s, &mut q[..n]);
-        if unique {
-            if let Some(size) = symmetry::representative_class(&q[..n]) {
-                found.push((q, Some(size)));
-            }
-        } else {
-            found.push((q, None));
-        }
-        ControlFlow::Continue(())
-    });
-    found.sort_unstable();
-    for (q, class_size) in found
-        .iter()
-        .take(usize::try_from(limit).unwrap_or(usize::MAX))
-    {
-        format.tail(&mut rows.bytes, &q[..n], *class_size);
-        rows.end_row();
-    }
-    rows
-}
-
 /// The solutions of the left tasks (`2 q0 < n-1`), kept for their mirror tasks (task `i`'s
 /// mirror is task `len-1-i`: the mirror maps the prefixes of one depth onto themselves and
 /// reverses their order). Each solution is front-coded within its task: the length `l` of the
@@ -621,8 +758,16 @@ impl Mirror {
         }
     }
 
-    /// The rows of task `i` (of `all`).
-    fn rows(&self, n: usize, all: &[Vec<u8>], i: usize, format: ListFormat, limit: u64) -> Rows {
+    /// Reports the solutions of task `i` (of `all`, without `unique`) to `emit` in order:
+    /// searched by `s`, or the mirror images of the left partner's kept solutions.
+    fn each(
+        &self,
+        n: usize,
+        all: &[Vec<u8>],
+        i: usize,
+        s: &mut dyn TaskSearch,
+        emit: &mut Emit<'_>,
+    ) -> ControlFlow<()> {
         let prefix = &all[i];
         let twice = 2 * usize::from(prefix[0]);
         if twice > n - 1 {
@@ -633,14 +778,13 @@ impl Mirror {
                 .take();
             if let Some(code) = kept {
                 self.budget.fetch_add(code.len(), Ordering::Relaxed);
-                return Self::mirrored(n, &all[partner], &code, format, limit);
+                return Self::mirrored(n, &all[partner], &code, emit);
             }
-            return Rows::of_task(n, prefix, false, format, limit);
+            return s.each(prefix, emit);
         }
         if twice == n - 1 || self.budget.load(Ordering::Relaxed) == 0 {
-            return Rows::of_task(n, prefix, false, format, limit);
+            return s.each(prefix, emit);
         }
-        let mut rows = Rows::default();
         let d = prefix.len();
         let mut code = Code {
             bytes: Vec::new(),
@@ -648,9 +792,7 @@ impl Mirror {
             half: false,
         };
         let mut prev = [u8::MAX; MAX_N];
-        let full = for_each_solution_in(n, prefix, false, |q, _| {
-            format.tail(&mut rows.bytes, q, None);
-            rows.end_row();
+        let full = s.each(prefix, &mut |q, class_size| {
             let base = d.min(n - 1);
             let mut l = base;
             while l < n - 1 && q[l] == prev[l] {
@@ -662,11 +804,7 @@ impl Mirror {
                 code.push(c);
             }
             prev[..n].copy_from_slice(q);
-            if rows.len() as u64 >= limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            emit(q, class_size)
         });
         let mut code = code.bytes;
         code.shrink_to_fit();
@@ -681,11 +819,12 @@ impl Mirror {
         } else if fits {
             self.budget.fetch_add(code.len(), Ordering::Relaxed);
         }
-        rows
+        full
     }
 
-    /// The rows of the mirror task of the left task `prefix` with solutions `code`.
-    fn mirrored(n: usize, prefix: &[u8], code: &[u8], format: ListFormat, limit: u64) -> Rows {
+    /// Reports the solutions of the mirror task of the left task `prefix` with solutions
+    /// `code` to `emit`, in order (the left task's, mirrored, in reverse).
+    fn mirrored(n: usize, prefix: &[u8], code: &[u8], emit: &mut Emit<'_>) -> ControlFlow<()> {
         let mut sols = Vec::new();
         let mut q = [0u8; MAX_N];
         q[..prefix.len()].copy_from_slice(prefix);
@@ -711,19 +850,14 @@ impl Mirror {
             q[n - 1] = (all & !cols).trailing_zeros() as u8;
             sols.extend_from_slice(&q[..n]);
         }
-        let mut rows = Rows::default();
         let mut m = [0u8; MAX_N];
         for s in sols.chunks_exact(n).rev() {
-            if rows.len() as u64 >= limit {
-                break;
-            }
             for (a, &b) in m.iter_mut().zip(s) {
                 *a = (n - 1) as u8 - b;
             }
-            format.tail(&mut rows.bytes, &m[..n], None);
-            rows.end_row();
+            emit(&m[..n], None)?;
         }
-        rows
+        ControlFlow::Continue(())
     }
 }
 
@@ -888,6 +1022,12 @@ pub(crate) mod tests {
         }
     }
 
+    /// Task `i`'s rows through `mirror`, searched by the bitboard enumerator.
+    fn mirror_rows(mirror: &Mirror, n: usize, all: &[Vec<u8>], i: usize, f: ListFormat) -> Rows {
+        let mut s = BitsSearch { n, unique: false };
+        Rows::gather(f, u64::MAX, |emit| mirror.each(n, all, i, &mut s, emit))
+    }
+
     #[test]
     fn mirror_tasks_are_the_same_with_or_without_their_partner() {
         for n in [1, 4, 5, 6, 8, 9, 10, 11] {
@@ -896,9 +1036,9 @@ pub(crate) mod tests {
             let none = Mirror::new(all.len());
             for (i, p) in all.iter().enumerate() {
                 let want = Rows::of_task(n, p, false, ListFormat::Csv, u64::MAX);
-                assert_eq!(kept.rows(n, &all, i, ListFormat::Csv, u64::MAX), want);
+                assert_eq!(mirror_rows(&kept, n, &all, i, ListFormat::Csv), want);
                 if 2 * usize::from(p[0]) > n - 1 {
-                    assert_eq!(none.rows(n, &all, i, ListFormat::Csv, u64::MAX), want);
+                    assert_eq!(mirror_rows(&none, n, &all, i, ListFormat::Csv), want);
                 }
             }
             assert!(kept.slots.iter().all(|s| s.lock().unwrap().is_none()));
@@ -912,18 +1052,89 @@ pub(crate) mod tests {
             if 2 * usize::from(all[i][0]) >= n - 1 {
                 break;
             }
-            let left = kept.rows(n, &all, i, ListFormat::Json, u64::MAX);
+            let left = mirror_rows(&kept, n, &all, i, ListFormat::Json);
             assert_eq!(
                 left,
                 Rows::of_task(n, &all[i], false, ListFormat::Json, u64::MAX)
             );
             let j = all.len() - 1 - i;
             let want = Rows::of_task(n, &all[j], false, ListFormat::Json, u64::MAX);
-            assert_eq!(kept.rows(n, &all, j, ListFormat::Json, u64::MAX), want);
+            assert_eq!(mirror_rows(&kept, n, &all, j, ListFormat::Json), want);
             assert_eq!(want.len(), left.len());
             tried += usize::from(!want.is_empty());
         }
         assert!(tried > 0);
+    }
+
+    #[test]
+    fn dancing_links_sub_problems_cut_deeper_give_the_same_solutions() {
+        let model = Queens::new(9).unwrap();
+        for unique in [false, true] {
+            for free_ranks in [9, 6, 3, 0] {
+                let mut s = DlxSearch::new(&model, unique);
+                s.free_ranks = free_ranks;
+                for prefix in [&[][..], &[1], &[4, 0]] {
+                    let mut got = Vec::new();
+                    let _ = s.each(prefix, &mut |q, c| {
+                        got.push((q.to_vec(), c));
+                        ControlFlow::Continue(())
+                    });
+                    let mut want = Vec::new();
+                    let _ = for_each_solution_in::<()>(9, prefix, unique, |q, c| {
+                        want.push((q.to_vec(), c));
+                        ControlFlow::Continue(())
+                    });
+                    assert_eq!(
+                        got, want,
+                        "{prefix:?} unique = {unique} free = {free_ranks}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_writer_streams_the_rest_of_a_capped_task_numbered_on() {
+        let n = 10;
+        let model = Queens::new(n).unwrap();
+        let prefix = [2u8];
+        let mut whole = Vec::new();
+        let _ = for_each_solution_in::<()>(n, &prefix, false, |q, c| {
+            let k = 1 + whole.iter().filter(|&&b| b == b'\n').count() as u64;
+            ListFormat::Csv.row(&mut whole, 100 + k, q, c);
+            ControlFlow::Continue(())
+        });
+        let rows = whole.iter().filter(|&&b| b == b'\n').count() as u64;
+        assert!(rows > 10);
+        let mut bits = BitsSearch { n, unique: false };
+        let mut dlx = DlxSearch::new(&model, false);
+        for s in [&mut bits as &mut dyn TaskSearch, &mut dlx] {
+            for (skip, limit) in [(3u64, u64::MAX), (3, 105), (0, 100 + rows)] {
+                let mut out = Vec::new();
+                let w = stream_rest(
+                    &prefix,
+                    s,
+                    ListFormat::Csv,
+                    skip,
+                    100 + skip,
+                    limit,
+                    &mut out,
+                )
+                .unwrap();
+                let want: Vec<u8> = whole
+                    .split_inclusive(|&b| b == b'\n')
+                    .skip(skip as usize)
+                    .take((limit.min(100 + rows) - 100 - skip) as usize)
+                    .flatten()
+                    .copied()
+                    .collect();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    String::from_utf8(want).unwrap()
+                );
+                assert_eq!(w, limit.min(100 + rows));
+            }
+        }
     }
 
     #[test]
