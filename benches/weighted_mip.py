@@ -1,16 +1,29 @@
 #!/usr/bin/env python3
-"""Solve the weighted n-queens boards of `cargo bench --bench weighted` with HiGHS and CP-SAT.
+"""Solve weighted n-queens boards with HiGHS, CP-SAT and xcover binaries, side by side.
 
 The bench writes one seeded board per size to target/weighted-bench/n{N}.txt (classic format:
 k, then k boards of n*n integers). This script solves the first board of each file as the
 integer program of the issue -- x[r][c] binary, every rank and file sums to 1, every diagonal
 (both directions) sums to at most 1, maximise sum w[r][c] x[r][c] -- with
-  * HiGHS (PyPI `highspy`), one thread, and
-  * OR-Tools CP-SAT (PyPI `ortools`), one worker, linearization_level 2,
+  * HiGHS (PyPI `highspy`), --threads threads (default 1), and
+  * OR-Tools CP-SAT (PyPI `ortools`), --threads workers, linearization_level 2,
 and prints wall seconds, the value, the best bound and whether optimality was proven.
 
-Usage: python3 benches/weighted_mip.py [--time 60] [--solvers highs,cpsat] FILE...
+Each `--xcover BIN` adds an xcover binary (e.g. target/release/xcover and the previous one,
+/work/prev/xcover-b291c55), run as `BIN queens max FILE --format json --time-limit T
+--threads K`, so the MIP solvers and the xcover binaries get the same limit and threads in
+one run. A solver whose Python package is missing is skipped with a note on stderr (`pip
+install highspy ortools`).
+
+Instead of FILEs, `--sizes 50,100,200 --seeds 1,2,3` makes the boards with the first xcover
+binary (`queens random N --seed S`, weights 1..99) into --dir.
+
+Usage: python3 benches/weighted_mip.py [--time-limit 60] [--threads 1] [--solvers highs,cpsat]
+           [--xcover BIN]... (FILE... | --sizes N,... --seeds S,...)
 """
+import json
+import os
+import subprocess
 import argparse
 import sys
 import time
@@ -32,12 +45,12 @@ def diagonals(n):
     return [x for x in a + b if len(x) > 1]
 
 
-def solve_highs(n, w, limit):
+def solve_highs(n, w, limit, threads):
     import highspy
     import numpy as np
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
+    h.setOptionValue("threads", int(threads))
     h.setOptionValue("time_limit", float(limit))
     idx = lambda r, c: r * n + c
     inf = highspy.kHighsInf
@@ -64,7 +77,7 @@ def solve_highs(n, w, limit):
     return secs, info.objective_function_value, info.mip_dual_bound, status
 
 
-def solve_cpsat(n, w, limit):
+def solve_cpsat(n, w, limit, threads):
     from ortools.sat.python import cp_model
     m = cp_model.CpModel()
     x = [[m.NewBoolVar(f"x{r}_{c}") for c in range(n)] for r in range(n)]
@@ -76,7 +89,7 @@ def solve_cpsat(n, w, limit):
         m.AddAtMostOne([x[r][c] for r, c in d])
     m.Maximize(sum(w[r][c] * x[r][c] for r in range(n) for c in range(n)))
     s = cp_model.CpSolver()
-    s.parameters.num_workers = 1
+    s.parameters.num_workers = int(threads)
     s.parameters.linearization_level = 2
     s.parameters.max_time_in_seconds = float(limit)
     t = time.perf_counter()
@@ -85,19 +98,63 @@ def solve_cpsat(n, w, limit):
     return secs, s.ObjectiveValue(), s.BestObjectiveBound(), s.StatusName(st)
 
 
+def solve_xcover(binary, path, limit, threads):
+    t = time.perf_counter()
+    out = subprocess.run(
+        [binary, "queens", "max", path, "--format", "json", "--time-limit", str(limit),
+         "--threads", str(threads)],
+        check=True, capture_output=True, text=True).stdout
+    secs = time.perf_counter() - t
+    rec = json.loads(out.splitlines()[0])
+    return secs, rec["score"] or float("nan"), rec["bound"] or float("nan"), rec["status"]
+
+
+def available(name):
+    module = {"highs": "highspy", "cpsat": "ortools"}.get(name)
+    if module is None:
+        sys.exit(f"error: unknown solver {name!r} (highs, cpsat)")
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        print(f"note: {name} skipped ({module} is not installed)", file=sys.stderr)
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--time", type=float, default=60)
+    ap.add_argument("--time-limit", "--time", dest="time", type=float, default=60)
+    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--solvers", default="highs,cpsat")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--xcover", action="append", default=[])
+    ap.add_argument("--sizes", default="")
+    ap.add_argument("--seeds", default="1")
+    ap.add_argument("--dir", default="target/weighted-mip")
+    ap.add_argument("files", nargs="*")
     a = ap.parse_args()
-    print(f"{'n':>3} {'solver':<7} {'status':<12} {'value':>8} {'bound':>10} {'seconds':>9}")
-    for f in a.files:
+    files = list(a.files)
+    if a.sizes:
+        if not a.xcover:
+            sys.exit("--sizes needs an --xcover binary to make the boards")
+        os.makedirs(a.dir, exist_ok=True)
+        for n in a.sizes.split(","):
+            for seed in a.seeds.split(","):
+                path = os.path.join(a.dir, f"n{n}-s{seed}.txt")
+                subprocess.run([a.xcover[0], "queens", "random", n, "--seed", seed, "-o", path],
+                               check=True)
+                files.append(path)
+    solvers = [x for x in a.solvers.split(",") if x and available(x)]
+    print(f"time limit {a.time:g} s, {a.threads} thread(s)")
+    print(f"{'board':<16} {'solver':<28} {'status':<12} {'value':>8} {'bound':>10} {'seconds':>9}")
+    for f in files:
         n, w = read_board(f)
-        for name in a.solvers.split(","):
-            fn = {"highs": solve_highs, "cpsat": solve_cpsat}[name]
-            secs, val, bound, status = fn(n, w, a.time)
-            print(f"{n:>3} {name:<7} {status:<12} {val:>8.0f} {bound:>10.1f} {secs:>9.2f}")
+        runs = [(name, lambda name=name: {"highs": solve_highs, "cpsat": solve_cpsat}[name](
+            n, w, a.time, a.threads)) for name in solvers]
+        runs += [(b, lambda b=b: solve_xcover(b, f, a.time, a.threads)) for b in a.xcover]
+        for name, run in runs:
+            secs, val, bound, status = run()
+            label = os.path.basename(f)
+            print(f"{label:<16} {name[-28:]:<28} {status:<12} {val:>8.0f} {bound:>10.1f} {secs:>9.2f}")
             sys.stdout.flush()
 
 
