@@ -47,6 +47,7 @@ use super::count::RESIDUE_MODULUS;
 use super::symmetry;
 
 mod mitm;
+mod quadrant;
 
 /// Boards from this size up to [`mitm::MAX_N`] are counted by meeting in the middle when the
 /// fundamental count is not asked for.
