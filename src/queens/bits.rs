@@ -53,6 +53,11 @@ mod quadrant;
 /// fundamental count is not asked for.
 const MITM_MIN_N: usize = 12;
 
+/// Boards from this size up to [`quadrant::MAX_N`] are counted by quadrants when the
+/// fundamental count is not asked for (below it, meeting in the middle is faster).
+const QUADRANT_MIN_N: usize = 16;
+const QUADRANT_MIN_N_MINUS_ONE: usize = QUADRANT_MIN_N - 1;
+
 /// The largest board the counter takes (masks are `u32`).
 pub const MAX_N: usize = 32;
 
@@ -318,6 +323,41 @@ pub fn count(
     shard: Option<(usize, usize)>,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
 ) -> BitsCount {
+    count_with(n, unique, Method::Auto, shard, progress)
+}
+
+/// How [`count_with`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// What [`count`] does: the symmetric search with `unique`, else [`totals_method`].
+    Auto,
+    /// The symmetric search (both counts).
+    Search,
+    /// Totals by meeting in the middle (`6 <= n <= 18`).
+    Mitm,
+    /// Totals by quadrants (`4 <= n <= 23`).
+    Quadrant,
+}
+
+/// The method [`count`] uses for the totals of `n` (without `unique`): the fastest measured
+/// (docs/bits.md).
+pub fn totals_method(n: usize) -> Method {
+    match n {
+        MITM_MIN_N..=QUADRANT_MIN_N_MINUS_ONE => Method::Mitm,
+        QUADRANT_MIN_N..=quadrant::MAX_N => Method::Quadrant,
+        _ => Method::Search,
+    }
+}
+
+/// [`count`] with the method chosen: `Mitm` and `Quadrant` give the solutions only (`unique`
+/// is then 0) and panic outside their range of `n`; `Search` finds both counts.
+pub fn count_with(
+    n: usize,
+    unique: bool,
+    method: Method,
+    shard: Option<(usize, usize)>,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> BitsCount {
     if let Some((i, m)) = shard {
         assert!(m >= 1 && (1..=m).contains(&i), "bad shard {i}/{m}");
     }
@@ -336,22 +376,22 @@ pub fn count(
         s.1 += c.solutions;
         progress(s.0, total, s.1);
     };
-    if !unique && (MITM_MIN_N..=mitm::MAX_N).contains(&n) {
-        if mine.is_empty() {
-            return BitsCount::default();
-        }
-        // Task k joins the orbit representatives i with i % tasks == k.
-        let plan = mitm::Plan::new(n);
-        let stride = all.len();
-        return mine
-            .par_iter()
+    let method = match method {
+        Method::Auto if unique => Method::Search,
+        Method::Auto => totals_method(n),
+        m => m,
+    };
+    let stride = all.len();
+    // Task k counts the units i with i % tasks == k (meeting in the middle, quadrants).
+    let striped = |len: usize, join: &(dyn Fn(usize, &mut dyn FnMut(u128, u64)) + Sync)| {
+        mine.par_iter()
             .map(|&(k, _)| {
                 let (mut solutions, mut nodes) = (0u128, 0u64);
-                let mut scratch = mitm::Scratch::default();
-                for i in (k..plan.len()).step_by(stride) {
-                    let (s, tested) = plan.join(i, &mut scratch);
-                    solutions += s;
-                    nodes = nodes.saturating_add(tested);
+                for i in (k..len).step_by(stride) {
+                    join(i, &mut |s, tested| {
+                        solutions = solutions.checked_add(s).expect("count overflows u128");
+                        nodes = nodes.saturating_add(tested);
+                    });
                 }
                 let c = BitsCount {
                     solutions,
@@ -362,7 +402,50 @@ pub fn count(
                 report(&c);
                 c
             })
-            .sum();
+            .sum()
+    };
+    match method {
+        Method::Mitm => {
+            assert!(
+                (6..=mitm::MAX_N).contains(&n),
+                "meet in the middle takes n = 6..={}",
+                mitm::MAX_N
+            );
+            if mine.is_empty() {
+                return BitsCount::default();
+            }
+            let plan = mitm::Plan::new(n);
+            return striped(plan.len(), &|i, add| {
+                thread_local! {
+                    static SCRATCH: std::cell::RefCell<mitm::Scratch> = Default::default();
+                }
+                SCRATCH.with_borrow_mut(|s| {
+                    let (found, tested) = plan.join(i, s);
+                    add(found, tested);
+                });
+            });
+        }
+        Method::Quadrant => {
+            assert!(
+                (4..=quadrant::MAX_N).contains(&n),
+                "quadrants take n = 4..={}",
+                quadrant::MAX_N
+            );
+            if mine.is_empty() {
+                return BitsCount::default();
+            }
+            let plan = quadrant::Plan::new(n);
+            return striped(plan.len(), &|i, add| {
+                thread_local! {
+                    static SCRATCH: std::cell::RefCell<quadrant::Scratch> = Default::default();
+                }
+                SCRATCH.with_borrow_mut(|s| {
+                    let (found, tested) = plan.join(i, s);
+                    add(found, tested);
+                });
+            });
+        }
+        Method::Search | Method::Auto => {}
     }
     mine.par_iter()
         .map(|(_, t)| {

@@ -400,29 +400,155 @@ fn deposit(mut x: u32, mask: u32) -> u32 {
     out
 }
 
-/// The transposed blocks and chunk tables of [`Pairs::count`], kept across calls.
+/// The transposed blocks and chunk tables of [`Pairs::count`], and the sieved lists, kept
+/// across calls.
 #[derive(Default)]
 pub(super) struct Pairs {
     tables: Vec<[u64; 8]>,
+    long: Vec<u64>,
+    short: Vec<u64>,
+    long_start: Vec<usize>,
+    short_start: Vec<usize>,
 }
+
+/// The sieve aims at buckets of about this many signatures on the blocked side (a bucket's
+/// last block is partial: smaller buckets waste more of their blocks).
+const SIEVE_BUCKET: usize = 1024;
+
+/// At most this many sieve bits.
+const MAX_SIEVE: u32 = 7;
 
 impl Pairs {
     /// The number of pairs `(x, y)`, `x` in `a`, `y` in `b`, with `x & y == 0`.
+    ///
+    /// The longer list is cut into blocks of [`BLOCK`] signatures, bit-transposed, with chunk
+    /// tables of ORs; the shorter one is scanned against each block. A few *sieve* bits (those
+    /// most often set in both lists) bucket both lists first: a block of the bucket with sieve
+    /// bits `a` only meets the buckets `u` with `u & a == 0`, and the sieve bits are dropped
+    /// from the signatures that remain to be tested.
     fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
         let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
         if short.len() < SHORT {
             return naive(short, long);
         }
-        let width = 64 - long.iter().chain(short).fold(0, |acc, &x| acc | x).leading_zeros() as usize;
-        let chunks = width.div_ceil(CHUNK).max(1);
+        let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
+        let sb: usize = std::env::var("SB").ok().and_then(|v| v.parse().ok()).unwrap_or(SIEVE_BUCKET);
+        let k = ((long.len() / sb).max(1).ilog2()).min(MAX_SIEVE).min(used.count_ones());
+        let key = sieve_bits(long, short, used, k);
+        let rest = used & !key;
+        let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
+        bucket(long, key, rest, &mut self.long, &mut self.long_start);
+        bucket(short, key, rest, &mut self.short, &mut self.short_start);
         self.tables.resize(chunks << CHUNK, [0; 8]);
+        let all = (1usize << k) - 1;
         let mut total = 0u64;
-        for block in long.chunks(BLOCK) {
-            build_tables(block, chunks, &mut self.tables);
-            total += scan(&self.tables, chunks, short);
+        for ka in 0..=all {
+            let group = &self.long[self.long_start[ka]..self.long_start[ka + 1]];
+            let free = all & !ka;
+            for block in group.chunks(BLOCK) {
+                build_tables(block, chunks, &mut self.tables);
+                let mut u = free;
+                loop {
+                    let ys = &self.short[self.short_start[u]..self.short_start[u + 1]];
+                    if !ys.is_empty() {
+                        total += scan(&self.tables, chunks, ys);
+                    }
+                    if u == 0 {
+                        break;
+                    }
+                    u = (u - 1) & free;
+                }
+            }
         }
         total
     }
+}
+
+/// The `k` bits of `used` most often set in both lists (the product of their frequencies,
+/// estimated on a sample), as a mask.
+fn sieve_bits(long: &[u64], short: &[u64], used: u64, k: u32) -> u64 {
+    if k == 0 {
+        return 0;
+    }
+    let freq = |v: &[u64]| {
+        let step = (v.len() / 256).max(1);
+        let mut f = [0u32; 64];
+        for &x in v.iter().step_by(step) {
+            for (b, c) in f.iter_mut().enumerate() {
+                *c += (x >> b & 1) as u32;
+            }
+        }
+        let m = v.iter().step_by(step).count() as f64;
+        f.map(|c| f64::from(c) / m)
+    };
+    let (fl, fs) = (freq(long), freq(short));
+    let mut bits: Vec<usize> = (0..64).filter(|&b| used >> b & 1 == 1).collect();
+    bits.sort_by(|&x, &y| (fl[y] * fs[y]).total_cmp(&(fl[x] * fs[x])).then(x.cmp(&y)));
+    bits.iter().take(k as usize).fold(0, |m, &b| m | 1 << b)
+}
+
+/// Sorts `src` into buckets by the bits `key` (gathered to the low bits), keeping of each
+/// signature only the bits `rest` (gathered to the low bits): bucket `u` is
+/// `out[start[u]..start[u + 1]]`.
+fn bucket(src: &[u64], key: u64, rest: u64, out: &mut Vec<u64>, start: &mut Vec<usize>) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2.
+        unsafe { bucket_bmi2(src, key, rest, out, start) };
+        return;
+    }
+    bucket_with(src, key, rest, out, start, pext_plain);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn bucket_bmi2(src: &[u64], key: u64, rest: u64, out: &mut Vec<u64>, start: &mut Vec<usize>) {
+    use std::arch::x86_64::_pext_u64;
+    bucket_with(src, key, rest, out, start, |x, m| _pext_u64(x, m));
+}
+
+#[inline(always)]
+fn bucket_with(
+    src: &[u64],
+    key: u64,
+    rest: u64,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+    pext: impl Fn(u64, u64) -> u64,
+) {
+    let buckets = 1usize << key.count_ones();
+    start.clear();
+    start.resize(buckets + 1, 0);
+    for &x in src {
+        start[pext(x, key) as usize + 1] += 1;
+    }
+    for u in 0..buckets {
+        start[u + 1] += start[u];
+    }
+    out.clear();
+    out.resize(src.len(), 0);
+    // Fill with a cursor per bucket (start[u] moves to the bucket's end, then back).
+    for &x in src {
+        let u = pext(x, key) as usize;
+        out[start[u]] = pext(x, rest);
+        start[u] += 1;
+    }
+    for u in (1..=buckets).rev() {
+        start[u] = start[u - 1];
+    }
+    start[0] = 0;
+}
+
+/// The bits of `x` at the positions of `mask`, gathered to the low bits (BMI2's PEXT).
+fn pext_plain(x: u64, mask: u64) -> u64 {
+    let (mut out, mut m, mut i) = (0u64, mask, 0);
+    while m != 0 {
+        let b = m.trailing_zeros();
+        m &= m - 1;
+        out |= (x >> b & 1) << i;
+        i += 1;
+    }
+    out
 }
 
 /// Pairs tested one by one.
@@ -587,7 +713,7 @@ mod tests {
             x & x.rotate_left(29) & ((1u64 << bits) - 1)
         };
         let mut pairs = Pairs::default();
-        for (la, lb, bits) in [(0, 9, 10), (30, 700, 38), (513, 40, 44), (1100, 1500, 23), (25, 1024, 5), (600, 600, 64)] {
+        for (la, lb, bits) in [(0, 9, 10), (30, 700, 38), (513, 40, 44), (1100, 1500, 23), (25, 1024, 5), (600, 600, 64), (5000, 3000, 38), (2100, 4500, 44)] {
             let a: Vec<u64> = (0..la).map(|_| next(bits)).collect();
             let b: Vec<u64> = (0..lb).map(|_| next(bits)).collect();
             let want = naive(&a, &b);
@@ -597,6 +723,20 @@ mod tests {
             let chunks = 64usize.div_ceil(CHUNK);
             let mut t = vec![[0u64; 8]; chunks << CHUNK];
             let blk = &a[..a.len().min(BLOCK)];
+            // Bucketing with and without BMI2 agree.
+            let (key, rest) = (0x0000_0300_0000_1008u64, 0x0000_00ff_00ff_f0f0u64);
+            let (mut o1, mut s1, mut o2, mut s2) = (vec![], vec![], vec![], vec![]);
+            bucket(&b, key, rest, &mut o1, &mut s1);
+            bucket_with(&b, key, rest, &mut o2, &mut s2, pext_plain);
+            assert_eq!((&o1, &s1), (&o2, &s2));
+            assert_eq!(s1.len(), 17);
+            for u in 0..16 {
+                for &x in &o1[s1[u]..s1[u + 1]] {
+                    assert_eq!(x & !((1 << 24) - 1), 0);
+                }
+                let want = b.iter().filter(|&&x| pext_plain(x, key) == u as u64).count();
+                assert_eq!(s1[u + 1] - s1[u], want);
+            }
             build_tables(blk, chunks, &mut t);
             let want = naive(blk, &b);
             assert_eq!(scan_plain(&t, chunks, &b), want);
@@ -606,6 +746,102 @@ mod tests {
                 // SAFETY: the CPU has AVX2.
                 assert_eq!(unsafe { scan_avx2(&t, chunks, &b) }, want);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod stats {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn list_stats() {
+        let n: usize = std::env::var("QN").map(|v| v.parse().unwrap()).unwrap_or(17);
+        let plan = Plan::new(n);
+        let mut s = Scratch::default();
+        let (mut se, mut sw, mut de, mut dw, mut pairs, mut units) = (0u64, 0u64, 0u64, 0u64, 0u128, 0u64);
+        let mut t_half = std::time::Duration::ZERO;
+        let mut t_count = std::time::Duration::ZERO;
+        let step = (plan.len() / 300).max(1);
+        for i in (0..plan.len()).step_by(step) {
+            let (r, _) = plan.units[i];
+            let g = plan.g;
+            let north_mask = (1u32 << g.h) - 1;
+            let flip = |x: u32| x.reverse_bits() >> (32 - n);
+            let mid = n % 2 == 1;
+            let east_mid = mid && r >> g.h & 1 == 1;
+            let (en, es) = (r & north_mask, flip(r) & north_mask);
+            let rest = ((1u32 << n) - 1) ^ r;
+            let (wn, ws) = (rest & north_mask, flip(rest) & north_mask);
+            let mut east = Vec::new();
+            let mut west = Vec::new();
+            let t = std::time::Instant::now();
+            plan.half(false, en, es, east_mid, &mut east, &mut s);
+            plan.half(true, wn, ws, mid && !east_mid, &mut west, &mut s);
+            t_half += t.elapsed();
+            let t = std::time::Instant::now();
+            pairs += u128::from(s.pairs.count(&east, &west));
+            t_count += t.elapsed();
+            se += east.len() as u64;
+            sw += west.len() as u64;
+            east.sort_unstable();
+            east.dedup();
+            west.sort_unstable();
+            west.dedup();
+            de += east.len() as u64;
+            dw += west.len() as u64;
+            units += 1;
+        }
+        println!("n={n} units={} sampled={units} avg E={} W={} distinct E={} W={} sols/unit={} half={:?} count={:?}",
+            plan.len(), se / units, sw / units, de / units, dw / units, pairs / u128::from(units), t_half, t_count);
+    }
+}
+
+#[cfg(test)]
+mod stats2 {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn bit_stats() {
+        let n: usize = std::env::var("QN").map(|v| v.parse().unwrap()).unwrap_or(17);
+        let plan = Plan::new(n);
+        let mut s = Scratch::default();
+        let g = plan.g;
+        let mut pe = vec![0f64; 64];
+        let mut pq = vec![0f64; 64];
+        let mut ppe = vec![0f64; 65];
+        let mut ppw = vec![0f64; 65];
+        let step = (plan.len() / 50).max(1);
+        let mut cnt = 0.0;
+        for i in (0..plan.len()).step_by(step) {
+            let (r, _) = plan.units[i];
+            let north_mask = (1u32 << g.h) - 1;
+            let flip = |x: u32| x.reverse_bits() >> (32 - n);
+            let mid = n % 2 == 1;
+            let east_mid = mid && r >> g.h & 1 == 1;
+            let (en, es) = (r & north_mask, flip(r) & north_mask);
+            let rest = ((1u32 << n) - 1) ^ r;
+            let (wn, ws) = (rest & north_mask, flip(rest) & north_mask);
+            let mut east = Vec::new();
+            let mut west = Vec::new();
+            plan.half(false, en, es, east_mid, &mut east, &mut s);
+            plan.half(true, wn, ws, mid && !east_mid, &mut west, &mut s);
+            if east.is_empty() || west.is_empty() { continue; }
+            for b in 0..64 {
+                pe[b] += east.iter().filter(|&&x| x >> b & 1 == 1).count() as f64 / east.len() as f64;
+                pq[b] += west.iter().filter(|&&x| x >> b & 1 == 1).count() as f64 / west.len() as f64;
+            }
+            for &x in &east { ppe[x.count_ones() as usize] += 1.0 / east.len() as f64; }
+            for &x in &west { ppw[x.count_ones() as usize] += 1.0 / west.len() as f64; }
+            cnt += 1.0;
+        }
+        for b in 0..2 * n - 2 {
+            println!("bit {b}: pE={:.2} pW={:.2} 1-pq={:.2}", pe[b] / cnt, pq[b] / cnt, 1.0 - pe[b] * pq[b] / cnt / cnt);
+        }
+        for k in 0..40 {
+            println!("pop {k}: E={:.3} W={:.3}", ppe[k] / cnt, ppw[k] / cnt);
         }
     }
 }
