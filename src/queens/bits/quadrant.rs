@@ -355,11 +355,18 @@ impl Plan {
 /// Appends the signature of every compatible (a, b) pair.
 fn join_pieces(a: &[Piece], b: &[Piece], out: &mut Vec<u64>) {
     for x in a {
+        // Branch-free: write every pair, keep those that fit.
+        out.reserve(b.len());
+        let mut len = out.len();
+        let base = out.as_mut_ptr();
         for y in b {
-            if (x.s & y.s) | (x.d & y.d) == 0 {
-                out.push(x.sig | y.sig);
-            }
+            // SAFETY: at most b.len() values are written past the old length, within the
+            // capacity reserved above.
+            unsafe { base.add(len).write(x.sig | y.sig) };
+            len += usize::from((x.s & y.s) | (x.d & y.d) == 0);
         }
+        // SAFETY: the first `len` values are initialised.
+        unsafe { out.set_len(len) };
     }
 }
 
@@ -427,8 +434,11 @@ impl Pairs {
     /// bits `a` only meets the buckets `u` with `u & a == 0`, and the sieve bits are dropped
     /// from the signatures that remain to be tested.
     fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
-        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-        if short.len() < SHORT {
+        let (mut long, mut short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        if std::env::var("BS").is_ok() {
+            std::mem::swap(&mut long, &mut short);
+        }
+        if short.len().min(long.len()) < SHORT {
             return naive(short, long);
         }
         let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
@@ -564,19 +574,16 @@ fn naive(a: &[u64], b: &[u64]) -> u64 {
 /// block's end are marked in every entry of chunk 0, so they never count as disjoint.
 fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
     let size = 1usize << CHUNK;
-    for t in tables.iter_mut() {
-        *t = [0; 8];
+    // Singletons first: tables[c << CHUNK | 1 << i] is the vector of bit c * CHUNK + i.
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") {
+        // SAFETY: the CPU has the features the function was compiled for.
+        unsafe { transpose_avx512(block, chunks, tables) };
+    } else {
+        transpose_plain(block, chunks, tables);
     }
-    // Singletons first: tables[c << CHUNK | 1 << b] is the vector of bit c * CHUNK + b.
-    for (j, &x) in block.iter().enumerate() {
-        let (w, bit) = (j / 64, 1u64 << (j % 64));
-        let mut m = x;
-        while m != 0 {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] |= bit;
-        }
-    }
+    #[cfg(not(target_arch = "x86_64"))]
+    transpose_plain(block, chunks, tables);
     let mut pad = [0u64; 8];
     for j in block.len()..BLOCK {
         pad[j / 64] |= 1 << (j % 64);
@@ -599,6 +606,75 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
             for w in 0..8 {
                 t[s][w] = t[low][w] | t[top][w];
             }
+        }
+    }
+}
+
+/// The singleton slots of [`build_tables`], one bit at a time.
+fn transpose_plain(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
+    for c in 0..chunks {
+        for i in 0..CHUNK {
+            tables[c << CHUNK | 1 << i] = [0; 8];
+        }
+    }
+    for (j, &x) in block.iter().enumerate() {
+        let (w, bit) = (j / 64, 1u64 << (j % 64));
+        let mut m = x;
+        while m != 0 {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if b < chunks * CHUNK {
+                tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] |= bit;
+            }
+        }
+    }
+}
+
+/// The singleton slots of [`build_tables`] with AVX-512: for 64 signatures at a time, a byte
+/// permutation and a qword transpose put byte `k` of all 64 in one register, whose bit `i` of
+/// every byte is then collected by a shift and `vpmovb2m` into the word of bit `8k + i`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn transpose_avx512(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
+    use std::arch::x86_64::*;
+    let bits = chunks * CHUNK;
+    let bytes = bits.div_ceil(8).min(8);
+    // Output byte 8k + e is input byte 8e + k: qword k holds byte k of the 8 signatures.
+    let idx: [u8; 64] = std::array::from_fn(|o| ((o % 8) * 8 + o / 8) as u8);
+    // SAFETY: 64 bytes.
+    let idx = unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+    for w in 0..BLOCK / 64 {
+        let lo = (w * 64).min(block.len());
+        let hi = (w * 64 + 64).min(block.len());
+        let mut buf = [0u64; 64];
+        buf[..hi - lo].copy_from_slice(&block[lo..hi]);
+        // tmp[g][k]: byte k of the signatures 8g..8g + 8 (of this word's 64).
+        let mut tmp = [[0u64; 8]; 8];
+        for g in 0..8 {
+            // SAFETY: 8 u64 in and out.
+            unsafe {
+                let v = _mm512_loadu_si512(buf[8 * g..].as_ptr().cast());
+                _mm512_storeu_si512(tmp[g].as_mut_ptr().cast(), _mm512_permutexvar_epi8(idx, v));
+            }
+        }
+        for k in 0..bytes {
+            let y: [u64; 8] = std::array::from_fn(|g| tmp[g][k]);
+            // SAFETY: 8 u64.
+            let y = unsafe { _mm512_loadu_si512(y.as_ptr().cast()) };
+            // Byte 8g + e of y is byte k of signature 8g + e.
+            let mut shifted = y;
+            for i in (0..8).rev() {
+                let b = 8 * k + i;
+                // The top bit of each byte is bit i of the byte after shifting by 7 - i.
+                if b < bits {
+                    let word = _mm512_movepi8_mask(shifted);
+                    tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] = word;
+                }
+                shifted = _mm512_add_epi8(shifted, shifted);
+            }
+        }
+        for b in 8 * bytes..bits {
+            tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] = 0;
         }
     }
 }
@@ -687,6 +763,38 @@ mod tests {
             let mut scratch = Scratch::default();
             let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut scratch).0).sum();
             assert_eq!(got, want, "n={n}");
+        }
+    }
+
+    #[test]
+    fn transposes_agree() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let v: Vec<u64> = (0..512)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            })
+            .collect();
+        for (len, chunks) in [(512, 13), (511, 8), (64, 7), (65, 1), (1, 9), (300, 2), (0, 3)] {
+            let mut t1 = vec![[7u64; 8]; chunks << CHUNK];
+            let mut t2 = t1.clone();
+            let block = &v[..len];
+            transpose_plain(block, chunks, &mut t1);
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") {
+                // SAFETY: the CPU has the features.
+                unsafe { transpose_avx512(block, chunks, &mut t2) };
+                assert_eq!(t1, t2, "len={len} chunks={chunks}");
+            }
+            // Bit b of entry j is in the singleton of bit b.
+            for (j, &e) in block.iter().enumerate() {
+                for b in 0..(chunks * CHUNK).min(64) {
+                    let got = t1[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][j / 64] >> (j % 64) & 1;
+                    assert_eq!(got, e >> b & 1);
+                }
+            }
         }
     }
 
@@ -843,5 +951,26 @@ mod stats2 {
         for k in 0..40 {
             println!("pop {k}: E={:.3} W={:.3}", ppe[k] / cnt, ppw[k] / cnt);
         }
+    }
+}
+
+#[cfg(test)]
+mod micro {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn build_cost() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let v: Vec<u64> = (0..512).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x & x.rotate_left(7) & ((1u64 << 33) - 1) }).collect();
+        let chunks = 7;
+        let mut t = vec![[0u64; 8]; chunks << CHUNK];
+        let s = std::time::Instant::now();
+        for _ in 0..20000 { build_tables(std::hint::black_box(&v), chunks, &mut t); }
+        println!("build {:?} per block", s.elapsed() / 20000);
+        let s = std::time::Instant::now();
+        let mut tot = 0;
+        for _ in 0..200 { tot += scan(&t, chunks, std::hint::black_box(&v)); }
+        println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
     }
 }
