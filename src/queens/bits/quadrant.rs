@@ -420,7 +420,7 @@ pub(super) struct Pairs {
 
 /// The sieve aims at buckets of about this many signatures on the blocked side (a bucket's
 /// last block is partial: smaller buckets waste more of their blocks).
-const SIEVE_BUCKET: usize = 1024;
+const SIEVE_BUCKET: usize = 128;
 
 /// At most this many sieve bits.
 const MAX_SIEVE: u32 = 7;
@@ -434,16 +434,12 @@ impl Pairs {
     /// bits `a` only meets the buckets `u` with `u & a == 0`, and the sieve bits are dropped
     /// from the signatures that remain to be tested.
     fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
-        let (mut long, mut short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-        if std::env::var("BS").is_ok() {
-            std::mem::swap(&mut long, &mut short);
-        }
+        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
         if short.len().min(long.len()) < SHORT {
             return naive(short, long);
         }
         let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
-        let sb: usize = std::env::var("SB").ok().and_then(|v| v.parse().ok()).unwrap_or(SIEVE_BUCKET);
-        let k = ((long.len() / sb).max(1).ilog2()).min(MAX_SIEVE).min(used.count_ones());
+        let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2()).min(MAX_SIEVE).min(used.count_ones());
         let key = sieve_bits(long, short, used, k);
         let rest = used & !key;
         let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
