@@ -154,20 +154,21 @@ impl Table {
                 }
             }
         }
-        // Split over the choices of the first two ranks, so the two passes run in parallel.
-        // Rank 0 empty or on file j.
-        let firsts: Vec<(u32, u32, u32, u32)> = std::iter::once((0, 0, 0, 0))
-            .chain((0..e).map(|j| (1, 1 << j, 1 << j, 1 << (e - 1 - j))))
-            .collect();
         let keys = 1usize << (h + e);
-        let run = |st: (u32, u32, u32, u32), leaf: &mut dyn FnMut(usize, u64)| {
-            if h <= 1 {
-                leaf((st.0 as usize) << e | st.1 as usize, u64::from(st.2) | u64::from(st.3) << 32);
-            } else {
-                walk(h, e, 1, st, &mut |k, p| leaf(k, p));
-            }
+        // Split over rank 0 (empty or on file j), so the two passes run in parallel, unless
+        // the per-seed group counters would take more than 256 MB (n = 23): then one seed.
+        type State = (u32, u32, u32, u32);
+        let seeds: Vec<(usize, State)> = if keys * (e + 1) <= 1 << 26 {
+            std::iter::once((1, (0, 0, 0, 0)))
+                .chain((0..e).map(|j| (1, (1, 1 << j, 1 << j, 1 << (e - 1 - j)))))
+                .collect()
+        } else {
+            vec![(0, (0, 0, 0, 0))]
         };
-        let counts: Vec<Vec<u32>> = firsts
+        let run = |(i, st): (usize, State), leaf: &mut dyn FnMut(usize, u64)| {
+            walk(h, e, i, st, &mut |k, p| leaf(k, p));
+        };
+        let mut counts: Vec<Vec<u32>> = seeds
             .par_iter()
             .map(|&st| {
                 let mut c = vec![0u32; keys];
@@ -175,31 +176,28 @@ impl Table {
                 c
             })
             .collect();
+        // Group k starts after groups 0..k; within it, seed f writes after seeds 0..f: turn
+        // the counts into those cursors in place.
         let mut start = vec![0u32; keys + 1];
         let mut total = 0u64;
         for k in 0..keys {
             start[k] = u32::try_from(total).expect("table over 2^32 entries");
-            total += counts.iter().map(|c| u64::from(c[k])).sum::<u64>();
+            for c in counts.iter_mut() {
+                let here = u64::from(c[k]);
+                c[k] = u32::try_from(total).expect("table over 2^32 entries");
+                total += here;
+            }
         }
         start[keys] = u32::try_from(total).expect("table over 2^32 entries");
         let mut entries = vec![0u64; total as usize];
-        // Each seed writes its own slots of every group: split `entries` by seed is not
-        // contiguous, so give each seed its cursors and write through a shared raw slice.
-        let cursors: Vec<Vec<u32>> = (0..firsts.len())
-            .map(|f| {
-                (0..keys)
-                    .map(|k| start[k] + counts[..f].iter().map(|c| c[k]).sum::<u32>())
-                    .collect()
-            })
-            .collect();
-        drop(counts);
+        let cursors = counts;
         struct Out(*mut u64);
         // SAFETY: the seeds write disjoint slots (their cursors cover disjoint ranges).
         unsafe impl Sync for Out {}
         unsafe impl Send for Out {}
         let out = Out(entries.as_mut_ptr());
         let out = &out;
-        firsts
+        seeds
             .par_iter()
             .zip(cursors.into_par_iter())
             .for_each(|(&st, mut cur)| {
