@@ -321,6 +321,8 @@ fn main() {
         }
     }
     if shard.is_some() {
-        println!("(--shard: seconds and cpu_s are one shard's times ×M; solutions are the shard's)");
+        println!(
+            "(--shard: seconds and cpu_s are one shard's times ×M; solutions are the shard's)"
+        );
     }
 }

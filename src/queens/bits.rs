@@ -384,7 +384,7 @@ pub fn count_with(
     };
     let stride = all.len();
     // Task k counts the units i with i % tasks == k (meeting in the middle, quadrants).
-    let striped = |len: usize, join: &(dyn Fn(usize, &mut dyn FnMut(u128, u64)) + Sync)| {
+    let striped = |len: usize, join: &Join| {
         mine.par_iter()
             .map(|&(k, _)| {
                 let (mut solutions, mut nodes) = (0u128, 0u64);
@@ -459,6 +459,9 @@ pub fn count_with(
         })
         .sum()
 }
+
+/// Counts one unit `i` of the totals methods, passing (solutions, pairs tested) to the sink.
+type Join<'a> = dyn Fn(usize, &mut dyn FnMut(u128, u64)) + Sync + 'a;
 
 /// Classes found with 8, 4, 2 and 1 members, and nodes.
 type Classes = (u64, u64, u64, u64, u64);

@@ -66,7 +66,11 @@ struct Geometry {
 impl Geometry {
     fn new(n: usize) -> Geometry {
         assert!((4..=MAX_N).contains(&n), "quadrants take 4..={MAX_N}");
-        Geometry { n, h: n / 2, e: n - n / 2 }
+        Geometry {
+            n,
+            h: n / 2,
+            e: n - n / 2,
+        }
     }
 
     /// `x` (a mask of `2n - 1` diagonals) with diagonal `k` moved to `2n - 2 - k`.
@@ -114,12 +118,20 @@ impl Geometry {
     /// but the first when `n` is odd.
     fn files(&self, west: bool) -> u32 {
         let all = (1u32 << self.e) - 1;
-        if west && self.e > self.h { all & !1 } else { all }
+        if west && self.e > self.h {
+            all & !1
+        } else {
+            all
+        }
     }
 
     /// Board file of the rectangle's file `j` in half `west`.
     fn board_file(&self, west: bool, j: usize) -> usize {
-        if west { self.n - 1 - self.h - j } else { self.h + j }
+        if west {
+            self.n - 1 - self.h - j
+        } else {
+            self.h + j
+        }
     }
 }
 
@@ -143,14 +155,23 @@ impl Table {
             leaf: &mut F,
         ) {
             if i == h {
-                leaf((rows as usize) << e | cols as usize, u64::from(s) | u64::from(d) << 32);
+                leaf(
+                    (rows as usize) << e | cols as usize,
+                    u64::from(s) | u64::from(d) << 32,
+                );
                 return;
             }
             walk(h, e, i + 1, (rows, cols, s, d), leaf);
             for j in 0..e {
                 let (bs, bd) = (1u32 << (i + j), 1u32 << (i + e - 1 - j));
                 if cols >> j & 1 == 0 && s & bs == 0 && d & bd == 0 {
-                    walk(h, e, i + 1, (rows | 1 << i, cols | 1 << j, s | bs, d | bd), leaf);
+                    walk(
+                        h,
+                        e,
+                        i + 1,
+                        (rows | 1 << i, cols | 1 << j, s | bs, d | bd),
+                        leaf,
+                    );
                 }
             }
         }
@@ -244,7 +265,7 @@ impl Plan {
         let mut units = Vec::new();
         for r in (0..=full).filter(|r| r.count_ones() as usize == g.e) {
             let mut orbit = vec![r, flip(r)];
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 orbit.push(full ^ r);
                 orbit.push(full ^ flip(r));
             }
@@ -296,7 +317,15 @@ impl Plan {
 
     /// The signatures of every configuration of one half: table ranks `north` in the North
     /// quadrant, `south` in the South one (flipped), the middle rank's queen if `mid`.
-    fn half(&self, west: bool, north: u32, south: u32, mid: bool, out: &mut Vec<u64>, s: &mut Scratch) {
+    fn half(
+        &self,
+        west: bool,
+        north: u32,
+        south: u32,
+        mid: bool,
+        out: &mut Vec<u64>,
+        s: &mut Scratch,
+    ) {
         let g = self.g;
         out.clear();
         let files = g.files(west);
@@ -325,11 +354,16 @@ impl Plan {
                     }
                     let q = g.queen(g.h, g.board_file(west, j));
                     s.north_ok.clear();
-                    s.north_ok.extend(s.north.iter().filter(|p| p.s & q.s == 0 && p.d & q.d == 0).map(|p| Piece {
-                        s: p.s | q.s,
-                        d: p.d | q.d,
-                        sig: p.sig | q.sig,
-                    }));
+                    s.north_ok.extend(
+                        s.north
+                            .iter()
+                            .filter(|p| p.s & q.s == 0 && p.d & q.d == 0)
+                            .map(|p| Piece {
+                                s: p.s | q.s,
+                                d: p.d | q.d,
+                                sig: p.sig | q.sig,
+                            }),
+                    );
                     if s.north_ok.is_empty() {
                         continue;
                     }
@@ -437,7 +471,9 @@ impl Pairs {
             return naive(short, long);
         }
         let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
-        let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2()).min(MAX_SIEVE).min(used.count_ones());
+        let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2())
+            .min(MAX_SIEVE)
+            .min(used.count_ones());
         let key = sieve_bits(long, short, used, k);
         let rest = used & !key;
         let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
@@ -597,9 +633,8 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
                 continue;
             }
             let top = s & s.wrapping_neg();
-            for w in 0..8 {
-                t[s][w] = t[low][w] | t[top][w];
-            }
+            let (l, tp) = (t[low], t[top]);
+            t[s] = std::array::from_fn(|w| l[w] | tp[w]);
         }
     }
 }
@@ -629,6 +664,7 @@ fn transpose_plain(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
 /// every byte is then collected by a shift and `vpmovb2m` into the word of bit `8k + i`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[allow(clippy::needless_range_loop)] // w, g, k index several arrays at once
 fn transpose_avx512(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
     use std::arch::x86_64::*;
     let bits = chunks * CHUNK;
@@ -771,7 +807,15 @@ mod tests {
                 x
             })
             .collect();
-        for (len, chunks) in [(512, 13), (511, 8), (64, 7), (65, 1), (1, 9), (300, 2), (0, 3)] {
+        for (len, chunks) in [
+            (512, 13),
+            (511, 8),
+            (64, 7),
+            (65, 1),
+            (1, 9),
+            (300, 2),
+            (0, 3),
+        ] {
             let mut t1 = vec![[7u64; 8]; chunks << CHUNK];
             let mut t2 = t1.clone();
             let block = &v[..len];
@@ -815,7 +859,16 @@ mod tests {
             x & x.rotate_left(29) & ((1u64 << bits) - 1)
         };
         let mut pairs = Pairs::default();
-        for (la, lb, bits) in [(0, 9, 10), (30, 700, 38), (513, 40, 44), (1100, 1500, 23), (25, 1024, 5), (600, 600, 64), (5000, 3000, 38), (2100, 4500, 44)] {
+        for (la, lb, bits) in [
+            (0, 9, 10),
+            (30, 700, 38),
+            (513, 40, 44),
+            (1100, 1500, 23),
+            (25, 1024, 5),
+            (600, 600, 64),
+            (5000, 3000, 38),
+            (2100, 4500, 44),
+        ] {
             let a: Vec<u64> = (0..la).map(|_| next(bits)).collect();
             let b: Vec<u64> = (0..lb).map(|_| next(bits)).collect();
             let want = naive(&a, &b);
@@ -836,7 +889,10 @@ mod tests {
                 for &x in &o1[s1[u]..s1[u + 1]] {
                     assert_eq!(x & !((1 << 24) - 1), 0);
                 }
-                let want = b.iter().filter(|&&x| pext_plain(x, key) == u as u64).count();
+                let want = b
+                    .iter()
+                    .filter(|&&x| pext_plain(x, key) == u as u64)
+                    .count();
                 assert_eq!(s1[u + 1] - s1[u], want);
             }
             build_tables(blk, chunks, &mut t);
@@ -859,10 +915,13 @@ mod stats {
     #[test]
     #[ignore]
     fn list_stats() {
-        let n: usize = std::env::var("QN").map(|v| v.parse().unwrap()).unwrap_or(17);
+        let n: usize = std::env::var("QN")
+            .map(|v| v.parse().unwrap())
+            .unwrap_or(17);
         let plan = Plan::new(n);
         let mut s = Scratch::default();
-        let (mut se, mut sw, mut de, mut dw, mut pairs, mut units) = (0u64, 0u64, 0u64, 0u64, 0u128, 0u64);
+        let (mut se, mut sw, mut de, mut dw, mut pairs, mut units) =
+            (0u64, 0u64, 0u64, 0u64, 0u128, 0u64);
         let mut t_half = std::time::Duration::ZERO;
         let mut t_count = std::time::Duration::ZERO;
         let step = (plan.len() / 300).max(1);
@@ -895,56 +954,17 @@ mod stats {
             dw += west.len() as u64;
             units += 1;
         }
-        println!("n={n} units={} sampled={units} avg E={} W={} distinct E={} W={} sols/unit={} half={:?} count={:?}",
-            plan.len(), se / units, sw / units, de / units, dw / units, pairs / u128::from(units), t_half, t_count);
-    }
-}
-
-#[cfg(test)]
-mod stats2 {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn bit_stats() {
-        let n: usize = std::env::var("QN").map(|v| v.parse().unwrap()).unwrap_or(17);
-        let plan = Plan::new(n);
-        let mut s = Scratch::default();
-        let g = plan.g;
-        let mut pe = vec![0f64; 64];
-        let mut pq = vec![0f64; 64];
-        let mut ppe = vec![0f64; 65];
-        let mut ppw = vec![0f64; 65];
-        let step = (plan.len() / 50).max(1);
-        let mut cnt = 0.0;
-        for i in (0..plan.len()).step_by(step) {
-            let (r, _) = plan.units[i];
-            let north_mask = (1u32 << g.h) - 1;
-            let flip = |x: u32| x.reverse_bits() >> (32 - n);
-            let mid = n % 2 == 1;
-            let east_mid = mid && r >> g.h & 1 == 1;
-            let (en, es) = (r & north_mask, flip(r) & north_mask);
-            let rest = ((1u32 << n) - 1) ^ r;
-            let (wn, ws) = (rest & north_mask, flip(rest) & north_mask);
-            let mut east = Vec::new();
-            let mut west = Vec::new();
-            plan.half(false, en, es, east_mid, &mut east, &mut s);
-            plan.half(true, wn, ws, mid && !east_mid, &mut west, &mut s);
-            if east.is_empty() || west.is_empty() { continue; }
-            for b in 0..64 {
-                pe[b] += east.iter().filter(|&&x| x >> b & 1 == 1).count() as f64 / east.len() as f64;
-                pq[b] += west.iter().filter(|&&x| x >> b & 1 == 1).count() as f64 / west.len() as f64;
-            }
-            for &x in &east { ppe[x.count_ones() as usize] += 1.0 / east.len() as f64; }
-            for &x in &west { ppw[x.count_ones() as usize] += 1.0 / west.len() as f64; }
-            cnt += 1.0;
-        }
-        for b in 0..2 * n - 2 {
-            println!("bit {b}: pE={:.2} pW={:.2} 1-pq={:.2}", pe[b] / cnt, pq[b] / cnt, 1.0 - pe[b] * pq[b] / cnt / cnt);
-        }
-        for k in 0..40 {
-            println!("pop {k}: E={:.3} W={:.3}", ppe[k] / cnt, ppw[k] / cnt);
-        }
+        println!(
+            "n={n} units={} sampled={units} avg E={} W={} distinct E={} W={} sols/unit={} half={:?} count={:?}",
+            plan.len(),
+            se / units,
+            sw / units,
+            de / units,
+            dw / units,
+            pairs / u128::from(units),
+            t_half,
+            t_count
+        );
     }
 }
 
@@ -956,15 +976,26 @@ mod micro {
     #[ignore]
     fn build_cost() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let v: Vec<u64> = (0..512).map(|_| { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x & x.rotate_left(7) & ((1u64 << 33) - 1) }).collect();
+        let v: Vec<u64> = (0..512)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x & x.rotate_left(7) & ((1u64 << 33) - 1)
+            })
+            .collect();
         let chunks = 7;
         let mut t = vec![[0u64; 8]; chunks << CHUNK];
         let s = std::time::Instant::now();
-        for _ in 0..20000 { build_tables(std::hint::black_box(&v), chunks, &mut t); }
+        for _ in 0..20000 {
+            build_tables(std::hint::black_box(&v), chunks, &mut t);
+        }
         println!("build {:?} per block", s.elapsed() / 20000);
         let s = std::time::Instant::now();
         let mut tot = 0;
-        for _ in 0..200 { tot += scan(&t, chunks, std::hint::black_box(&v)); }
+        for _ in 0..200 {
+            tot += scan(&t, chunks, std::hint::black_box(&v));
+        }
         println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
     }
 }
