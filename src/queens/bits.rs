@@ -21,8 +21,12 @@
 //!
 //! # Totals only
 //!
-//! When the fundamental count is not asked for, boards of 12 to 18 are counted by meeting in
-//! the middle instead (the `mitm` submodule, several times faster): every placement of the top
+//! When the fundamental count is not asked for, boards of 12 to 23 are counted by one of two
+//! faster methods ([`totals_method`]). Quadrants (the `quadrant` submodule, n = 16 and
+//! 18..=23): for each set of ranks whose queen is in the East half, the East and West halves'
+//! configurations are listed as signatures of the diagonals crossing the midline, and the
+//! disjoint pairs are counted in bulk. Meeting in the middle (`mitm`, n = 12..=15 and 17):
+//! every placement of the top
 //! half is listed once, grouped by its set of files, and the solutions are the pairs (top half,
 //! upside-down top half) on complementary files, with a middle band of one or two ranks
 //! enumerated between them, whose diagonals are disjoint. Mirror and flip symmetry divide the
@@ -303,10 +307,10 @@ pub fn task_count(n: usize) -> usize {
 /// Counts the `n`-queens solutions, and with `unique` the fundamental solutions too
 /// (`1 <= n <= 32`; panics outside that range).
 ///
-/// With `unique`, or for `n` outside `12..=18`, the symmetric search runs (it finds both
-/// counts). Without `unique`, boards of 12 to 18 are counted by meeting in the middle
-/// (docs/bits.md), which is faster and gives the solutions only: `unique` is then 0. Without
-/// `unique`, the field is always 0, whichever method ran.
+/// With `unique`, or for `n` outside `12..=23`, the symmetric search runs (it finds both
+/// counts). Without `unique`, boards of 12 to 23 are counted by [`totals_method`]: meeting in
+/// the middle or quadrants (docs/bits.md), which are faster and give the solutions only.
+/// Without `unique`, the field is always 0, whichever method ran.
 ///
 /// Runs on the current rayon pool. The work is split into [`task_count`]`(n)` tasks in both
 /// methods; `shard = Some((i, m))` (1-based `i <= m`) counts only the tasks `k` with

@@ -856,7 +856,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            x & x.rotate_left(29) & ((1u64 << bits) - 1)
+            x & x.rotate_left(29) & (u64::MAX >> (64 - bits))
         };
         let mut pairs = Pairs::default();
         for (la, lb, bits) in [
