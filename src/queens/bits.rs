@@ -21,8 +21,12 @@
 //!
 //! # Totals only
 //!
-//! When the fundamental count is not asked for, boards of 12 to 18 are counted by meeting in
-//! the middle instead (the `mitm` submodule, several times faster): every placement of the top
+//! When the fundamental count is not asked for, boards of 12 to 23 are counted by one of two
+//! faster methods ([`totals_method`]). Quadrants (the `quadrant` submodule, n = 16 and
+//! 18..=23): for each set of ranks whose queen is in the East half, the East and West halves'
+//! configurations are listed as signatures of the diagonals crossing the midline, and the
+//! disjoint pairs are counted in bulk. Meeting in the middle (`mitm`, n = 12..=15 and 17):
+//! every placement of the top
 //! half is listed once, grouped by its set of files, and the solutions are the pairs (top half,
 //! upside-down top half) on complementary files, with a middle band of one or two ranks
 //! enumerated between them, whose diagonals are disjoint. Mirror and flip symmetry divide the
@@ -47,10 +51,15 @@ use super::count::RESIDUE_MODULUS;
 use super::symmetry;
 
 mod mitm;
+mod quadrant;
 
 /// Boards from this size up to [`mitm::MAX_N`] are counted by meeting in the middle when the
 /// fundamental count is not asked for.
 const MITM_MIN_N: usize = 12;
+
+/// Boards from this size up to [`quadrant::MAX_N`] are counted by quadrants when the
+/// fundamental count is not asked for (below it, meeting in the middle is faster).
+const QUADRANT_MIN_N: usize = 16;
 
 /// The largest board the counter takes (masks are `u32`).
 pub const MAX_N: usize = 32;
@@ -298,10 +307,10 @@ pub fn task_count(n: usize) -> usize {
 /// Counts the `n`-queens solutions, and with `unique` the fundamental solutions too
 /// (`1 <= n <= 32`; panics outside that range).
 ///
-/// With `unique`, or for `n` outside `12..=18`, the symmetric search runs (it finds both
-/// counts). Without `unique`, boards of 12 to 18 are counted by meeting in the middle
-/// (docs/bits.md), which is faster and gives the solutions only: `unique` is then 0. Without
-/// `unique`, the field is always 0, whichever method ran.
+/// With `unique`, or for `n` outside `12..=23`, the symmetric search runs (it finds both
+/// counts). Without `unique`, boards of 12 to 23 are counted by [`totals_method`]: meeting in
+/// the middle or quadrants (docs/bits.md), which are faster and give the solutions only.
+/// Without `unique`, the field is always 0, whichever method ran.
 ///
 /// Runs on the current rayon pool. The work is split into [`task_count`]`(n)` tasks in both
 /// methods; `shard = Some((i, m))` (1-based `i <= m`) counts only the tasks `k` with
@@ -314,6 +323,43 @@ pub fn task_count(n: usize) -> usize {
 pub fn count(
     n: usize,
     unique: bool,
+    shard: Option<(usize, usize)>,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> BitsCount {
+    count_with(n, unique, Method::Auto, shard, progress)
+}
+
+/// How [`count_with`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// What [`count`] does: the symmetric search with `unique`, else [`totals_method`].
+    Auto,
+    /// The symmetric search (both counts).
+    Search,
+    /// Totals by meeting in the middle (`6 <= n <= 18`).
+    Mitm,
+    /// Totals by quadrants (`4 <= n <= 23`).
+    Quadrant,
+}
+
+/// The method [`count`] uses for the totals of `n` (without `unique`): the fastest measured
+/// (docs/bits.md).
+pub fn totals_method(n: usize) -> Method {
+    match n {
+        // Meeting in the middle wins up to 15 and at 17 (measured, docs/bits.md).
+        17 => Method::Mitm,
+        MITM_MIN_N..QUADRANT_MIN_N => Method::Mitm,
+        QUADRANT_MIN_N..=quadrant::MAX_N => Method::Quadrant,
+        _ => Method::Search,
+    }
+}
+
+/// [`count`] with the method chosen: `Mitm` and `Quadrant` give the solutions only (`unique`
+/// is then 0) and panic outside their range of `n`; `Search` finds both counts.
+pub fn count_with(
+    n: usize,
+    unique: bool,
+    method: Method,
     shard: Option<(usize, usize)>,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
 ) -> BitsCount {
@@ -335,22 +381,22 @@ pub fn count(
         s.1 += c.solutions;
         progress(s.0, total, s.1);
     };
-    if !unique && (MITM_MIN_N..=mitm::MAX_N).contains(&n) {
-        if mine.is_empty() {
-            return BitsCount::default();
-        }
-        // Task k joins the orbit representatives i with i % tasks == k.
-        let plan = mitm::Plan::new(n);
-        let stride = all.len();
-        return mine
-            .par_iter()
+    let method = match method {
+        Method::Auto if unique => Method::Search,
+        Method::Auto => totals_method(n),
+        m => m,
+    };
+    let stride = all.len();
+    // Task k counts the units i with i % tasks == k (meeting in the middle, quadrants).
+    let striped = |len: usize, join: &Join| {
+        mine.par_iter()
             .map(|&(k, _)| {
                 let (mut solutions, mut nodes) = (0u128, 0u64);
-                let mut scratch = mitm::Scratch::default();
-                for i in (k..plan.len()).step_by(stride) {
-                    let (s, tested) = plan.join(i, &mut scratch);
-                    solutions += s;
-                    nodes = nodes.saturating_add(tested);
+                for i in (k..len).step_by(stride) {
+                    join(i, &mut |s, tested| {
+                        solutions = solutions.checked_add(s).expect("count overflows u128");
+                        nodes = nodes.saturating_add(tested);
+                    });
                 }
                 let c = BitsCount {
                     solutions,
@@ -361,7 +407,50 @@ pub fn count(
                 report(&c);
                 c
             })
-            .sum();
+            .sum()
+    };
+    match method {
+        Method::Mitm => {
+            assert!(
+                (6..=mitm::MAX_N).contains(&n),
+                "meet in the middle takes n = 6..={}",
+                mitm::MAX_N
+            );
+            if mine.is_empty() {
+                return BitsCount::default();
+            }
+            let plan = mitm::Plan::new(n);
+            return striped(plan.len(), &|i, add| {
+                thread_local! {
+                    static SCRATCH: std::cell::RefCell<mitm::Scratch> = Default::default();
+                }
+                SCRATCH.with_borrow_mut(|s| {
+                    let (found, tested) = plan.join(i, s);
+                    add(found, tested);
+                });
+            });
+        }
+        Method::Quadrant => {
+            assert!(
+                (4..=quadrant::MAX_N).contains(&n),
+                "quadrants take n = 4..={}",
+                quadrant::MAX_N
+            );
+            if mine.is_empty() {
+                return BitsCount::default();
+            }
+            let plan = quadrant::Plan::new(n);
+            return striped(plan.len(), &|i, add| {
+                thread_local! {
+                    static SCRATCH: std::cell::RefCell<quadrant::Scratch> = Default::default();
+                }
+                SCRATCH.with_borrow_mut(|s| {
+                    let (found, tested) = plan.join(i, s);
+                    add(found, tested);
+                });
+            });
+        }
+        Method::Search | Method::Auto => {}
     }
     mine.par_iter()
         .map(|(_, t)| {
@@ -374,6 +463,9 @@ pub fn count(
         })
         .sum()
 }
+
+/// Counts one unit `i` of the totals methods, passing (solutions, pairs tested) to the sink.
+type Join<'a> = dyn Fn(usize, &mut dyn FnMut(u128, u64)) + Sync + 'a;
 
 /// Classes found with 8, 4, 2 and 1 members, and nodes.
 type Classes = (u64, u64, u64, u64, u64);

@@ -307,3 +307,68 @@ fn totals_only_progress_reaches_the_total() {
     let last = seen.iter().max_by_key(|s| s.0).unwrap();
     assert_eq!(*last, (total, total, c.solutions));
 }
+
+/// Totals by quadrants (`Method::Quadrant`, issue 15), whatever `count` picks for `n`.
+fn quadrants(n: usize, shard: Option<(usize, usize)>) -> BitsCount {
+    bits::count_with(n, false, bits::Method::Quadrant, shard, &|_, _, _| {})
+}
+
+#[test]
+fn quadrant_totals_match_oeis_for_both_parities() {
+    for threads in [1, 2] {
+        let p = pool(threads);
+        for (i, &(solutions, _)) in OEIS.iter().enumerate().skip(3) {
+            let n = i + 1;
+            if threads == 1 && n > 14 {
+                continue;
+            }
+            let c = p.install(|| quadrants(n, None));
+            assert_eq!(c.solutions, solutions, "n={n} threads={threads}");
+            assert_eq!(c.unique, 0);
+            assert!(c.residue_ok(), "n={n}");
+            assert!(c.nodes > 0, "n={n}");
+        }
+    }
+}
+
+#[test]
+fn quadrant_totals_agree_with_meeting_in_the_middle_and_search() {
+    let p = pool(2);
+    for n in 10..=13 {
+        let q = p.install(|| quadrants(n, None));
+        let m = p.install(|| bits::count_with(n, false, bits::Method::Mitm, None, &|_, _, _| {}));
+        let s = p.install(|| count(n, None));
+        assert_eq!(q.solutions, m.solutions, "n={n}");
+        assert_eq!(q.solutions, s.solutions, "n={n}");
+    }
+}
+
+#[test]
+fn quadrant_shards_add_up() {
+    let p = pool(2);
+    for n in [12, 13, 14] {
+        let whole = p.install(|| quadrants(n, None));
+        let tasks = bits::task_count(n);
+        for m in [2, 5, 16, tasks + 3] {
+            let mut merged = BitsCount::default();
+            for i in 1..=m {
+                let part = p.install(|| quadrants(n, Some((i, m))));
+                assert!(part.residue_ok(), "n={n} shard {i}/{m}");
+                merged += part;
+            }
+            assert_eq!(merged, whole, "n={n} M={m}");
+        }
+    }
+}
+
+#[test]
+fn totals_method_is_the_measured_fastest() {
+    use bits::Method;
+    assert_eq!(bits::totals_method(11), Method::Search);
+    assert_eq!(bits::totals_method(12), Method::Mitm);
+    assert_eq!(bits::totals_method(17), Method::Mitm);
+    for n in [16, 18, 19, 20, 23] {
+        assert_eq!(bits::totals_method(n), Method::Quadrant, "n={n}");
+    }
+    assert_eq!(bits::totals_method(24), Method::Search);
+}
