@@ -9,7 +9,7 @@
 //!
 //! # Counting
 //!
-//! [`count`] cuts the search into tasks (see [`Tasks`]). The left-right mirror maps solutions
+//! [`count()`] cuts the search into tasks (see [`Tasks`]). The left-right mirror maps solutions
 //! to solutions, so the queen of the middle rank `m = n/2` (the first item the search branches
 //! on) is forced into each file of the left half, each such sub-tree counted twice; for odd n
 //! also the middle file, with the queen of rank `m-1` forced into the left half (again counted
