@@ -610,35 +610,66 @@ fn list_in_turn(
     search: &TaskFn<'_>,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
-    let mut buf = Vec::with_capacity(WRITE_BUFFER + 4096);
-    let mut written = 0u64;
-    let mut err = None;
+    let mut rows = NumberedRows::new(out, format, 0, limit);
     for i in 0..tasks {
-        let flow = search(i, s, &mut |q, class_size| {
-            written += 1;
-            format.row(&mut buf, written, q, class_size);
-            if buf.len() >= WRITE_BUFFER {
-                if let Err(e) = out.write_all(&buf) {
-                    err = Some(e);
-                    return ControlFlow::Break(());
-                }
-                buf.clear();
-            }
-            if written >= limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        if let Some(e) = err {
-            return Err(e);
-        }
+        let flow = search(i, s, &mut |q, class_size| rows.push(q, class_size));
         if flow.is_break() {
             break;
         }
     }
-    out.write_all(&buf)?;
-    Ok(written)
+    rows.finish()
+}
+
+/// Rows numbered on from `written` and formatted whole into a buffer written to `out` every
+/// [`WRITE_BUFFER`] bytes, until `limit` rows are written in all: the sink of
+/// [`list_in_turn`] and [`stream_rest`].
+struct NumberedRows<'o> {
+    out: &'o mut dyn Write,
+    format: ListFormat,
+    buf: Vec<u8>,
+    written: u64,
+    limit: u64,
+    err: Option<io::Error>,
+}
+
+impl<'o> NumberedRows<'o> {
+    fn new(out: &'o mut dyn Write, format: ListFormat, written: u64, limit: u64) -> Self {
+        NumberedRows {
+            out,
+            format,
+            buf: Vec::with_capacity(WRITE_BUFFER + 4096),
+            written,
+            limit,
+            err: None,
+        }
+    }
+
+    /// Adds the row of `q`; `Break` once the limit is reached or a write failed.
+    fn push(&mut self, q: &[u8], class_size: Option<u8>) -> ControlFlow<()> {
+        self.written += 1;
+        self.format.row(&mut self.buf, self.written, q, class_size);
+        if self.buf.len() >= WRITE_BUFFER {
+            if let Err(e) = self.out.write_all(&self.buf) {
+                self.err = Some(e);
+                return ControlFlow::Break(());
+            }
+            self.buf.clear();
+        }
+        if self.written >= self.limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// Writes what is left; the number of rows written in all, or the first write error.
+    fn finish(self) -> io::Result<u64> {
+        if let Some(e) = self.err {
+            return Err(e);
+        }
+        self.out.write_all(&self.buf)?;
+        Ok(self.written)
+    }
 }
 
 /// The bytes [`list_in_turn`] and [`stream_rest`] gather before a write.
@@ -658,39 +689,23 @@ fn stream_rest(
     s: &mut dyn TaskSearch,
     format: ListFormat,
     skip: u64,
-    mut written: u64,
+    written: u64,
     limit: u64,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
-    let mut buf = Vec::with_capacity(WRITE_BUFFER + 4096);
+    let mut rows = NumberedRows::new(out, format, written, limit);
     let mut seen = 0u64;
-    let mut err = None;
     let _ = s.each(prefix, &mut |q, class_size| {
         seen += 1;
         if seen <= skip {
-            return ControlFlow::Continue(());
-        }
-        written += 1;
-        format.row(&mut buf, written, q, class_size);
-        if buf.len() >= WRITE_BUFFER {
-            if let Err(e) = out.write_all(&buf) {
-                err = Some(e);
-                return ControlFlow::Break(());
-            }
-            buf.clear();
-        }
-        if written >= limit {
-            ControlFlow::Break(())
-        } else {
             ControlFlow::Continue(())
+        } else {
+            rows.push(q, class_size)
         }
     });
-    if let Some(e) = err {
-        return Err(e);
-    }
-    out.write_all(&buf)?;
-    Ok(written)
+    rows.finish()
 }
+
 /// The solutions of the left tasks (`2 q0 < n-1`), kept for their mirror tasks (task `i`'s
 /// mirror is task `len-1-i`: the mirror maps the prefixes of one depth onto themselves and
 /// reverses their order). Each solution is front-coded within its task: the length `l` of the

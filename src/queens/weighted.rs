@@ -183,6 +183,18 @@ impl Default for Request {
     }
 }
 
+/// What a branch and bound on one board starts from ([`WeightedQueens::start`]).
+pub(crate) struct Start<'a> {
+    /// The gain of each option (its square's weight, maximised).
+    pub gains: Vec<i128>,
+    /// The options, best first ([`optimize::best_first`]).
+    pub order: Vec<OptionId>,
+    /// A solver trying the options in that order.
+    pub solver: Solver<'a>,
+    /// The heuristic's layout, if it found one in time, as a seed.
+    pub seeds: Vec<Vec<OptionId>>,
+}
+
 /// The weighted n-queens model for one n, reusable for many boards.
 pub struct WeightedQueens {
     n: usize,
@@ -313,12 +325,12 @@ impl WeightedQueens {
         }
     }
 
-    fn branch_bound(&mut self, board: &[i64], req: &Request, kind: BoundKind) -> BoardResult {
+    /// The start of a branch and bound on `board` (before `deadline`).
+    pub(crate) fn start(&self, board: &[i64], deadline: Option<Instant>) -> Start<'_> {
         let n = self.n;
         let gains = Sense::Maximize.gains(board);
         let order = optimize::best_first(&self.problem, &gains);
         let mut solver = Solver::with_options(&self.problem, order.iter().copied());
-        let deadline = req.budget.deadline;
         let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver, deadline)
             .map(|q| {
                 q.iter()
@@ -328,6 +340,23 @@ impl WeightedQueens {
             })
             .into_iter()
             .collect();
+        Start {
+            gains,
+            order,
+            solver,
+            seeds,
+        }
+    }
+
+    fn branch_bound(&mut self, board: &[i64], req: &Request, kind: BoundKind) -> BoardResult {
+        let n = self.n;
+        let deadline = req.budget.deadline;
+        let Start {
+            gains,
+            order,
+            mut solver,
+            seeds,
+        } = self.start(board, deadline);
         let config = Config {
             sense: Sense::Maximize,
             keep: req.keep,

@@ -31,7 +31,7 @@ use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
 use super::{
     BoardResult, BoundKind, DEFAULT_LAGRANGE_STEPS, ENUMERATE_MAX_N, Layout, MAX_N, Method,
-    RankFileMaxBound, Request, Run, WeightedQueens, explicit_layout, heuristic, layout_of,
+    RankFileMaxBound, Request, Run, Start, WeightedQueens, explicit_layout, layout_of,
     rank_file_maxima,
 };
 
@@ -415,18 +415,12 @@ impl WeightedQueens {
                 split: None,
             };
         };
-        let gains = Sense::Maximize.gains(board);
-        let order = optimize::best_first(&self.problem, &gains);
-        let mut solver = Solver::with_options(&self.problem, order.iter().copied());
-        let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver, req.budget.deadline)
-            .map(|q| {
-                q.iter()
-                    .enumerate()
-                    .map(|(r, &c)| OptionId((r * n) as u32 + c))
-                    .collect()
-            })
-            .into_iter()
-            .collect();
+        let Start {
+            gains,
+            order,
+            mut solver,
+            seeds,
+        } = self.start(board, req.budget.deadline);
         let config = Config {
             sense: Sense::Maximize,
             keep: Keep::Best,
