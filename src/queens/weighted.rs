@@ -403,14 +403,7 @@ impl WeightedQueens {
             opt.bound = Some(opt.bound.map_or(maxima, |b| b.min(maxima)));
             opt = optimize::settle(req.keep, opt);
         }
-        let mut layouts: Vec<Layout> = opt
-            .solutions
-            .iter()
-            .map(|s| Layout {
-                score: s.value,
-                queens: layout_of(n, &s.options),
-            })
-            .collect();
+        let mut layouts = layouts_of(n, &opt);
         if let Keep::AllOptimal { .. } = req.keep {
             layouts.sort();
         }
@@ -501,6 +494,17 @@ impl WeightedQueens {
         let void = b.out_of_range() || workers.iter().any(|(_, w)| w.out_of_range());
         (opt, void)
     }
+}
+
+/// The layouts of an optimisation's solutions, in its order.
+fn layouts_of(n: usize, opt: &optimize::Optimum) -> Vec<Layout> {
+    opt.solutions
+        .iter()
+        .map(|s| Layout {
+            score: s.value,
+            queens: layout_of(n, &s.options),
+        })
+        .collect()
 }
 
 /// The files per rank of a solution given as square options.

@@ -290,6 +290,26 @@ impl Plan {
     /// Counts unit `i`: (solutions counted for its whole orbit, pairs of signatures tested).
     pub(super) fn join(&self, i: usize, scratch: &mut Scratch) -> (u128, u64) {
         let (r, weight) = self.units[i];
+        let [(en, es, east_mid), (wn, ws, west_mid)] = self.half_ranks(r);
+        let mut east = std::mem::take(&mut scratch.east);
+        let mut west = std::mem::take(&mut scratch.west);
+        self.half(false, en, es, east_mid, &mut east, scratch);
+        let found = if east.is_empty() {
+            0
+        } else {
+            self.half(true, wn, ws, west_mid, &mut west, scratch);
+            scratch.pairs.count(&east, &west)
+        };
+        let tested = (east.len() as u64).saturating_mul(west.len() as u64);
+        scratch.east = east;
+        scratch.west = west;
+        (u128::from(found) * u128::from(weight), tested)
+    }
+
+    /// The ranks of unit `r` (the board ranks whose queen stands East) as [`Plan::half`]
+    /// takes them, for the East half then the West half: (table ranks in the North quadrant,
+    /// table ranks in the South quadrant, whether the middle rank's queen is in this half).
+    fn half_ranks(&self, r: u32) -> [(u32, u32, bool); 2] {
         let g = self.g;
         let n = g.n;
         let north_mask = (1u32 << g.h) - 1;
@@ -297,22 +317,11 @@ impl Plan {
         let flip = |x: u32| x.reverse_bits() >> (32 - n);
         let mid = n % 2 == 1;
         let east_mid = mid && r >> g.h & 1 == 1;
-        let (en, es) = (r & north_mask, flip(r) & north_mask);
         let rest = ((1u32 << n) - 1) ^ r;
-        let (wn, ws) = (rest & north_mask, flip(rest) & north_mask);
-        let mut east = std::mem::take(&mut scratch.east);
-        let mut west = std::mem::take(&mut scratch.west);
-        self.half(false, en, es, east_mid, &mut east, scratch);
-        let found = if east.is_empty() {
-            0
-        } else {
-            self.half(true, wn, ws, mid && !east_mid, &mut west, scratch);
-            scratch.pairs.count(&east, &west)
-        };
-        let tested = (east.len() as u64).saturating_mul(west.len() as u64);
-        scratch.east = east;
-        scratch.west = west;
-        (u128::from(found) * u128::from(weight), tested)
+        [
+            (r & north_mask, flip(r) & north_mask, east_mid),
+            (rest & north_mask, flip(rest) & north_mask, mid && !east_mid),
+        ]
     }
 
     /// The signatures of every configuration of one half: table ranks `north` in the North
@@ -927,19 +936,12 @@ mod stats {
         let step = (plan.len() / 300).max(1);
         for i in (0..plan.len()).step_by(step) {
             let (r, _) = plan.units[i];
-            let g = plan.g;
-            let north_mask = (1u32 << g.h) - 1;
-            let flip = |x: u32| x.reverse_bits() >> (32 - n);
-            let mid = n % 2 == 1;
-            let east_mid = mid && r >> g.h & 1 == 1;
-            let (en, es) = (r & north_mask, flip(r) & north_mask);
-            let rest = ((1u32 << n) - 1) ^ r;
-            let (wn, ws) = (rest & north_mask, flip(rest) & north_mask);
+            let [(en, es, east_mid), (wn, ws, west_mid)] = plan.half_ranks(r);
             let mut east = Vec::new();
             let mut west = Vec::new();
             let t = std::time::Instant::now();
             plan.half(false, en, es, east_mid, &mut east, &mut s);
-            plan.half(true, wn, ws, mid && !east_mid, &mut west, &mut s);
+            plan.half(true, wn, ws, west_mid, &mut west, &mut s);
             t_half += t.elapsed();
             let t = std::time::Instant::now();
             pairs += u128::from(s.pairs.count(&east, &west));

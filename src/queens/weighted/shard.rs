@@ -30,8 +30,8 @@ use crate::io::shard::{self as records, Hex64, Kind, Shard, ShardRecord};
 use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
 use super::{
-    BoardResult, BoundKind, DEFAULT_LAGRANGE_STEPS, ENUMERATE_MAX_N, Layout, MAX_N, Method,
-    RankFileMaxBound, Request, Run, Start, WeightedQueens, explicit_layout, layout_of,
+    BoardResult, BoundKind, DEFAULT_LAGRANGE_STEPS, ENUMERATE_MAX_N, MAX_N, Method,
+    RankFileMaxBound, Request, Run, Start, WeightedQueens, explicit_layout, layouts_of,
     rank_file_maxima,
 };
 
@@ -284,6 +284,28 @@ struct Ran {
     void: bool,
 }
 
+/// [`run_part`] on one thread with a bound that is never void and no split given.
+fn run_part_alone<B: Bound + Send>(
+    solver: &mut Solver<'_>,
+    gains: &[i128],
+    make: &dyn Fn() -> B,
+    config: &Config,
+    seeds: &[Vec<OptionId>],
+    part: &PartRequest,
+) -> Ran {
+    run_part(
+        solver,
+        gains,
+        make,
+        &mut [],
+        config,
+        seeds,
+        part,
+        None,
+        &|_| false,
+    )
+}
+
 /// One part's search with bounds from `make` (see [`WeightedQueens::solve_part`]); `split`:
 /// a valid split made earlier (after a void run), else it is made here.
 #[allow(clippy::too_many_arguments)]
@@ -452,35 +474,11 @@ impl WeightedQueens {
             }
             BoundKind::RankFileMax => {
                 let make = || RankFileMaxBound::new(n, lines, board);
-                let no_void = |_: &RankFileMaxBound<'_>| false;
-                let mut none: Vec<(Solver<'_>, RankFileMaxBound<'_>)> = Vec::new();
-                run_part(
-                    &mut solver,
-                    &gains,
-                    &make,
-                    &mut none,
-                    &config,
-                    &seeds,
-                    part,
-                    None,
-                    &no_void,
-                )
+                run_part_alone(&mut solver, &gains, &make, &config, &seeds, part)
             }
             BoundKind::Generic => {
                 let make = || ShareBound::new(&self.problem, &gains);
-                let no_void = |_: &ShareBound| false;
-                let mut none: Vec<(Solver<'_>, ShareBound)> = Vec::new();
-                run_part(
-                    &mut solver,
-                    &gains,
-                    &make,
-                    &mut none,
-                    &config,
-                    &seeds,
-                    part,
-                    None,
-                    &no_void,
-                )
+                run_part_alone(&mut solver, &gains, &make, &config, &seeds, part)
             }
         };
         let mut opt = ran.optimum;
@@ -503,14 +501,7 @@ impl WeightedQueens {
             }
             opt = optimize::settle(Keep::Best, opt);
         }
-        let layouts: Vec<Layout> = opt
-            .solutions
-            .iter()
-            .map(|s| Layout {
-                score: s.value,
-                queens: layout_of(n, &s.options),
-            })
-            .collect();
+        let layouts = layouts_of(n, &opt);
         PartResult {
             result: BoardResult {
                 n,
