@@ -96,16 +96,29 @@ fn human(seconds: f64) -> String {
 
 /// The estimate and, for a long count, how to split it.
 fn estimate_line(request: &Request, e: &count::Estimate) -> String {
+    let basis = match e.basis {
+        count::Basis::Tree => format!("tree~{:.2e} nodes", e.tree_nodes),
+        count::Basis::Measured(method) => format!("totals by {method}, from measured times"),
+    };
     let mut s = format!(
-        "estimate: n={} engine={} tree~{:.2e} nodes; about {} on {} thread{} on this machine \
+        "estimate: n={} engine={} {basis}; about {} on {} thread{} on this machine \
          (rough: within a factor of a few)",
         request.n,
         request.engine.name(),
-        e.tree_nodes,
         human(e.seconds),
         e.threads,
         if e.threads == 1 { "" } else { "s" },
     );
+    // The default engine searches the tree; say when the bits engine's totals are far faster.
+    let bits = Request {
+        engine: Engine::Bits,
+        ..*request
+    };
+    if let (Engine::Dlx, Ok(b)) = (request.engine, count::estimate(&bits)) {
+        if b.seconds * 4.0 < e.seconds {
+            s += &format!(" (`--engine bits`: about {})", human(b.seconds));
+        }
+    }
     if request.shard != Shard::WHOLE {
         s += &format!(" for shard {}", request.shard);
     } else if e.seconds > LONG_RUN_SECONDS * BEYOND_REACH_SHARDS as f64 {

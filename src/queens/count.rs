@@ -344,17 +344,51 @@ pub const ESTIMATE_PROBES: u32 = 20_000;
 
 /// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
 /// this was measured on (2 cores, November 2026; `queens count` of n = 13 to 16 against the
-/// estimated trees). The engines do not walk that tree (symmetry, MRV order, meeting in the
-/// middle), so this folds their savings in; good to a factor of about 2 to 4, enough to tell
+/// estimated trees). The engines do not walk that tree (symmetry, MRV order), so this folds
+/// their savings in; good to a factor of about 2 to 4, enough to tell
 /// seconds from hours from years.
 fn seconds_per_node(request: &Request) -> f64 {
     match (request.engine, request.reduction()) {
-        (Engine::Bits, _) if !request.unique && (12..=18).contains(&request.n) => 4e-10,
         (Engine::Bits, _) => 2.5e-9,
         (Engine::Dlx, Reduction::Full) => 2e-8,
         (Engine::Dlx, Reduction::Mirror) => 3.5e-8,
         (Engine::Dlx, Reduction::None) => 7e-8,
     }
+}
+
+/// Measured CPU-seconds of the bits engine's whole totals count (no `--unique`) where it does
+/// not search the tree ([`bits::totals_method`]: meeting in the middle or quadrants), on one
+/// thread of the 2-core development machine (December 2026; docs/bits.md, docs/cluster.md).
+/// The tree's size says nothing about these methods (n = 21: the tree would take about 11
+/// hours on 2 threads, the quadrants take about half an hour), so their estimate is this table.
+/// n = 22 and 23 are extrapolated from n = 18..21 (the upper ends of docs/cluster.md).
+fn totals_cpu_seconds(n: usize) -> Option<(f64, &'static str)> {
+    let name = match bits::totals_method(n) {
+        bits::Method::Mitm => "meeting in the middle",
+        bits::Method::Quadrant => "quadrants",
+        _ => return None,
+    };
+    let seconds = match n {
+        ..=15 => 0.1,
+        16 => 0.2,
+        17 => 1.7,
+        18 => 4.4,
+        19 => 60.0,
+        20 => 204.0,
+        21 => 3_800.0,
+        22 => 12_900.0,
+        _ => 230_000.0,
+    };
+    Some((seconds, name))
+}
+
+/// What an [`Estimate`] rests on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// The plain backtrack tree's size (Knuth's probes) times a cost per node.
+    Tree,
+    /// The measured CPU time of the bits engine's totals method for this n, named.
+    Measured(&'static str),
 }
 
 /// An estimate of a count's work, before running it.
@@ -368,6 +402,8 @@ pub struct Estimate {
     pub threads: usize,
     /// The `M` of the request's shard.
     pub shard_count: u64,
+    /// Where `seconds` comes from.
+    pub basis: Basis,
 }
 
 impl Estimate {
@@ -378,10 +414,12 @@ impl Estimate {
     }
 }
 
-/// Estimates the work of a request by Knuth's random probes (TAOCP 7.2.2, (21)): a walk from
-/// the root that picks a random child at each node, `d_k` children at depth k, estimates the
-/// tree size as `1 + d_1 + d_1·d_2 + ...`; the mean of [`ESTIMATE_PROBES`] walks is unbiased.
-/// Costs milliseconds. Deterministic (fixed seed).
+/// Estimates the work of a request. For the bits engine's totals by meeting in the middle or
+/// by quadrants, from their measured CPU time ([`Basis::Measured`]); otherwise by Knuth's
+/// random probes (TAOCP 7.2.2, (21)): a walk from the root that picks a random child at each
+/// node, `d_k` children at depth k, estimates the tree size as `1 + d_1 + d_1·d_2 + ...`; the
+/// mean of [`ESTIMATE_PROBES`] walks is unbiased. Costs milliseconds. Deterministic (fixed
+/// seed).
 pub fn estimate(request: &Request) -> Result<Estimate, CountError> {
     request.validate()?;
     let tree_nodes = tree_size(request.n, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15);
@@ -390,11 +428,20 @@ pub fn estimate(request: &Request) -> Result<Estimate, CountError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
         .max(1);
     let share = request.shard.count() as f64;
+    let measured = match request.engine {
+        Engine::Bits if !request.unique => totals_cpu_seconds(request.n),
+        _ => None,
+    };
+    let (cpu, basis) = match measured {
+        Some((cpu, name)) => (cpu, Basis::Measured(name)),
+        None => (tree_nodes * seconds_per_node(request), Basis::Tree),
+    };
     Ok(Estimate {
         tree_nodes,
-        seconds: tree_nodes * seconds_per_node(request) / threads as f64 / share,
+        seconds: cpu / threads as f64 / share,
         threads,
         shard_count: request.shard.count(),
+        basis,
     })
 }
 
