@@ -114,10 +114,10 @@ fn estimate_line(request: &Request, e: &count::Estimate) -> String {
         engine: Engine::Bits,
         ..*request
     };
-    if let (Engine::Dlx, Ok(b)) = (request.engine, count::estimate(&bits)) {
-        if b.seconds * 4.0 < e.seconds {
-            s += &format!(" (`--engine bits`: about {})", human(b.seconds));
-        }
+    if let (Engine::Dlx, Ok(b)) = (request.engine, count::estimate(&bits))
+        && b.seconds * 4.0 < e.seconds
+    {
+        s += &format!(" (`--engine bits`: about {})", human(b.seconds));
     }
     if request.shard != Shard::WHOLE {
         s += &format!(" for shard {}", request.shard);
