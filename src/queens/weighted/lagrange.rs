@@ -473,7 +473,10 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
             // A missing square stays above half of FORBIDDEN, which is all that marks it
             // (the multipliers are capped far below: see `HungarianInt::LAMBDA_CAP`).
             for ((x, &b), &(c, rc)) in row.iter_mut().zip(base).zip(&self.files) {
-                *x = b + la[c as usize] + lb[rc as usize];
+                debug_assert!((c as usize) < n && (rc as usize) < n);
+                // SAFETY: `files` holds files c < n with n − 1 − c < n, and `la`, `lb` are
+                // n long. Unchecked, the loop runs a third fewer instructions (callgrind).
+                *x = b + unsafe { *la.get_unchecked(c as usize) + *lb.get_unchecked(rc as usize) };
             }
         }
         self.count_a.copy_from_slice(&self.has_a);
