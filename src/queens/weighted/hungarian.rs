@@ -341,7 +341,10 @@ impl<T: HungarianInt> WarmHungarian<T> {
                 .zip(dist.iter_mut().zip(pred.iter_mut()))
                 .enumerate()
             {
-                let nd = base + row[jj - 1] - vj;
+                debug_assert!(jj >= 1 && jj <= row.len());
+                // SAFETY: `todo` holds columns 1..=m and the row is m long. Unchecked, the
+                // solve runs fewer instructions (callgrind).
+                let nd = base + unsafe { *row.get_unchecked(jj - 1) } - vj;
                 if nd < *dj {
                     *dj = nd;
                     *pj = i;

@@ -103,6 +103,18 @@ impl<T: Copy> Level<T> {
     }
 }
 
+/// The step with the tightest bound so far at a node, as the Hungarian method holds it (its
+/// 1-based potentials and matching over the node's free ranks and files) with its
+/// multipliers: copied whole, it is converted to a [`Level`] once, at the end of the node.
+#[derive(Default)]
+struct Snapshot<T> {
+    u: Vec<T>,
+    v: Vec<T>,
+    p: Vec<usize>,
+    lambda_a: Vec<T>,
+    lambda_b: Vec<T>,
+}
+
 /// The Lagrangian assignment bound with dual inheritance and warm starts (see the module).
 pub struct LagrangeBound<'a, T> {
     n: usize,
@@ -133,8 +145,11 @@ pub struct LagrangeBound<'a, T> {
     typical: i128,
     /// The last node's goal (scaled), for `exclude`.
     goal: Option<i128>,
-    /// Scratch: the state of the step with the tightest bound so far at this node.
-    best_state: Level<T>,
+    /// Scratch: the step with the tightest bound so far at this node.
+    best_state: Snapshot<T>,
+    /// Scratch: the diagonals a subgradient step moves (a-diagonals d, b-diagonals 2n + d),
+    /// each with its subgradient (queens − 1).
+    moving: Vec<(u32, i32)>,
     /// Scratch: the node's free files c, each with n − 1 − c.
     files: Vec<(u32, u32)>,
     /// Set when a solve went out of the range of `T` (see [`LagrangeBound::out_of_range`]).
@@ -172,7 +187,8 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             mu: 100,
             typical: ((hi - lo) * SCALE / 4).max(1),
             goal: None,
-            best_state: Level::default(),
+            best_state: Snapshot::default(),
+            moving: Vec::new(),
             files: Vec::new(),
             out_of_range: false,
             deadline: None,
@@ -287,14 +303,18 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
             self.steps
         };
         self.node_matrix(m);
-        // 3. The subgradient steps, each a warm-started Hungarian solve.
+        // 3. The subgradient steps, each a Hungarian solve warm from the previous one (the
+        //    first from the state inherited), which the Hungarian method holds between steps.
+        self.load(depth, m);
         let mut best: Option<i128> = None;
         let mut best_step = 0;
         let mut last_step = 0;
+        // Set when the multipliers moved after the last solve (the clock stopped the steps).
+        let mut moved_after = false;
         for step in 0..=steps {
             last_step = step;
             let penalty = self.penalised_costs(depth, m);
-            let dual = match self.warm_solve(depth, m, penalty, goal) {
+            let dual = match self.warm_solve(m, penalty, goal) {
                 StepEnd::Infeasible => {
                     self.levels[depth].valid = false;
                     return None;
@@ -326,21 +346,27 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
                 best = Some(dual);
                 // The tightest state is the one the children inherit and fixing uses.
                 if step < steps {
-                    self.best_state.copy_from(&self.levels[depth]);
+                    self.snapshot(depth, m);
                 }
                 best_step = step;
             }
             if self.timed_out || step == steps || goal.is_some_and(|g| dual < g) {
                 break;
             }
-            if !self.subgradient_step(depth, m, step, goal, dual, root) || self.clock(m) {
+            if !self.subgradient_step(depth, m, step, goal, dual, root) {
+                break;
+            }
+            if self.clock(m) {
+                moved_after = true;
                 break;
             }
         }
-        if best_step != last_step {
-            std::mem::swap(&mut self.levels[depth], &mut self.best_state);
+        if best_step != last_step || moved_after {
+            self.restore(depth, m);
         }
-        best.map(unscale)
+        let best = best.expect("at least one step");
+        self.store(depth, m, best);
+        Some(unscale(best))
     }
 }
 
@@ -447,7 +473,10 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
             // A missing square stays above half of FORBIDDEN, which is all that marks it
             // (the multipliers are capped far below: see `HungarianInt::LAMBDA_CAP`).
             for ((x, &b), &(c, rc)) in row.iter_mut().zip(base).zip(&self.files) {
-                *x = b + la[c as usize] + lb[rc as usize];
+                debug_assert!((c as usize) < n && (rc as usize) < n);
+                // SAFETY: `files` holds files c < n with n − 1 − c < n, and `la`, `lb` are
+                // n long. Unchecked, the loop runs a third fewer instructions (callgrind).
+                *x = b + unsafe { *la.get_unchecked(c as usize) + *lb.get_unchecked(rc as usize) };
             }
         }
         self.count_a.copy_from_slice(&self.has_a);
@@ -464,11 +493,10 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
         penalty.to_i128()
     }
 
-    /// One Hungarian solve of the penalised costs, warm from the state at `depth`, which
-    /// then holds the solve's duals and matching (valid however the solve ended) and its
-    /// value; the outcome carries the value (scaled).
-    fn warm_solve(&mut self, depth: usize, m: usize, penalty: i128, goal: Option<i128>) -> StepEnd {
-        let lv = &mut self.levels[depth];
+    /// Starts the Hungarian method from the state at `depth` (its potentials and the matched
+    /// pairs among the node's free ranks and files), once per node.
+    fn load(&mut self, depth: usize, m: usize) {
+        let lv = &self.levels[depth];
         let h = &mut self.hungarian;
         h.start(m);
         for i in 0..m {
@@ -485,10 +513,40 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
         for j in 0..m {
             h.v[j + 1] = -lv.v_file[self.free.file_list[j] as usize];
         }
-        // Stop when the dual sum proves the node useless: −(Σu + Σv) + penalty < goal.
-        let cutoff = goal.map(|g| penalty - g);
-        let solved = h.solve(m, &self.cost, cutoff);
-        // Keep the duals (valid in either case) for the children and the next step.
+    }
+
+    /// Keeps the Hungarian method's state and the multipliers of the state at `depth` as the
+    /// node's tightest step.
+    fn snapshot(&mut self, depth: usize, m: usize) {
+        let (h, lv, b) = (&self.hungarian, &self.levels[depth], &mut self.best_state);
+        b.u.clear();
+        b.u.extend_from_slice(&h.u[..=m]);
+        b.v.clear();
+        b.v.extend_from_slice(&h.v[..=m]);
+        b.p.clear();
+        b.p.extend_from_slice(&h.p[..=m]);
+        b.lambda_a.clone_from(&lv.lambda_a);
+        b.lambda_b.clone_from(&lv.lambda_b);
+    }
+
+    /// Back to the step kept by [`snapshot`](Self::snapshot).
+    fn restore(&mut self, depth: usize, m: usize) {
+        let (h, lv, b) = (
+            &mut self.hungarian,
+            &mut self.levels[depth],
+            &self.best_state,
+        );
+        h.u[..=m].copy_from_slice(&b.u);
+        h.v[..=m].copy_from_slice(&b.v);
+        h.p[..=m].copy_from_slice(&b.p);
+        lv.lambda_a.copy_from_slice(&b.lambda_a);
+        lv.lambda_b.copy_from_slice(&b.lambda_b);
+    }
+
+    /// Writes the Hungarian method's duals and matching into the state at `depth` (for the
+    /// children, the fixing and the child order), with `value` (scaled).
+    fn store(&mut self, depth: usize, m: usize, value: i128) {
+        let (h, lv) = (&self.hungarian, &mut self.levels[depth]);
         for i in 0..m {
             lv.u_rank[self.free.ranks[i] as usize] = -h.u[i + 1];
         }
@@ -502,8 +560,18 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
                 lv.file_of_rank[self.free.ranks[h.p[j] - 1] as usize] = self.free.file_list[j - 1];
             }
         }
+        lv.value = value;
+    }
+
+    /// One Hungarian solve of the penalised costs, warm from the method's current state (the
+    /// previous step's, or the one [`load`](Self::load) set); the outcome carries the value
+    /// (scaled), a bound however the solve ended.
+    fn warm_solve(&mut self, m: usize, penalty: i128, goal: Option<i128>) -> StepEnd {
+        let h = &mut self.hungarian;
+        // Stop when the dual sum proves the node useless: −(Σu + Σv) + penalty < goal.
+        let cutoff = goal.map(|g| penalty - g);
+        let solved = h.solve(m, &self.cost, cutoff);
         let dual = -h.sum + penalty;
-        lv.value = dual;
         match solved {
             Solved::Optimal => StepEnd::Optimal(dual),
             Solved::CutOff => StepEnd::CutOff(dual),
@@ -541,16 +609,18 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
         let lv = &mut self.levels[depth];
         // The subgradient's squared length: queens − 1 per diagonal, over the multipliers
         // that can move (a diagonal with one queen adds 0, an empty one adds 1 only while
-        // its multiplier is above 0; −1 marks a diagonal without a safe square).
+        // its multiplier is above 0; −1 marks a diagonal without a safe square). These are
+        // the diagonals the step moves.
         let mut norm = 0i64;
-        for d in 0..2 * n - 1 {
-            for (g, l) in [
-                (self.count_a[d], lv.lambda_a[d]),
-                (self.count_b[d], lv.lambda_b[d]),
-            ] {
+        self.moving.clear();
+        for (base, count, lambda) in [
+            (0, &self.count_a, &lv.lambda_a),
+            (2 * n, &self.count_b, &lv.lambda_b),
+        ] {
+            for (d, (&g, &l)) in count[..2 * n - 1].iter().zip(lambda).enumerate() {
                 if g >= 2 || (g == 0 && l > T::ZERO) {
-                    let g = (g - 1) as i64;
-                    norm += g * g;
+                    norm += ((g - 1) * (g - 1)) as i64;
+                    self.moving.push(((base + d) as u32, g - 1));
                 }
             }
         }
@@ -564,16 +634,16 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
         };
         // λ += step · (queens − 1), kept in [0, LAMBDA_CAP]; diagonals with one queen
         // (and those without a square) keep theirs.
-        let moves = |count: &[i32], lambda: &mut [T]| {
-            for (&g, l) in count.iter().zip(lambda.iter_mut()) {
-                if g >= 0 && g != 1 {
-                    let x = l.to_i128() + step_len * (g - 1) as i128;
-                    *l = T::from_i128(x.clamp(0, T::LAMBDA_CAP));
-                }
-            }
-        };
-        moves(&self.count_a[..2 * n - 1], &mut lv.lambda_a[..2 * n - 1]);
-        moves(&self.count_b[..2 * n - 1], &mut lv.lambda_b[..2 * n - 1]);
+        for &(d, g) in &self.moving {
+            let d = d as usize;
+            let l = if d < 2 * n {
+                &mut lv.lambda_a[d]
+            } else {
+                &mut lv.lambda_b[d - 2 * n]
+            };
+            let x = l.to_i128() + step_len * g as i128;
+            *l = T::from_i128(x.clamp(0, T::LAMBDA_CAP));
+        }
         true
     }
 
