@@ -125,6 +125,34 @@ impl Geometry {
         }
     }
 
+    /// The diagonals on which a North piece of half `west` (with the middle rank's queen, for
+    /// odd `n`) and a South piece of the same half can meet: the only ones the join of the two
+    /// tests ([`Window`]).
+    fn window(&self, west: bool) -> Window {
+        let (n, h) = (self.n, self.h);
+        let files = if west { 0..h } else { h..n };
+        let (mut north, mut south) = ((0u64, 0u64), (0u64, 0u64));
+        for c in files {
+            for r in 0..n {
+                let q = self.queen(r, c);
+                if r < n - h {
+                    north = (north.0 | q.s, north.1 | q.d);
+                } else {
+                    south = (south.0 | q.s, south.1 | q.d);
+                }
+            }
+        }
+        let range = |m: u64| {
+            let lo = m.trailing_zeros();
+            let width = 64 - m.leading_zeros() - lo;
+            assert!(width <= 32 && m >> lo == (1u64 << width) - 1);
+            (lo, (1u64 << width) - 1)
+        };
+        let (ls, ms) = range(north.0 & south.0);
+        let (ld, md) = range(north.1 & south.1);
+        Window { ls, ms, ld, md }
+    }
+
     /// Board file of the rectangle's file `j` in half `west`.
     fn board_file(&self, west: bool, j: usize) -> usize {
         if west {
@@ -132,6 +160,24 @@ impl Geometry {
         } else {
             self.h + j
         }
+    }
+}
+
+/// The sum diagonals `ls..ls + width` (mask `ms` after the shift) and difference diagonals
+/// `ld..` (mask `md`) shared by the North and South pieces of a half, packed into one `u64`
+/// per piece (sums low, differences from bit 32): two pieces of a half attack each other
+/// exactly when their keys share a bit.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    ls: u32,
+    ms: u64,
+    ld: u32,
+    md: u64,
+}
+
+impl Window {
+    fn key(&self, p: &Piece) -> u64 {
+        ((p.s >> self.ls) & self.ms) | ((p.d >> self.ld) & self.md) << 32
     }
 }
 
@@ -242,6 +288,8 @@ impl Table {
 /// size of their orbit, in increasing order, and the table.
 pub(super) struct Plan {
     g: Geometry,
+    /// The join windows of the East and the West half.
+    windows: [Window; 2],
     table: Table,
     units: Vec<(u32, u8)>,
 }
@@ -251,9 +299,9 @@ pub(super) struct Plan {
 pub(super) struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    north: Vec<Piece>,
-    north_ok: Vec<Piece>,
-    south: Vec<Piece>,
+    north: Placed,
+    north_ok: Placed,
+    south: Placed,
     pairs: Pairs,
 }
 
@@ -277,6 +325,7 @@ impl Plan {
         }
         Plan {
             g,
+            windows: [g.window(false), g.window(true)],
             table: Table::new(g),
             units,
         }
@@ -343,14 +392,14 @@ impl Plan {
         } else {
             (Quad::NorthEast, Quad::SouthEast)
         };
+        let win = self.windows[usize::from(west)];
         let k = north.count_ones();
         for c in subsets(files, k) {
             let top = self.table.group(north, c);
             if top.is_empty() {
                 continue;
             }
-            s.north.clear();
-            s.north.extend(top.iter().map(|&p| g.place(qn, p)));
+            place(g, win, qn, top, &mut s.north, mid);
             let left = files & !c;
             if mid {
                 let mut m = left;
@@ -362,22 +411,11 @@ impl Plan {
                         continue;
                     }
                     let q = g.queen(g.h, g.board_file(west, j));
-                    s.north_ok.clear();
-                    s.north_ok.extend(
-                        s.north
-                            .iter()
-                            .filter(|p| p.s & q.s == 0 && p.d & q.d == 0)
-                            .map(|p| Piece {
-                                s: p.s | q.s,
-                                d: p.d | q.d,
-                                sig: p.sig | q.sig,
-                            }),
-                    );
-                    if s.north_ok.is_empty() {
+                    s.north_ok.filter_from(&s.north, q, win.key(&q));
+                    if s.north_ok.key.is_empty() {
                         continue;
                     }
-                    s.south.clear();
-                    s.south.extend(bottom.iter().map(|&p| g.place(qs, p)));
+                    place(g, win, qs, bottom, &mut s.south, false);
                     join_pieces(&s.north_ok, &s.south, out);
                 }
             } else {
@@ -385,30 +423,239 @@ impl Plan {
                 if bottom.is_empty() {
                     continue;
                 }
-                s.south.clear();
-                s.south.extend(bottom.iter().map(|&p| g.place(qs, p)));
+                place(g, win, qs, bottom, &mut s.south, false);
                 join_pieces(&s.north, &s.south, out);
             }
         }
     }
 }
 
-/// Appends the signature of every compatible (a, b) pair.
-fn join_pieces(a: &[Piece], b: &[Piece], out: &mut Vec<u64>) {
-    for x in a {
+/// Placed pieces of a quadrant group, as columns: join keys and signatures, and (when asked
+/// for) the board diagonals `s` and `d`.
+#[derive(Default)]
+struct Placed {
+    key: Vec<u64>,
+    sig: Vec<u64>,
+    s: Vec<u64>,
+    d: Vec<u64>,
+}
+
+impl Placed {
+    /// The pieces of `from` (with diagonals) that do not attack the queen `q` (join key
+    /// `qk`), each with `q` added; keys and signatures only.
+    fn filter_from(&mut self, from: &Placed, q: Piece, qk: u64) {
+        self.key.clear();
+        self.sig.clear();
+        for i in 0..from.key.len() {
+            if from.s[i] & q.s == 0 && from.d[i] & q.d == 0 {
+                self.key.push(from.key[i] | qk);
+                self.sig.push(from.sig[i] | q.sig);
+            }
+        }
+    }
+}
+
+/// Places the table entries `group` in quadrant `q` into `out` (replacing it): join keys,
+/// signatures and, if `diagonals`, the board diagonals.
+fn place(g: Geometry, win: Window, q: Quad, group: &[u64], out: &mut Placed, diagonals: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("gfni") {
+        // SAFETY: the CPU has the features the function was compiled for.
+        unsafe { place_avx512(g, win, q, group, out, diagonals) };
+        return;
+    }
+    place_plain(g, win, q, group, out, diagonals);
+}
+
+fn place_plain(
+    g: Geometry,
+    win: Window,
+    q: Quad,
+    group: &[u64],
+    out: &mut Placed,
+    diagonals: bool,
+) {
+    out.key.clear();
+    out.sig.clear();
+    out.s.clear();
+    out.d.clear();
+    for &e in group {
+        let p = g.place(q, e);
+        out.key.push(win.key(&p));
+        out.sig.push(p.sig);
+        if diagonals {
+            out.s.push(p.s);
+            out.d.push(p.d);
+        }
+    }
+}
+
+/// [`place`] eight entries at a time: the bit reversals of the flipped quadrants are a GFNI
+/// affine map (bits within bytes) and a byte shuffle.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn place_avx512(
+    g: Geometry,
+    win: Window,
+    q: Quad,
+    group: &[u64],
+    out: &mut Placed,
+    diagonals: bool,
+) {
+    use std::arch::x86_64::*;
+    let len = group.len();
+    for v in [&mut out.key, &mut out.sig, &mut out.s, &mut out.d] {
+        v.clear();
+        v.reserve(len + 8);
+    }
+    let (n, h) = (g.n as u64, g.h as u64);
+    let cnt = |c: u64| _mm512_set1_epi64(c as i64);
+    let lo32 = cnt(0xffff_ffff);
+    let rev_bits = cnt(0x8040_2010_0804_0201);
+    let rev_bytes_idx: [u8; 64] = std::array::from_fn(|i| ((i / 8) * 8 + 7 - i % 8) as u8);
+    // SAFETY: 64 bytes.
+    let rev_bytes = unsafe { _mm512_loadu_si512(rev_bytes_idx.as_ptr().cast()) };
+    let rev_shift = cnt(65 - 2 * n);
+    let rev = |x: __m512i| {
+        let b = _mm512_gf2p8affine_epi64_epi8(x, rev_bits, 0);
+        _mm512_srlv_epi64(_mm512_shuffle_epi8(b, rev_bytes), rev_shift)
+    };
+    let (sh_h, sh_nh, sh_n1) = (cnt(h), cnt(n - h), cnt(n - 1));
+    let m = cnt((1u64 << (n - 1)) - 1);
+    let (wls, wms, wld, wmd) = (
+        cnt(win.ls.into()),
+        cnt(win.ms),
+        cnt(win.ld.into()),
+        cnt(win.md),
+    );
+    let c32 = cnt(32);
+    let dst = [
+        out.key.as_mut_ptr(),
+        out.sig.as_mut_ptr(),
+        out.s.as_mut_ptr(),
+        out.d.as_mut_ptr(),
+    ];
+    let mut i = 0;
+    while i < len {
+        let mask: __mmask8 = if len - i >= 8 {
+            0xff
+        } else {
+            (1u16 << (len - i)) as u8 - 1
+        };
+        // SAFETY: masked loads within `group`, masked stores within the capacity reserved.
+        unsafe {
+            let e = _mm512_maskz_loadu_epi64(mask, group.as_ptr().add(i).cast());
+            let ls = _mm512_and_si512(e, lo32);
+            let ld = _mm512_srli_epi64::<32>(e);
+            let lsh = _mm512_sllv_epi64(ls, sh_h);
+            let (ps, pd) = match q {
+                Quad::NorthEast => (lsh, ld),
+                Quad::SouthEast => (rev(ld), rev(lsh)),
+                Quad::NorthWest => (ld, lsh),
+                Quad::SouthWest => (rev(lsh), rev(ld)),
+            };
+            let sig = _mm512_or_si512(
+                _mm512_and_si512(_mm512_srlv_epi64(ps, sh_h), m),
+                _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(pd, sh_nh), m), sh_n1),
+            );
+            let key = _mm512_or_si512(
+                _mm512_and_si512(_mm512_srlv_epi64(ps, wls), wms),
+                _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(pd, wld), wmd), c32),
+            );
+            _mm512_mask_storeu_epi64(dst[0].add(i).cast(), mask, key);
+            _mm512_mask_storeu_epi64(dst[1].add(i).cast(), mask, sig);
+            if diagonals {
+                _mm512_mask_storeu_epi64(dst[2].add(i).cast(), mask, ps);
+                _mm512_mask_storeu_epi64(dst[3].add(i).cast(), mask, pd);
+            }
+        }
+        i += 8;
+    }
+    // SAFETY: the first `len` values were written (the diagonals only if asked for).
+    unsafe {
+        out.key.set_len(len);
+        out.sig.set_len(len);
+        if diagonals {
+            out.s.set_len(len);
+            out.d.set_len(len);
+        }
+    }
+}
+
+/// Appends the signature of every compatible pair of a North piece of `a` and a South piece
+/// of `b`.
+fn join_pieces(a: &Placed, b: &Placed, out: &mut Vec<u64>) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has the features the function was compiled for.
+        unsafe { join_avx512(a, b, out) };
+        return;
+    }
+    join_plain(a, b, out);
+}
+
+fn join_plain(a: &Placed, b: &Placed, out: &mut Vec<u64>) {
+    for (&xk, &xs) in a.key.iter().zip(&a.sig) {
         // Branch-free: write every pair, keep those that fit.
-        out.reserve(b.len());
+        out.reserve(b.key.len());
         let mut len = out.len();
         let base = out.as_mut_ptr();
-        for y in b {
-            // SAFETY: at most b.len() values are written past the old length, within the
+        for (&k, &y) in b.key.iter().zip(&b.sig) {
+            // SAFETY: at most b.key.len() values are written past the old length, within the
             // capacity reserved above.
-            unsafe { base.add(len).write(x.sig | y.sig) };
-            len += usize::from((x.s & y.s) | (x.d & y.d) == 0);
+            unsafe { base.add(len).write(xs | y) };
+            len += usize::from(xk & k == 0);
         }
         // SAFETY: the first `len` values are initialised.
         unsafe { out.set_len(len) };
     }
+}
+
+/// [`join_pieces`] with AVX-512: eight South pieces tested per instruction, the signatures
+/// of the compatible ones compressed to the front of a register and stored at the end of
+/// `out` (a full 8-lane store: the capacity keeps 8 slots of room).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn join_avx512(a: &Placed, b: &Placed, out: &mut Vec<u64>) {
+    use std::arch::x86_64::*;
+    let (keys, sigs) = (&b.key, &b.sig);
+    let m = keys.len();
+    assert_eq!(m, sigs.len());
+    out.reserve(a.key.len() * m + 8);
+    let mut len = out.len();
+    let base = out.as_mut_ptr();
+    let tail = m % 8;
+    let full = m - tail;
+    let tail_mask: __mmask8 = (1u16 << tail) as u8 - 1;
+    for (&xk, &xs) in a.key.iter().zip(&a.sig) {
+        let vk = _mm512_set1_epi64(xk as i64);
+        let vs = _mm512_set1_epi64(xs as i64);
+        let mut i = 0;
+        // SAFETY: loads of 8 values at i < full (in bounds), masked loads past it; each
+        // store writes 8 slots from len <= old length + pairs so far, within the capacity.
+        unsafe {
+            while i < full {
+                let k = _mm512_loadu_si512(keys.as_ptr().add(i).cast());
+                let ok = _mm512_testn_epi64_mask(k, vk);
+                let y = _mm512_or_si512(_mm512_loadu_si512(sigs.as_ptr().add(i).cast()), vs);
+                _mm512_storeu_si512(base.add(len).cast(), _mm512_maskz_compress_epi64(ok, y));
+                len += ok.count_ones() as usize;
+                i += 8;
+            }
+            if tail != 0 {
+                let k = _mm512_maskz_loadu_epi64(tail_mask, keys.as_ptr().add(i).cast());
+                let ok = _mm512_mask_testn_epi64_mask(tail_mask, k, vk);
+                let y = _mm512_or_si512(
+                    _mm512_maskz_loadu_epi64(tail_mask, sigs.as_ptr().add(i).cast()),
+                    vs,
+                );
+                _mm512_storeu_si512(base.add(len).cast(), _mm512_maskz_compress_epi64(ok, y));
+                len += ok.count_ones() as usize;
+            }
+        }
+    }
+    // SAFETY: the first `len` values are initialised.
+    unsafe { out.set_len(len) };
 }
 
 /// The subsets of `set` with `k` elements, in increasing order.
@@ -806,6 +1053,55 @@ mod tests {
     }
 
     #[test]
+    fn placements_and_joins_agree() {
+        // Every group of the 9-rank tables of n = 17, 18 placed in each quadrant, with
+        // AVX-512 and without, and joined both ways.
+        for n in [17, 18] {
+            let g = Geometry::new(n);
+            let table = Table::new(g);
+            let mut x = 0x1234_5678_9abc_def1u64;
+            for q in [
+                Quad::NorthEast,
+                Quad::SouthEast,
+                Quad::NorthWest,
+                Quad::SouthWest,
+            ] {
+                let win = g.window(matches!(q, Quad::NorthWest | Quad::SouthWest));
+                for _ in 0..40 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let ranks = (x as u32) & ((1 << g.h) - 1);
+                    let files = (x >> 32) as u32 & ((1 << g.e) - 1);
+                    let group = table.group(ranks, files);
+                    let (mut p1, mut p2) = (Placed::default(), Placed::default());
+                    place_plain(g, win, q, group, &mut p1, true);
+                    for (i, &e) in group.iter().enumerate() {
+                        let p = g.place(q, e);
+                        assert_eq!(
+                            (p1.key[i], p1.sig[i], p1.s[i], p1.d[i]),
+                            (win.key(&p), p.sig, p.s, p.d)
+                        );
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("gfni") {
+                        // SAFETY: the CPU has the features.
+                        unsafe { place_avx512(g, win, q, group, &mut p2, true) };
+                        assert_eq!(
+                            (&p1.key, &p1.sig, &p1.s, &p1.d),
+                            (&p2.key, &p2.sig, &p2.s, &p2.d)
+                        );
+                    }
+                    let (mut o1, mut o2) = (vec![], vec![]);
+                    join_plain(&p1, &p1, &mut o1);
+                    join_pieces(&p1, &p1, &mut o2);
+                    assert_eq!(o1, o2);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn transposes_agree() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let v: Vec<u64> = (0..512)
@@ -999,5 +1295,364 @@ mod micro {
             tot += scan(&t, chunks, std::hint::black_box(&v));
         }
         println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
+    }
+}
+
+#[cfg(test)]
+mod analysis {
+    use super::*;
+
+    /// Work counts of the parts of a unit on a sample (QN, QSTEP).
+    #[test]
+    #[ignore]
+    fn work_split() {
+        let n: usize = std::env::var("QN")
+            .map(|v| v.parse().unwrap())
+            .unwrap_or(17);
+        let plan = Plan::new(n);
+        let step: usize = std::env::var("QSTEP")
+            .map(|v| v.parse().unwrap())
+            .unwrap_or(150);
+        let g = plan.g;
+        let mut s = Scratch::default();
+        let (mut jt, mut js, mut placed) = (0u64, 0u64, 0u64);
+        let (mut lanes, mut ideal, mut scans, mut blocks, mut elems) =
+            (0u64, 0f64, 0u64, 0u64, 0u64);
+        let mut units = 0;
+        let mut chunk_hist = [0u64; 16];
+        let mut midf = 0u64;
+        let mut span = [[(0u64, 0u64); 2]; 6];
+        let mut cur_cost = 0u64;
+        let _thr: u64 = std::env::var("QTHR")
+            .map(|v| v.parse().unwrap())
+            .unwrap_or(512);
+        fn scans_unit(ls: &[usize], ss: &[usize], k: u32) -> u64 {
+            let all = (1usize << k) - 1;
+            let mut t = 0u64;
+            for ka in 0..=all {
+                let nb = (ls[ka + 1] - ls[ka]).div_ceil(BLOCK) as u64;
+                let free = all & !ka;
+                let mut u = free;
+                loop {
+                    t += nb * (ss[u + 1] - ss[u]) as u64;
+                    if u == 0 {
+                        break;
+                    }
+                    u = (u - 1) & free;
+                }
+            }
+            t
+        }
+        for i in (0..plan.len()).step_by(step) {
+            units += 1;
+            let (r, _) = plan.units[i];
+            let hr = plan.half_ranks(r);
+            let mut lists = [Vec::new(), Vec::new()];
+            for (w, &(nr, sr, mid)) in hr.iter().enumerate() {
+                let west = w == 1;
+                let files = g.files(west);
+                for c in subsets(files, nr.count_ones()) {
+                    let top = plan.table.group(nr, c).len() as u64;
+                    if top == 0 {
+                        continue;
+                    }
+                    placed += top;
+                    let left = files & !c;
+                    if mid {
+                        let mut m = left;
+                        while m != 0 {
+                            let j = m.trailing_zeros();
+                            m &= m - 1;
+                            let b = plan.table.group(sr, left & !(1 << j)).len() as u64;
+                            placed += b;
+                            midf += top;
+                            jt += top * b;
+                        }
+                    } else {
+                        let b = plan.table.group(sr, left).len() as u64;
+                        placed += b;
+                        jt += top * b;
+                    }
+                }
+                plan.half(west, nr, sr, mid, &mut lists[w], &mut s);
+                js += lists[w].len() as u64;
+            }
+            let (a, b) = (&lists[0], &lists[1]);
+            let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+            if short.len() < SHORT {
+                continue;
+            }
+            let used = long.iter().chain(short.iter()).fold(0, |acc, &x| acc | x);
+            let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2())
+                .min(MAX_SIEVE)
+                .min(used.count_ones());
+            let key = sieve_bits(long, short, used, k);
+            let rest = used & !key;
+            let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
+            chunk_hist[chunks] += 1;
+            for (vi, &kk) in [9u32, 10, 11, 12, 13, 14].iter().enumerate() {
+                for order in 1..2 {
+                    let kk = kk.min(used.count_ones());
+                    let key2 = sieve_bits(long, short, used, kk);
+                    let ch2 = ((used & !key2).count_ones() as usize)
+                        .div_ceil(CHUNK)
+                        .max(1) as u64;
+                    let mut bits: Vec<u32> = (0..64).filter(|&b| key2 >> b & 1 == 1).collect();
+                    let f = |b: u32| long.iter().filter(|&&x| x >> b & 1 == 1).count();
+                    bits.sort_by_key(|&b| std::cmp::Reverse(f(b)));
+                    // key bit i (from the top) = bits[i]; trie splits on bits[0] first.
+                    let kf = |x: u64| {
+                        bits.iter()
+                            .fold(0usize, |a, &b| a << 1 | (x >> b & 1) as usize)
+                    };
+                    let mut lcount = vec![0u64; 1 << kk];
+                    for &x in long.iter() {
+                        lcount[kf(x)] += 1;
+                    }
+                    let mut sh = vec![0u64; 1 << kk];
+                    for &y in short.iter() {
+                        sh[kf(y)] += 1;
+                    }
+                    let all = (1usize << kk) - 1;
+                    // DP over the trie: cost(node) = min(leaf, split).
+                    fn dp(
+                        d: u32,
+                        v: usize,
+                        kk: u32,
+                        all: usize,
+                        ch: u64,
+                        lcount: &[u64],
+                        sh: &[u64],
+                        split_only_big: bool,
+                    ) -> (u64, u64, u64) {
+                        let lo = v << (kk - d);
+                        let hi = (v + 1) << (kk - d);
+                        let size: u64 = lcount[lo..hi].iter().sum();
+                        if size == 0 {
+                            return (0, 0, 0);
+                        }
+                        let nb = size.div_ceil(BLOCK as u64);
+                        let dmask = (1usize << (kk - d)) - 1;
+                        let free = all & !lo;
+                        let (mut sc, mut ex) = (0u64, 0u64);
+                        let mut u = free;
+                        loop {
+                            sc += nb * sh[u];
+                            if u & dmask != 0 {
+                                ex += nb * sh[u];
+                            }
+                            if u == 0 {
+                                break;
+                            }
+                            u = (u - 1) & free;
+                        }
+                        let leaf = (sc * ch + ex, sc, ex);
+                        if d == kk || (split_only_big && size <= 512) {
+                            return leaf;
+                        }
+                        let a = dp(d + 1, v << 1, kk, all, ch, lcount, sh, split_only_big);
+                        let b = dp(d + 1, v << 1 | 1, kk, all, ch, lcount, sh, split_only_big);
+                        if a.0 + b.0 < leaf.0 {
+                            (a.0 + b.0, a.1 + b.1, a.2 + b.2)
+                        } else {
+                            leaf
+                        }
+                    }
+                    let (c, sc, _) = if order == 0 {
+                        dp(0, 0, kk, all, ch2, &lcount, &sh, false)
+                    } else {
+                        // greedy per-node bit choice, with zeta sums
+                        let mut z = sh.clone();
+                        for b in 0..kk {
+                            for m in 0..=all {
+                                if m >> b & 1 == 1 {
+                                    z[m] += z[m ^ (1 << b)];
+                                }
+                            }
+                        }
+                        let keys: Vec<usize> = long.iter().map(|&x| kf(x)).collect();
+                        fn leaf(
+                            size: u64,
+                            f: usize,
+                            v: usize,
+                            all: usize,
+                            ch: u64,
+                            z: &[u64],
+                        ) -> (u64, u64) {
+                            if size == 0 {
+                                return (0, 0);
+                            }
+                            let nb = size.div_ceil(BLOCK as u64);
+                            let ys = z[all & !v];
+                            let fixed_ok = z[f & !v];
+                            (
+                                nb * (ys * ch + (ys - fixed_ok))
+                                    + nb * (1u64 << (all & !v).count_ones()) * 3,
+                                nb * ys,
+                            )
+                        }
+                        fn rec(
+                            keys: Vec<usize>,
+                            f: usize,
+                            v: usize,
+                            all: usize,
+                            ch: u64,
+                            z: &[u64],
+                        ) -> (u64, u64) {
+                            let me = leaf(keys.len() as u64, f, v, all, ch, z);
+                            if f == all || keys.is_empty() {
+                                return me;
+                            }
+                            let mut best: Option<(u64, usize)> = None;
+                            let mut m = all & !f;
+                            while m != 0 {
+                                let b = m & m.wrapping_neg();
+                                m ^= b;
+                                let c1 = keys.iter().filter(|&&x| x & b != 0).count() as u64;
+                                let c0 = keys.len() as u64 - c1;
+                                let cost = leaf(c0, f | b, v, all, ch, z).0
+                                    + leaf(c1, f | b, v | b, all, ch, z).0;
+                                if best.is_none_or(|(bc, _)| cost < bc) {
+                                    best = Some((cost, b));
+                                }
+                            }
+                            let (_, b) = best.unwrap();
+                            let (k1, k0): (Vec<usize>, Vec<usize>) =
+                                keys.into_iter().partition(|&x| x & b != 0);
+                            let a = rec(k0, f | b, v, all, ch, z);
+                            let c = rec(k1, f | b, v | b, all, ch, z);
+                            if a.0 + c.0 < me.0 {
+                                (a.0 + c.0, a.1 + c.1)
+                            } else {
+                                me
+                            }
+                        }
+                        let (c, sc) = rec(keys, 0, 0, all, ch2, &z);
+                        (c, sc, 0)
+                    };
+                    span[vi][order].0 += c;
+                    span[vi][order].1 += sc;
+                }
+            }
+            let (mut lo, mut ls, mut so, mut ss) = (vec![], vec![], vec![], vec![]);
+            bucket(long, key, rest, &mut lo, &mut ls);
+            bucket(short, key, rest, &mut so, &mut ss);
+            cur_cost += scans_unit(&ls, &ss, k) * chunks as u64;
+            let all = (1usize << k) - 1;
+            for ka in 0..=all {
+                let len = ls[ka + 1] - ls[ka];
+                let free = all & !ka;
+                let mut ys = 0u64;
+                let mut u = free;
+                loop {
+                    ys += (ss[u + 1] - ss[u]) as u64;
+                    if u == 0 {
+                        break;
+                    }
+                    u = (u - 1) & free;
+                }
+                let nb = len.div_ceil(BLOCK) as u64;
+                blocks += nb;
+                scans += nb * ys;
+                lanes += nb * ys * BLOCK as u64;
+                ideal += len as f64 * ys as f64;
+                elems += (len as u64) * 0;
+            }
+        }
+        let _ = elems;
+        println!(
+            "current OR cost {} mid filter {}",
+            cur_cost / units,
+            midf / units
+        );
+        for (vi, v) in span.iter().enumerate() {
+            println!(
+                "k={} OR cost/unit (dp) {} scans {} | (greedy bit per node) {} scans {}",
+                vi + 9,
+                v[0].0 / units,
+                v[0].1 / units,
+                v[1].0 / units,
+                v[1].1 / units
+            );
+        }
+        println!(
+            "n={n} units sampled={units} join tested={} surv={} ({:.2}) placed={} | blocks={} scans={} lanes={:.3e} ideal={:.3e} fill={:.2} chunks={:?}",
+            jt / units,
+            js / units,
+            js as f64 / jt as f64,
+            placed / units,
+            blocks / units,
+            scans / units,
+            lanes as f64 / units as f64,
+            ideal / units as f64,
+            ideal / lanes as f64,
+            &chunk_hist[..10]
+        );
+    }
+}
+
+#[cfg(test)]
+mod unit_bench {
+    use super::*;
+
+    fn thread_cpu() -> f64 {
+        let mut ts = libc_timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime with a valid pointer.
+        unsafe { clock_gettime(3, &mut ts) };
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    }
+    #[repr(C)]
+    struct libc_timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clk: i32, ts: *mut libc_timespec) -> i32;
+    }
+
+    /// Thread CPU time of the list building and the pair count on a sample of units
+    /// (QN, QSTEP, QREPS): best of the repetitions.
+    #[test]
+    #[ignore]
+    fn unit_split() {
+        let env = |k: &str, d: usize| std::env::var(k).map(|v| v.parse().unwrap()).unwrap_or(d);
+        let n = env("QN", 19);
+        let step = env("QSTEP", 150);
+        let reps = env("QREPS", 3);
+        let plan = Plan::new(n);
+        let mut s = Scratch::default();
+        let idx: Vec<usize> = (0..plan.len()).step_by(step).collect();
+        let (mut best_h, mut best_c) = (f64::MAX, f64::MAX);
+        let mut found = 0u64;
+        for _ in 0..reps {
+            let (mut th, mut tc) = (0.0, 0.0);
+            found = 0;
+            for &i in &idx {
+                let (r, _) = plan.units[i];
+                let [(en, es, em), (wn, ws, wm)] = plan.half_ranks(r);
+                let mut east = std::mem::take(&mut s.east);
+                let mut west = std::mem::take(&mut s.west);
+                let t = thread_cpu();
+                plan.half(false, en, es, em, &mut east, &mut s);
+                plan.half(true, wn, ws, wm, &mut west, &mut s);
+                let t2 = thread_cpu();
+                found += s.pairs.count(&east, &west);
+                tc += thread_cpu() - t2;
+                th += t2 - t;
+                s.east = east;
+                s.west = west;
+            }
+            best_h = best_h.min(th);
+            best_c = best_c.min(tc);
+        }
+        println!(
+            "n={n} units={} lists {:.3} s count {:.3} s (best of {reps}) found {found}",
+            idx.len(),
+            best_h,
+            best_c
+        );
     }
 }
