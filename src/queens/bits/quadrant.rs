@@ -695,68 +695,251 @@ fn deposit(mut x: u32, mask: u32) -> u32 {
     out
 }
 
-/// The transposed blocks and chunk tables of [`Pairs::count`], and the sieved lists, kept
-/// across calls.
+/// The transposed blocks and chunk tables of [`Pairs::count`], the sieved lists and the
+/// sieve's trie, kept across calls.
 #[derive(Default)]
 pub(super) struct Pairs {
     tables: Vec<[u64; 8]>,
+    bits: Vec<[u64; 8]>,
     long: Vec<u64>,
     short: Vec<u64>,
     long_start: Vec<usize>,
     short_start: Vec<usize>,
+    /// `zeta[m]`: the number of short signatures whose sieve bits lie in `m`.
+    zeta: Vec<u64>,
+    /// The long signatures' sieve keys, and how many have each.
+    keys: Vec<u8>,
+    hist: Vec<u32>,
+    /// The trie's leaves: (fixed sieve bits, their values).
+    leaves: Vec<(u32, u32)>,
+    leaf_of: Vec<u32>,
 }
 
-/// The sieve aims at buckets of about this many signatures on the blocked side (a bucket's
-/// last block is partial: smaller buckets waste more of their blocks).
-const SIEVE_BUCKET: usize = 128;
+#[cfg(test)]
+static STATS: [std::sync::atomic::AtomicU64; 8] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; 8];
 
-/// At most this many sieve bits.
-const MAX_SIEVE: u32 = 7;
+/// At most this many sieve bits (they sit in the top byte of a bucketed long signature).
+const MAX_SIEVE: u32 = 8;
+
+/// The trie's cost model, in instructions: a block's transpose and chunk tables, a scanned
+/// signature's fixed part and each chunk, and a visited bucket of the short list.
+const COST_BLOCK: u64 = 2000;
+
+const COST_SCAN: u64 = 4;
+const COST_CHUNK: u64 = 3;
+const COST_BUCKET: u64 = 6;
 
 impl Pairs {
     /// The number of pairs `(x, y)`, `x` in `a`, `y` in `b`, with `x & y == 0`.
     ///
     /// The longer list is cut into blocks of [`BLOCK`] signatures, bit-transposed, with chunk
     /// tables of ORs; the shorter one is scanned against each block. A few *sieve* bits (those
-    /// most often set in both lists) bucket both lists first: a block of the bucket with sieve
-    /// bits `a` only meets the buckets `u` with `u & a == 0`, and the sieve bits are dropped
-    /// from the signatures that remain to be tested.
+    /// most often set in both lists) sort both lists first: the short one into buckets by
+    /// the values of all the sieve bits, the long one into the leaves of a trie, each leaf
+    /// the long signatures with given values `V` on some of the sieve bits `F` (chosen leaf by
+    /// leaf from a cost model, so that leaves fill their blocks). A leaf's blocks only meet
+    /// the short buckets `u` with `u & V == 0`; its other sieve bits are tested as one extra
+    /// bit vector per bucket. The sieve bits are dropped from the chunked signatures.
     fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
         let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
         if short.len().min(long.len()) < SHORT {
             return naive(short, long);
         }
+        #[cfg(test)]
+        let t0 = std::time::Instant::now();
         let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
-        let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2())
-            .min(MAX_SIEVE)
-            .min(used.count_ones());
+        let k = if long.len() <= BLOCK {
+            0
+        } else {
+            MAX_SIEVE.min(used.count_ones())
+        };
         let key = sieve_bits(long, short, used, k);
         let rest = used & !key;
         let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
-        bucket(long, key, rest, &mut self.long, &mut self.long_start);
+        let all = (1u32 << k) - 1;
         bucket(short, key, rest, &mut self.short, &mut self.short_start);
-        self.tables.resize(chunks << CHUNK, [0; 8]);
-        let all = (1usize << k) - 1;
-        let mut total = 0u64;
-        for ka in 0..=all {
-            let group = &self.long[self.long_start[ka]..self.long_start[ka + 1]];
-            let free = all & !ka;
-            for block in group.chunks(BLOCK) {
-                build_tables(block, chunks, &mut self.tables);
-                let mut u = free;
-                loop {
-                    let ys = &self.short[self.short_start[u]..self.short_start[u + 1]];
-                    if !ys.is_empty() {
-                        total += scan(&self.tables, chunks, ys);
-                    }
-                    if u == 0 {
-                        break;
-                    }
-                    u = (u - 1) & free;
+        // Subset sums of the short buckets' sizes.
+        self.zeta.clear();
+        self.zeta
+            .extend(self.short_start.windows(2).map(|w| (w[1] - w[0]) as u64));
+        for bit in 0..k {
+            for m in 0..=all as usize {
+                if m >> bit & 1 == 1 {
+                    self.zeta[m] += self.zeta[m ^ 1 << bit];
                 }
             }
         }
+        // The trie over the long list's sieve keys.
+        long_keys(long, key, &mut self.keys, &mut self.hist);
+        self.leaves.clear();
+        let trie = Trie {
+            block: COST_BLOCK,
+            all,
+            chunks: chunks as u64,
+            hist: &self.hist,
+            zeta: &self.zeta,
+        };
+        trie.split(0, 0, long.len() as u64, &mut self.leaves);
+        self.leaf_of.clear();
+        self.leaf_of.resize(1 << k, 0);
+        for (i, &(f, v)) in self.leaves.iter().enumerate() {
+            let free = all & !f;
+            let mut sub = free;
+            loop {
+                self.leaf_of[(v | sub) as usize] = i as u32;
+                if sub == 0 {
+                    break;
+                }
+                sub = (sub - 1) & free;
+            }
+        }
+        bucket_long(
+            long,
+            &self.keys,
+            rest,
+            &self.leaf_of,
+            self.leaves.len(),
+            &mut self.long,
+            &mut self.long_start,
+        );
+        self.tables.resize(chunks << CHUNK, [0; 8]);
+        self.bits.resize(64, [0; 8]);
+        let mut total = 0u64;
+        #[cfg(test)]
+        STATS[5].fetch_add(
+            t0.elapsed().as_nanos() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+
+        #[cfg(test)]
+        let mut tb = std::time::Duration::ZERO;
+        #[cfg(test)]
+        {
+            use std::sync::atomic::Ordering::Relaxed;
+            for (i, &(_f, v)) in self.leaves.iter().enumerate() {
+                let nb = (self.long_start[i + 1] - self.long_start[i]).div_ceil(BLOCK) as u64;
+                STATS[0].fetch_add(nb, Relaxed);
+                STATS[1].fetch_add(nb * self.zeta[(all & !v) as usize], Relaxed);
+                STATS[2].fetch_add(nb << (all & !v).count_ones(), Relaxed);
+                STATS[3].fetch_add(nb * chunks as u64, Relaxed);
+            }
+            STATS[4].fetch_add(1, Relaxed);
+        }
+        for (i, &(f, v)) in self.leaves.iter().enumerate() {
+            let group = &self.long[self.long_start[i]..self.long_start[i + 1]];
+            let loose = all & !f;
+            for block in group.chunks(BLOCK) {
+                #[cfg(test)]
+                let t1 = std::time::Instant::now();
+                build_tables(block, chunks, loose != 0, &mut self.bits, &mut self.tables);
+                #[cfg(test)]
+                {
+                    tb += t1.elapsed();
+                }
+                total += scan_leaf(
+                    &self.tables,
+                    chunks,
+                    &self.bits[56..],
+                    loose,
+                    all & !v,
+                    &self.short,
+                    &self.short_start,
+                );
+            }
+        }
+        #[cfg(test)]
+        {
+            STATS[6].fetch_add(tb.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+            STATS[7].fetch_add(
+                t0.elapsed().as_nanos() as u64,
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
         total
+    }
+}
+
+/// The greedy trie of [`Pairs::count`]: the sieve keys `all`, the long list's
+/// histogram over it and the short list's subset sums.
+struct Trie<'a> {
+    block: u64,
+    all: u32,
+    chunks: u64,
+    hist: &'a [u32],
+    zeta: &'a [u64],
+}
+
+impl Trie<'_> {
+    /// The modelled cost of a leaf of `size` long signatures with values `v` on the bits `f`.
+    fn leaf_cost(&self, size: u64, f: u32, v: u32) -> u64 {
+        if size == 0 {
+            return 0;
+        }
+        let blocks = size.div_ceil(BLOCK as u64);
+        let open = self.all & !v;
+        let ys = self.zeta[open as usize];
+        let plain = self.zeta[(f & !v) as usize];
+        let buckets = 1u64 << open.count_ones();
+        blocks
+            * (self.block
+                + ys * (COST_SCAN + COST_CHUNK * self.chunks)
+                + (ys - plain)
+                + buckets * COST_BUCKET)
+    }
+
+    /// Splits the node (bits `f` fixed to `v`, `size` long signatures) while that lowers the
+    /// modelled cost, pushing its leaves; returns their cost. Each split takes the sieve bit
+    /// whose two children cost least as leaves.
+    fn split(&self, f: u32, v: u32, size: u64, leaves: &mut Vec<(u32, u32)>) -> u64 {
+        if size == 0 {
+            return 0;
+        }
+        let here = self.leaf_cost(size, f, v);
+        let free = self.all & !f;
+        if free == 0 {
+            leaves.push((f, v));
+            return here;
+        }
+        // Signatures of the node with each free bit set.
+        let mut ones = [0u64; MAX_SIEVE as usize];
+        let mut sub = free;
+        loop {
+            let h = u64::from(self.hist[(v | sub) as usize]);
+            if h != 0 {
+                let mut m = sub;
+                while m != 0 {
+                    ones[m.trailing_zeros() as usize] += h;
+                    m &= m - 1;
+                }
+            }
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & free;
+        }
+        let mut best = (u64::MAX, 0u32);
+        let mut m = free;
+        while m != 0 {
+            let bit = m.trailing_zeros();
+            m &= m - 1;
+            let (f1, c1) = (f | 1 << bit, ones[bit as usize]);
+            let cost = self.leaf_cost(size - c1, f1, v) + self.leaf_cost(c1, f1, v | 1 << bit);
+            if cost < best.0 {
+                best = (cost, bit);
+            }
+        }
+        let bit = best.1;
+        let (f1, c1) = (f | 1 << bit, ones[bit as usize]);
+        let mark = leaves.len();
+        let cost = self.split(f1, v, size - c1, leaves) + self.split(f1, v | 1 << bit, c1, leaves);
+        if cost < here {
+            cost
+        } else {
+            leaves.truncate(mark);
+            leaves.push((f, v));
+            here
+        }
     }
 }
 
@@ -835,6 +1018,132 @@ fn bucket_with(
     start[0] = 0;
 }
 
+/// The sieve key (the bits `key`, gathered; at most 8 of them) of each signature of `src`,
+/// and how many signatures have each key.
+fn long_keys(src: &[u64], key: u64, keys: &mut Vec<u8>, hist: &mut Vec<u32>) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2.
+        unsafe { long_keys_bmi2(src, key, keys, hist) };
+        return;
+    }
+    long_keys_with(src, key, keys, hist, pext_plain);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn long_keys_bmi2(src: &[u64], key: u64, keys: &mut Vec<u8>, hist: &mut Vec<u32>) {
+    use std::arch::x86_64::_pext_u64;
+    long_keys_with(src, key, keys, hist, |x, m| _pext_u64(x, m));
+}
+
+#[inline(always)]
+fn long_keys_with(
+    src: &[u64],
+    key: u64,
+    keys: &mut Vec<u8>,
+    hist: &mut Vec<u32>,
+    pext: impl Fn(u64, u64) -> u64,
+) {
+    debug_assert!(key.count_ones() <= 8);
+    hist.clear();
+    hist.resize(256, 0);
+    keys.clear();
+    keys.extend(src.iter().map(|&x| pext(x, key) as u8));
+    for &u in keys.iter() {
+        hist[u as usize] += 1;
+    }
+}
+
+/// Sorts the long list into the trie's leaves (`leaf_of[sieve key]`, the keys from
+/// [`long_keys`]), keeping of each signature its bits `rest` (gathered to the low bits) and
+/// its sieve key in the top byte: leaf `i` is `out[start[i]..start[i + 1]]`.
+fn bucket_long(
+    src: &[u64],
+    keys: &[u8],
+    rest: u64,
+    leaf_of: &[u32],
+    leaves: usize,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2.
+        unsafe { bucket_long_bmi2(src, keys, rest, leaf_of, leaves, out, start) };
+        return;
+    }
+    bucket_long_with(src, keys, rest, leaf_of, leaves, out, start, pext_plain);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn bucket_long_bmi2(
+    src: &[u64],
+    keys: &[u8],
+    rest: u64,
+    leaf_of: &[u32],
+    leaves: usize,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+) {
+    use std::arch::x86_64::_pext_u64;
+    bucket_long_with(src, keys, rest, leaf_of, leaves, out, start, |x, m| {
+        _pext_u64(x, m)
+    });
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn bucket_long_with(
+    src: &[u64],
+    keys: &[u8],
+    rest: u64,
+    leaf_of: &[u32],
+    leaves: usize,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+    pext: impl Fn(u64, u64) -> u64,
+) {
+    assert_eq!(src.len(), keys.len());
+    // Leaves by key (a key's leaf as a byte index into `start`).
+    let mut leaf = [0u32; 256];
+    for (u, l) in leaf.iter_mut().enumerate().take(leaf_of.len()) {
+        *l = leaf_of[u];
+    }
+    start.clear();
+    start.resize(leaves + 1, 0);
+    let mut per_key = [0usize; 256];
+    for &u in keys {
+        per_key[u as usize] += 1;
+    }
+    for (u, &c) in per_key.iter().enumerate().take(leaf_of.len()) {
+        start[leaf[u] as usize + 1] += c;
+    }
+    for i in 0..leaves {
+        start[i + 1] += start[i];
+    }
+    // A cursor per key: keys of one leaf follow each other in key order.
+    let mut cursor = [0usize; 256];
+    let mut at = start.clone();
+    for u in 0..leaf_of.len() {
+        let l = leaf[u] as usize;
+        cursor[u] = at[l];
+        at[l] += per_key[u];
+    }
+    out.clear();
+    out.reserve(src.len());
+    let base = out.as_mut_ptr();
+    for (&x, &u) in src.iter().zip(keys) {
+        let c = &mut cursor[u as usize];
+        // SAFETY: the cursors of the keys cover 0..src.len() exactly once, within capacity.
+        unsafe { base.add(*c).write(pext(x, rest) | u64::from(u) << 56) };
+        *c += 1;
+    }
+    // SAFETY: every slot below src.len() was written.
+    unsafe { out.set_len(src.len()) };
+}
+
 /// The bits of `x` at the positions of `mask`, gathered to the low bits (BMI2's PEXT).
 fn pext_plain(x: u64, mask: u64) -> u64 {
     let (mut out, mut m, mut i) = (0u64, mask, 0);
@@ -854,22 +1163,31 @@ fn naive(a: &[u64], b: &[u64]) -> u64 {
         .sum()
 }
 
-/// Transposes `block` (at most [`BLOCK`] signatures) into bit vectors and fills, for each chunk
-/// `c` of [`CHUNK`] signature bits and each subset `s` of it, `tables[c << CHUNK | s]` with the
-/// OR of the bit vectors of `s`: bit `j` is set when entry `j` has a bit of `s`. Slots past the
-/// block's end are marked in every entry of chunk 0, so they never count as disjoint.
-fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
+/// Transposes `block` (at most [`BLOCK`] signatures) into bit vectors (`bits[b]`: bit `j` is
+/// set when entry `j` has bit `b`; the low `chunks * CHUNK` bits, and if `keys` the top byte)
+/// and fills, for each chunk `c` of [`CHUNK`] signature bits and each subset `s` of it,
+/// `tables[c << CHUNK | s]` with the OR of the bit vectors of `s`. Slots past the block's end
+/// are marked in every entry of chunk 0, so they never count as disjoint.
+fn build_tables(
+    block: &[u64],
+    chunks: usize,
+    keys: bool,
+    bits: &mut [[u64; 8]],
+    tables: &mut [[u64; 8]],
+) {
     let size = 1usize << CHUNK;
-    // Singletons first: tables[c << CHUNK | 1 << i] is the vector of bit c * CHUNK + i.
+    let width = chunks * CHUNK;
+    let low = width.div_ceil(8).min(8);
+    let bytes = if keys { low + 1 } else { low };
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") {
         // SAFETY: the CPU has the features the function was compiled for.
-        unsafe { transpose_avx512(block, chunks, tables) };
+        unsafe { transpose_avx512(block, low, keys, bits) };
     } else {
-        transpose_plain(block, chunks, tables);
+        transpose_plain(block, bytes, bits);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    transpose_plain(block, chunks, tables);
+    transpose_plain(block, bytes, bits);
     let mut pad = [0u64; 8];
     for j in block.len()..BLOCK {
         pad[j / 64] |= 1 << (j % 64);
@@ -880,12 +1198,13 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
         for s in 1..size {
             let low = s & (s - 1);
             if low == 0 {
-                // A singleton: its vector, plus the padding for chunk 0.
-                if c == 0 {
-                    for w in 0..8 {
-                        t[s][w] |= pad[w];
-                    }
-                }
+                let b = c * CHUNK + s.trailing_zeros() as usize;
+                let v = if b < 64 { bits[b] } else { [0; 8] };
+                t[s] = if c == 0 {
+                    std::array::from_fn(|w| v[w] | pad[w])
+                } else {
+                    v
+                };
                 continue;
             }
             let top = s & s.wrapping_neg();
@@ -895,40 +1214,39 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
     }
 }
 
-/// The singleton slots of [`build_tables`], one bit at a time.
-fn transpose_plain(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
-    for c in 0..chunks {
-        for i in 0..CHUNK {
-            tables[c << CHUNK | 1 << i] = [0; 8];
-        }
+/// The bit vectors of [`build_tables`], one bit at a time: the low `bytes` bytes when
+/// `bytes < 8`, and the top byte (the sieve key) when `bytes` is one more than the low ones
+/// (callers pass `low + 1` for it; `bytes >= 8` means all eight).
+fn transpose_plain(block: &[u64], bytes: usize, bits: &mut [[u64; 8]]) {
+    for v in bits.iter_mut() {
+        *v = [0; 8];
     }
+    let _ = bytes;
     for (j, &x) in block.iter().enumerate() {
         let (w, bit) = (j / 64, 1u64 << (j % 64));
         let mut m = x;
         while m != 0 {
             let b = m.trailing_zeros() as usize;
             m &= m - 1;
-            if b < chunks * CHUNK {
-                tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] |= bit;
-            }
+            bits[b][w] |= bit;
         }
     }
 }
 
-/// The singleton slots of [`build_tables`] with AVX-512: for 64 signatures at a time, a byte
-/// permutation and a qword transpose put byte `k` of all 64 in one register, whose bit `i` of
-/// every byte is then collected by a shift and `vpmovb2m` into the word of bit `8k + i`.
+/// The bit vectors of [`build_tables`] with AVX-512 (the low `low` bytes, and the top byte
+/// if `keys`): for 64 signatures at a time, a byte permutation and a qword transpose put
+/// byte `k` of all 64 in one register, whose bit `i` of every byte is then collected by a
+/// shift and `vpmovb2m` into the word of bit `8k + i`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[allow(clippy::needless_range_loop)] // w, g, k index several arrays at once
-fn transpose_avx512(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
+fn transpose_avx512(block: &[u64], low: usize, keys: bool, bits: &mut [[u64; 8]]) {
     use std::arch::x86_64::*;
-    let bits = chunks * CHUNK;
-    let bytes = bits.div_ceil(8).min(8);
     // Output byte 8k + e is input byte 8e + k: qword k holds byte k of the 8 signatures.
     let idx: [u8; 64] = std::array::from_fn(|o| ((o % 8) * 8 + o / 8) as u8);
     // SAFETY: 64 bytes.
     let idx = unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+    let key_byte = if keys && low < 8 { Some(7) } else { None };
     for w in 0..BLOCK / 64 {
         let lo = (w * 64).min(block.len());
         let hi = (w * 64 + 64).min(block.len());
@@ -943,94 +1261,203 @@ fn transpose_avx512(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
                 _mm512_storeu_si512(tmp[g].as_mut_ptr().cast(), _mm512_permutexvar_epi8(idx, v));
             }
         }
-        for k in 0..bytes {
+        for k in (0..low).chain(key_byte) {
             let y: [u64; 8] = std::array::from_fn(|g| tmp[g][k]);
             // SAFETY: 8 u64.
             let y = unsafe { _mm512_loadu_si512(y.as_ptr().cast()) };
             // Byte 8g + e of y is byte k of signature 8g + e.
             let mut shifted = y;
             for i in (0..8).rev() {
-                let b = 8 * k + i;
                 // The top bit of each byte is bit i of the byte after shifting by 7 - i.
-                if b < bits {
-                    let word = _mm512_movepi8_mask(shifted);
-                    tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] = word;
-                }
+                bits[8 * k + i][w] = _mm512_movepi8_mask(shifted);
                 shifted = _mm512_add_epi8(shifted, shifted);
             }
         }
-        for b in 8 * bytes..bits {
-            tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] = 0;
-        }
     }
 }
 
-/// Sum over `ys` of the entries of the block that share no bit with `y`.
-fn scan(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
+/// Sum, over the short buckets `u` within `open`, of the pairs (entry of the block, `y` of
+/// bucket `u`) that share no bit: the chunk tables test the signatures, and the block's
+/// sieve bits `loose` (those the trie leaf leaves free, bit vectors `keys`) are tested
+/// against `u` as one extra vector per bucket.
+fn scan_leaf(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq") {
+        if is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512vpopcntdq")
+            && is_x86_feature_detected!("bmi2")
+        {
             // SAFETY: the CPU has the features the function was compiled for.
-            return unsafe { scan_avx512(tables, chunks, ys) };
+            return unsafe { scan_leaf_avx512(tables, chunks, keys, loose, open, short, start) };
         }
         if is_x86_feature_detected!("avx2") {
             // SAFETY: as above.
-            return unsafe { scan_avx2(tables, chunks, ys) };
+            return unsafe { scan_leaf_avx2(tables, chunks, keys, loose, open, short, start) };
         }
     }
-    scan_plain(tables, chunks, ys)
+    scan_leaf_plain(tables, chunks, keys, loose, open, short, start)
 }
 
-macro_rules! scan_body {
-    ($tables:expr, $chunks:expr, $ys:expr) => {{
-        let (tables, chunks, ys): (&[[u64; 8]], usize, &[u64]) = ($tables, $chunks, $ys);
+macro_rules! scan_leaf_body {
+    ($tables:expr, $chunks:expr, $keys:expr, $loose:expr, $open:expr, $short:expr, $start:expr) => {{
+        let (tables, chunks, keys, loose, open, short, start): (
+            &[[u64; 8]],
+            usize,
+            &[[u64; 8]],
+            u32,
+            u32,
+            &[u64],
+            &[usize],
+        ) = ($tables, $chunks, $keys, $loose, $open, $short, $start);
         let mask = (1u64 << CHUNK) - 1;
         let mut total = 0u64;
-        for &y in ys {
-            let mut acc = tables[(y & mask) as usize];
-            for c in 1..chunks {
-                let t = &tables[c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize];
-                for w in 0..8 {
-                    acc[w] |= t[w];
+        let mut u = open;
+        loop {
+            let ys = &short[start[u as usize]..start[u as usize + 1]];
+            if !ys.is_empty() {
+                let mut extra = [0u64; 8];
+                let mut m = u & loose;
+                while m != 0 {
+                    let k = &keys[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                    for w in 0..8 {
+                        extra[w] |= k[w];
+                    }
+                }
+                for &y in ys {
+                    let mut acc = extra;
+                    for c in 0..chunks {
+                        let t = &tables[c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize];
+                        for w in 0..8 {
+                            acc[w] |= t[w];
+                        }
+                    }
+                    let ones: u32 = acc.iter().map(|w| w.count_ones()).sum();
+                    total += u64::from(BLOCK as u32 - ones);
                 }
             }
-            let ones: u32 = acc.iter().map(|w| w.count_ones()).sum();
-            total += u64::from(BLOCK as u32 - ones);
+            if u == 0 {
+                break;
+            }
+            u = (u - 1) & open;
         }
         total
     }};
 }
 
-fn scan_plain(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
-    scan_body!(tables, chunks, ys)
+fn scan_leaf_plain(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
+    scan_leaf_body!(tables, chunks, keys, loose, open, short, start)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn scan_avx2(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
-    scan_body!(tables, chunks, ys)
+fn scan_leaf_avx2(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
+    scan_leaf_body!(tables, chunks, keys, loose, open, short, start)
 }
 
-/// [`scan`] with AVX-512: one register per block, `vpopcntq` for the count.
+/// [`scan_leaf`] with AVX-512: one register per block, `vpopcntq` for the count; the chunk
+/// loop is unrolled for the chunk counts of the boards (up to 9).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
-fn scan_avx512(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
+fn scan_leaf_avx512(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
+    let f = match chunks {
+        1 => scan_leaf_avx512_n::<1>,
+        2 => scan_leaf_avx512_n::<2>,
+        3 => scan_leaf_avx512_n::<3>,
+        4 => scan_leaf_avx512_n::<4>,
+        5 => scan_leaf_avx512_n::<5>,
+        6 => scan_leaf_avx512_n::<6>,
+        7 => scan_leaf_avx512_n::<7>,
+        8 => scan_leaf_avx512_n::<8>,
+        9 => scan_leaf_avx512_n::<9>,
+        _ => return scan_leaf_avx512_n::<0>(tables, chunks, keys, loose, open, short, start),
+    };
+    f(tables, chunks, keys, loose, open, short, start)
+}
+
+/// [`scan_leaf_avx512`] for `C` chunks (`C = 0`: `chunks`, not unrolled).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
+fn scan_leaf_avx512_n<const C: usize>(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
     use std::arch::x86_64::*;
+    let chunks = if C == 0 { chunks } else { C };
     let mask = (1u64 << CHUNK) - 1;
+    assert!(tables.len() >= chunks << CHUNK && keys.len() >= 8);
     let base = tables.as_ptr();
     let mut sum = _mm512_setzero_si512();
     let mut n = 0u64;
-    for &y in ys {
-        // SAFETY: every index is below chunks << CHUNK <= tables.len(); unaligned loads.
-        unsafe {
-            let mut acc = _mm512_loadu_si512(base.add((y & mask) as usize).cast());
-            for c in 1..chunks {
-                let t = base.add(c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize);
-                acc = _mm512_or_si512(acc, _mm512_loadu_si512(t.cast()));
+    let mut u = open;
+    loop {
+        let ys = &short[start[u as usize]..start[u as usize + 1]];
+        if !ys.is_empty() {
+            // SAFETY: every index is below chunks << CHUNK <= tables.len(), key bits below
+            // 8 <= keys.len(); unaligned loads.
+            unsafe {
+                let mut extra = _mm512_setzero_si512();
+                let mut m = u & loose;
+                while m != 0 {
+                    let k = keys.as_ptr().add(m.trailing_zeros() as usize);
+                    m &= m - 1;
+                    extra = _mm512_or_si512(extra, _mm512_loadu_si512(k.cast()));
+                }
+                for &y in ys {
+                    let mut acc = _mm512_or_si512(
+                        extra,
+                        _mm512_loadu_si512(base.add((y & mask) as usize).cast()),
+                    );
+                    for c in 1..chunks {
+                        let t = base.add(c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize);
+                        acc = _mm512_or_si512(acc, _mm512_loadu_si512(t.cast()));
+                    }
+                    sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(acc));
+                }
             }
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(acc));
+            n += ys.len() as u64;
         }
-        n += 1;
+        if u == 0 {
+            break;
+        }
+        u = (u - 1) & open;
     }
     let ones = _mm512_reduce_add_epi64(sum) as u64;
     n * BLOCK as u64 - ones
@@ -1121,21 +1548,25 @@ mod tests {
             (300, 2),
             (0, 3),
         ] {
-            let mut t1 = vec![[7u64; 8]; chunks << CHUNK];
-            let mut t2 = t1.clone();
+            let _ = chunks;
             let block = &v[..len];
-            transpose_plain(block, chunks, &mut t1);
+            let mut t1 = vec![[7u64; 8]; 64];
+            transpose_plain(block, 8, &mut t1);
+            // Bit b of entry j is in the vector of bit b.
+            for (j, &e) in block.iter().enumerate() {
+                for b in 0..64 {
+                    assert_eq!(t1[b][j / 64] >> (j % 64) & 1, e >> b & 1);
+                }
+            }
             #[cfg(target_arch = "x86_64")]
             if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") {
-                // SAFETY: the CPU has the features.
-                unsafe { transpose_avx512(block, chunks, &mut t2) };
-                assert_eq!(t1, t2, "len={len} chunks={chunks}");
-            }
-            // Bit b of entry j is in the singleton of bit b.
-            for (j, &e) in block.iter().enumerate() {
-                for b in 0..(chunks * CHUNK).min(64) {
-                    let got = t1[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][j / 64] >> (j % 64) & 1;
-                    assert_eq!(got, e >> b & 1);
+                for (low, keys) in [(8, false), (4, true), (3, false), (7, true)] {
+                    let mut t2 = vec![[7u64; 8]; 64];
+                    // SAFETY: the CPU has the features.
+                    unsafe { transpose_avx512(block, low, keys, &mut t2) };
+                    for b in (0..8 * low).chain(if keys { 56..64 } else { 0..0 }) {
+                        assert_eq!(t1[b], t2[b], "len={len} bit {b}");
+                    }
                 }
             }
         }
@@ -1179,10 +1610,19 @@ mod tests {
             let want = naive(&a, &b);
             assert_eq!(pairs.count(&a, &b), want, "{la} {lb} {bits}");
             assert_eq!(pairs.count(&b, &a), want);
-            // Every instruction set on one block.
-            let chunks = 64usize.div_ceil(CHUNK);
+            // Every instruction set on one block, with the sieve keys in the top byte.
+            let chunks = 56usize.div_ceil(CHUNK);
             let mut t = vec![[0u64; 8]; chunks << CHUNK];
-            let blk = &a[..a.len().min(BLOCK)];
+            let mut bits = vec![[0u64; 8]; 64];
+            let blk: Vec<u64> = a[..a.len().min(BLOCK)]
+                .iter()
+                .map(|&x| x & ((1 << 56) - 1))
+                .collect();
+            let keyed: Vec<u64> = blk
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| x | ((i as u64 * 37) % 16) << 56)
+                .collect();
             // Bucketing with and without BMI2 agree.
             let (key, rest) = (0x0000_0300_0000_1008u64, 0x0000_00ff_00ff_f0f0u64);
             let (mut o1, mut s1, mut o2, mut s2) = (vec![], vec![], vec![], vec![]);
@@ -1200,15 +1640,41 @@ mod tests {
                     .count();
                 assert_eq!(s1[u + 1] - s1[u], want);
             }
-            build_tables(blk, chunks, &mut t);
-            let want = naive(blk, &b);
-            assert_eq!(scan_plain(&t, chunks, &b), want);
-            assert_eq!(scan(&t, chunks, &b), want);
+            // Short signatures with sieve key u (4 bits) in bucket u; the block's keys are
+            // loose in bits 0 and 2, so pairs also clash on those.
+            let ys: Vec<u64> = o1.iter().map(|&x| x & ((1 << 56) - 1)).collect();
+            let want: u64 = (0..16usize)
+                .filter(|u| u & 0b1010 == 0)
+                .map(|u| {
+                    let ys = &ys[s1[u]..s1[u + 1]];
+                    keyed
+                        .iter()
+                        .map(|&x| {
+                            let k = (x >> 56) as usize;
+                            ys.iter()
+                                .filter(|&&y| x & y & ((1 << 56) - 1) == 0 && k & u & 0b0101 == 0)
+                                .count() as u64
+                        })
+                        .sum::<u64>()
+                })
+                .sum();
+            build_tables(&keyed, chunks, true, &mut bits, &mut t);
+            let keys = &bits[56..];
+            let open = 0b0101;
+            assert_eq!(
+                scan_leaf_plain(&t, chunks, keys, 0b0101, open, &ys, &s1),
+                want
+            );
+            assert_eq!(scan_leaf(&t, chunks, keys, 0b0101, open, &ys, &s1), want);
             #[cfg(target_arch = "x86_64")]
             if is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU has AVX2.
-                assert_eq!(unsafe { scan_avx2(&t, chunks, &b) }, want);
+                assert_eq!(
+                    unsafe { scan_leaf_avx2(&t, chunks, keys, 0b0101, open, &ys, &s1) },
+                    want
+                );
             }
+            let _ = &blk;
         }
     }
 }
@@ -1284,310 +1750,26 @@ mod micro {
             .collect();
         let chunks = 7;
         let mut t = vec![[0u64; 8]; chunks << CHUNK];
+        let mut bits = vec![[0u64; 8]; 64];
         let s = std::time::Instant::now();
         for _ in 0..20000 {
-            build_tables(std::hint::black_box(&v), chunks, &mut t);
+            build_tables(std::hint::black_box(&v), chunks, false, &mut bits, &mut t);
         }
         println!("build {:?} per block", s.elapsed() / 20000);
         let s = std::time::Instant::now();
         let mut tot = 0;
         for _ in 0..200 {
-            tot += scan(&t, chunks, std::hint::black_box(&v));
-        }
-        println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
-    }
-}
-
-#[cfg(test)]
-mod analysis {
-    use super::*;
-
-    /// Work counts of the parts of a unit on a sample (QN, QSTEP).
-    #[test]
-    #[ignore]
-    fn work_split() {
-        let n: usize = std::env::var("QN")
-            .map(|v| v.parse().unwrap())
-            .unwrap_or(17);
-        let plan = Plan::new(n);
-        let step: usize = std::env::var("QSTEP")
-            .map(|v| v.parse().unwrap())
-            .unwrap_or(150);
-        let g = plan.g;
-        let mut s = Scratch::default();
-        let (mut jt, mut js, mut placed) = (0u64, 0u64, 0u64);
-        let (mut lanes, mut ideal, mut scans, mut blocks, mut elems) =
-            (0u64, 0f64, 0u64, 0u64, 0u64);
-        let mut units = 0;
-        let mut chunk_hist = [0u64; 16];
-        let mut midf = 0u64;
-        let mut span = [[(0u64, 0u64); 2]; 6];
-        let mut cur_cost = 0u64;
-        let _thr: u64 = std::env::var("QTHR")
-            .map(|v| v.parse().unwrap())
-            .unwrap_or(512);
-        fn scans_unit(ls: &[usize], ss: &[usize], k: u32) -> u64 {
-            let all = (1usize << k) - 1;
-            let mut t = 0u64;
-            for ka in 0..=all {
-                let nb = (ls[ka + 1] - ls[ka]).div_ceil(BLOCK) as u64;
-                let free = all & !ka;
-                let mut u = free;
-                loop {
-                    t += nb * (ss[u + 1] - ss[u]) as u64;
-                    if u == 0 {
-                        break;
-                    }
-                    u = (u - 1) & free;
-                }
-            }
-            t
-        }
-        for i in (0..plan.len()).step_by(step) {
-            units += 1;
-            let (r, _) = plan.units[i];
-            let hr = plan.half_ranks(r);
-            let mut lists = [Vec::new(), Vec::new()];
-            for (w, &(nr, sr, mid)) in hr.iter().enumerate() {
-                let west = w == 1;
-                let files = g.files(west);
-                for c in subsets(files, nr.count_ones()) {
-                    let top = plan.table.group(nr, c).len() as u64;
-                    if top == 0 {
-                        continue;
-                    }
-                    placed += top;
-                    let left = files & !c;
-                    if mid {
-                        let mut m = left;
-                        while m != 0 {
-                            let j = m.trailing_zeros();
-                            m &= m - 1;
-                            let b = plan.table.group(sr, left & !(1 << j)).len() as u64;
-                            placed += b;
-                            midf += top;
-                            jt += top * b;
-                        }
-                    } else {
-                        let b = plan.table.group(sr, left).len() as u64;
-                        placed += b;
-                        jt += top * b;
-                    }
-                }
-                plan.half(west, nr, sr, mid, &mut lists[w], &mut s);
-                js += lists[w].len() as u64;
-            }
-            let (a, b) = (&lists[0], &lists[1]);
-            let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-            if short.len() < SHORT {
-                continue;
-            }
-            let used = long.iter().chain(short.iter()).fold(0, |acc, &x| acc | x);
-            let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2())
-                .min(MAX_SIEVE)
-                .min(used.count_ones());
-            let key = sieve_bits(long, short, used, k);
-            let rest = used & !key;
-            let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
-            chunk_hist[chunks] += 1;
-            for (vi, &kk) in [9u32, 10, 11, 12, 13, 14].iter().enumerate() {
-                for order in 1..2 {
-                    let kk = kk.min(used.count_ones());
-                    let key2 = sieve_bits(long, short, used, kk);
-                    let ch2 = ((used & !key2).count_ones() as usize)
-                        .div_ceil(CHUNK)
-                        .max(1) as u64;
-                    let mut bits: Vec<u32> = (0..64).filter(|&b| key2 >> b & 1 == 1).collect();
-                    let f = |b: u32| long.iter().filter(|&&x| x >> b & 1 == 1).count();
-                    bits.sort_by_key(|&b| std::cmp::Reverse(f(b)));
-                    // key bit i (from the top) = bits[i]; trie splits on bits[0] first.
-                    let kf = |x: u64| {
-                        bits.iter()
-                            .fold(0usize, |a, &b| a << 1 | (x >> b & 1) as usize)
-                    };
-                    let mut lcount = vec![0u64; 1 << kk];
-                    for &x in long.iter() {
-                        lcount[kf(x)] += 1;
-                    }
-                    let mut sh = vec![0u64; 1 << kk];
-                    for &y in short.iter() {
-                        sh[kf(y)] += 1;
-                    }
-                    let all = (1usize << kk) - 1;
-                    // DP over the trie: cost(node) = min(leaf, split).
-                    fn dp(
-                        d: u32,
-                        v: usize,
-                        kk: u32,
-                        all: usize,
-                        ch: u64,
-                        lcount: &[u64],
-                        sh: &[u64],
-                        split_only_big: bool,
-                    ) -> (u64, u64, u64) {
-                        let lo = v << (kk - d);
-                        let hi = (v + 1) << (kk - d);
-                        let size: u64 = lcount[lo..hi].iter().sum();
-                        if size == 0 {
-                            return (0, 0, 0);
-                        }
-                        let nb = size.div_ceil(BLOCK as u64);
-                        let dmask = (1usize << (kk - d)) - 1;
-                        let free = all & !lo;
-                        let (mut sc, mut ex) = (0u64, 0u64);
-                        let mut u = free;
-                        loop {
-                            sc += nb * sh[u];
-                            if u & dmask != 0 {
-                                ex += nb * sh[u];
-                            }
-                            if u == 0 {
-                                break;
-                            }
-                            u = (u - 1) & free;
-                        }
-                        let leaf = (sc * ch + ex, sc, ex);
-                        if d == kk || (split_only_big && size <= 512) {
-                            return leaf;
-                        }
-                        let a = dp(d + 1, v << 1, kk, all, ch, lcount, sh, split_only_big);
-                        let b = dp(d + 1, v << 1 | 1, kk, all, ch, lcount, sh, split_only_big);
-                        if a.0 + b.0 < leaf.0 {
-                            (a.0 + b.0, a.1 + b.1, a.2 + b.2)
-                        } else {
-                            leaf
-                        }
-                    }
-                    let (c, sc, _) = if order == 0 {
-                        dp(0, 0, kk, all, ch2, &lcount, &sh, false)
-                    } else {
-                        // greedy per-node bit choice, with zeta sums
-                        let mut z = sh.clone();
-                        for b in 0..kk {
-                            for m in 0..=all {
-                                if m >> b & 1 == 1 {
-                                    z[m] += z[m ^ (1 << b)];
-                                }
-                            }
-                        }
-                        let keys: Vec<usize> = long.iter().map(|&x| kf(x)).collect();
-                        fn leaf(
-                            size: u64,
-                            f: usize,
-                            v: usize,
-                            all: usize,
-                            ch: u64,
-                            z: &[u64],
-                        ) -> (u64, u64) {
-                            if size == 0 {
-                                return (0, 0);
-                            }
-                            let nb = size.div_ceil(BLOCK as u64);
-                            let ys = z[all & !v];
-                            let fixed_ok = z[f & !v];
-                            (
-                                nb * (ys * ch + (ys - fixed_ok))
-                                    + nb * (1u64 << (all & !v).count_ones()) * 3,
-                                nb * ys,
-                            )
-                        }
-                        fn rec(
-                            keys: Vec<usize>,
-                            f: usize,
-                            v: usize,
-                            all: usize,
-                            ch: u64,
-                            z: &[u64],
-                        ) -> (u64, u64) {
-                            let me = leaf(keys.len() as u64, f, v, all, ch, z);
-                            if f == all || keys.is_empty() {
-                                return me;
-                            }
-                            let mut best: Option<(u64, usize)> = None;
-                            let mut m = all & !f;
-                            while m != 0 {
-                                let b = m & m.wrapping_neg();
-                                m ^= b;
-                                let c1 = keys.iter().filter(|&&x| x & b != 0).count() as u64;
-                                let c0 = keys.len() as u64 - c1;
-                                let cost = leaf(c0, f | b, v, all, ch, z).0
-                                    + leaf(c1, f | b, v | b, all, ch, z).0;
-                                if best.is_none_or(|(bc, _)| cost < bc) {
-                                    best = Some((cost, b));
-                                }
-                            }
-                            let (_, b) = best.unwrap();
-                            let (k1, k0): (Vec<usize>, Vec<usize>) =
-                                keys.into_iter().partition(|&x| x & b != 0);
-                            let a = rec(k0, f | b, v, all, ch, z);
-                            let c = rec(k1, f | b, v | b, all, ch, z);
-                            if a.0 + c.0 < me.0 {
-                                (a.0 + c.0, a.1 + c.1)
-                            } else {
-                                me
-                            }
-                        }
-                        let (c, sc) = rec(keys, 0, 0, all, ch2, &z);
-                        (c, sc, 0)
-                    };
-                    span[vi][order].0 += c;
-                    span[vi][order].1 += sc;
-                }
-            }
-            let (mut lo, mut ls, mut so, mut ss) = (vec![], vec![], vec![], vec![]);
-            bucket(long, key, rest, &mut lo, &mut ls);
-            bucket(short, key, rest, &mut so, &mut ss);
-            cur_cost += scans_unit(&ls, &ss, k) * chunks as u64;
-            let all = (1usize << k) - 1;
-            for ka in 0..=all {
-                let len = ls[ka + 1] - ls[ka];
-                let free = all & !ka;
-                let mut ys = 0u64;
-                let mut u = free;
-                loop {
-                    ys += (ss[u + 1] - ss[u]) as u64;
-                    if u == 0 {
-                        break;
-                    }
-                    u = (u - 1) & free;
-                }
-                let nb = len.div_ceil(BLOCK) as u64;
-                blocks += nb;
-                scans += nb * ys;
-                lanes += nb * ys * BLOCK as u64;
-                ideal += len as f64 * ys as f64;
-                elems += (len as u64) * 0;
-            }
-        }
-        let _ = elems;
-        println!(
-            "current OR cost {} mid filter {}",
-            cur_cost / units,
-            midf / units
-        );
-        for (vi, v) in span.iter().enumerate() {
-            println!(
-                "k={} OR cost/unit (dp) {} scans {} | (greedy bit per node) {} scans {}",
-                vi + 9,
-                v[0].0 / units,
-                v[0].1 / units,
-                v[1].0 / units,
-                v[1].1 / units
+            tot += scan_leaf(
+                &t,
+                chunks,
+                &bits[56..],
+                0,
+                0,
+                std::hint::black_box(&v),
+                &[0, v.len()],
             );
         }
-        println!(
-            "n={n} units sampled={units} join tested={} surv={} ({:.2}) placed={} | blocks={} scans={} lanes={:.3e} ideal={:.3e} fill={:.2} chunks={:?}",
-            jt / units,
-            js / units,
-            js as f64 / jt as f64,
-            placed / units,
-            blocks / units,
-            scans / units,
-            lanes as f64 / units as f64,
-            ideal / units as f64,
-            ideal / lanes as f64,
-            &chunk_hist[..10]
-        );
+        println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
     }
 }
 
@@ -1648,6 +1830,21 @@ mod unit_bench {
             best_h = best_h.min(th);
             best_c = best_c.min(tc);
         }
+        let st: Vec<u64> = STATS
+            .iter()
+            .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+            .collect();
+        let st: Vec<u64> = st.iter().map(|&x| x.max(1)).collect();
+        println!(
+            "per count: blocks {} scans {} buckets {} chunks {:.2} prep {} ns build {} ns total {} ns",
+            st[0] / st[4],
+            st[1] / st[4],
+            st[2] / st[4],
+            st[3] as f64 / st[0] as f64,
+            st[5] / st[4],
+            st[6] / st[4],
+            st[7] / st[4]
+        );
         println!(
             "n={n} units={} lists {:.3} s count {:.3} s (best of {reps}) found {found}",
             idx.len(),
