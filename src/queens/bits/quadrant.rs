@@ -715,10 +715,6 @@ pub(super) struct Pairs {
     leaf_of: Vec<u32>,
 }
 
-#[cfg(test)]
-static STATS: [std::sync::atomic::AtomicU64; 8] =
-    [const { std::sync::atomic::AtomicU64::new(0) }; 8];
-
 /// At most this many sieve bits (they sit in the top byte of a bucketed long signature).
 const MAX_SIEVE: u32 = 8;
 
@@ -746,8 +742,6 @@ impl Pairs {
         if short.len().min(long.len()) < SHORT {
             return naive(short, long);
         }
-        #[cfg(test)]
-        let t0 = std::time::Instant::now();
         let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
         let k = if long.len() <= BLOCK {
             0
@@ -806,37 +800,11 @@ impl Pairs {
         self.tables.resize(chunks << CHUNK, [0; 8]);
         self.bits.resize(64, [0; 8]);
         let mut total = 0u64;
-        #[cfg(test)]
-        STATS[5].fetch_add(
-            t0.elapsed().as_nanos() as u64,
-            std::sync::atomic::Ordering::Relaxed,
-        );
-
-        #[cfg(test)]
-        let mut tb = std::time::Duration::ZERO;
-        #[cfg(test)]
-        {
-            use std::sync::atomic::Ordering::Relaxed;
-            for (i, &(_f, v)) in self.leaves.iter().enumerate() {
-                let nb = (self.long_start[i + 1] - self.long_start[i]).div_ceil(BLOCK) as u64;
-                STATS[0].fetch_add(nb, Relaxed);
-                STATS[1].fetch_add(nb * self.zeta[(all & !v) as usize], Relaxed);
-                STATS[2].fetch_add(nb << (all & !v).count_ones(), Relaxed);
-                STATS[3].fetch_add(nb * chunks as u64, Relaxed);
-            }
-            STATS[4].fetch_add(1, Relaxed);
-        }
         for (i, &(f, v)) in self.leaves.iter().enumerate() {
             let group = &self.long[self.long_start[i]..self.long_start[i + 1]];
             let loose = all & !f;
             for block in group.chunks(BLOCK) {
-                #[cfg(test)]
-                let t1 = std::time::Instant::now();
                 build_tables(block, chunks, loose != 0, &mut self.bits, &mut self.tables);
-                #[cfg(test)]
-                {
-                    tb += t1.elapsed();
-                }
                 total += scan_leaf(
                     &self.tables,
                     chunks,
@@ -847,14 +815,6 @@ impl Pairs {
                     &self.short_start,
                 );
             }
-        }
-        #[cfg(test)]
-        {
-            STATS[6].fetch_add(tb.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-            STATS[7].fetch_add(
-                t0.elapsed().as_nanos() as u64,
-                std::sync::atomic::Ordering::Relaxed,
-            );
         }
         total
     }
@@ -1554,8 +1514,8 @@ mod tests {
             transpose_plain(block, 8, &mut t1);
             // Bit b of entry j is in the vector of bit b.
             for (j, &e) in block.iter().enumerate() {
-                for b in 0..64 {
-                    assert_eq!(t1[b][j / 64] >> (j % 64) & 1, e >> b & 1);
+                for (b, v) in t1.iter().enumerate() {
+                    assert_eq!(v[j / 64] >> (j % 64) & 1, e >> b & 1);
                 }
             }
             #[cfg(target_arch = "x86_64")]
@@ -1773,12 +1733,12 @@ mod micro {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod unit_bench {
     use super::*;
 
     fn thread_cpu() -> f64 {
-        let mut ts = libc_timespec {
+        let mut ts = Timespec {
             tv_sec: 0,
             tv_nsec: 0,
         };
@@ -1787,12 +1747,12 @@ mod unit_bench {
         ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
     }
     #[repr(C)]
-    struct libc_timespec {
+    struct Timespec {
         tv_sec: i64,
         tv_nsec: i64,
     }
     unsafe extern "C" {
-        fn clock_gettime(clk: i32, ts: *mut libc_timespec) -> i32;
+        fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
     }
 
     /// Thread CPU time of the list building and the pair count on a sample of units
@@ -1830,21 +1790,6 @@ mod unit_bench {
             best_h = best_h.min(th);
             best_c = best_c.min(tc);
         }
-        let st: Vec<u64> = STATS
-            .iter()
-            .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-            .collect();
-        let st: Vec<u64> = st.iter().map(|&x| x.max(1)).collect();
-        println!(
-            "per count: blocks {} scans {} buckets {} chunks {:.2} prep {} ns build {} ns total {} ns",
-            st[0] / st[4],
-            st[1] / st[4],
-            st[2] / st[4],
-            st[3] as f64 / st[0] as f64,
-            st[5] / st[4],
-            st[6] / st[4],
-            st[7] / st[4]
-        );
         println!(
             "n={n} units={} lists {:.3} s count {:.3} s (best of {reps}) found {found}",
             idx.len(),
