@@ -11,7 +11,7 @@
 //! - an East and a West configuration make a solution exactly when no diagonal holds a queen
 //!   of each. Only the diagonals that cross the vertical midline can, `2n - 2` of them: each
 //!   configuration keeps those it uses as a `u64` *signature*, and the unit's count is the
-//!   number of (East, West) pairs with disjoint signatures ([`disjoint_pairs`]).
+//!   number of (East, West) pairs with disjoint signatures ([`Pairs::count`]).
 //!
 //! One table lists every placement inside an `h × (n - h)` rectangle (any subset of ranks, one
 //! queen per rank and per file at most), grouped by (rank set, file set); the four quadrants
@@ -25,7 +25,7 @@ use rayon::prelude::*;
 /// The largest board counted this way (memory: n = 23 needs an 11 × 12 table).
 pub(super) const MAX_N: usize = 23;
 
-/// Signature bits counted per chunk in [`disjoint_pairs`]: a chunk table holds the ORs of the
+/// Signature bits counted per chunk in [`Pairs::count`]: a chunk table holds the ORs of the
 /// `2^CHUNK` subsets of one chunk's transposed bit vectors.
 const CHUNK: usize = 5;
 
