@@ -11,7 +11,7 @@
 //! - an East and a West configuration make a solution exactly when no diagonal holds a queen
 //!   of each. Only the diagonals that cross the vertical midline can, `2n - 2` of them: each
 //!   configuration keeps those it uses as a `u64` *signature*, and the unit's count is the
-//!   number of (East, West) pairs with disjoint signatures ([`disjoint_pairs`]).
+//!   number of (East, West) pairs with disjoint signatures ([`Pairs::count`]).
 //!
 //! One table lists every placement inside an `h × (n - h)` rectangle (any subset of ranks, one
 //! queen per rank and per file at most), grouped by (rank set, file set); the four quadrants
@@ -25,7 +25,7 @@ use rayon::prelude::*;
 /// The largest board counted this way (memory: n = 23 needs an 11 × 12 table).
 pub(super) const MAX_N: usize = 23;
 
-/// Signature bits counted per chunk in [`disjoint_pairs`]: a chunk table holds the ORs of the
+/// Signature bits counted per chunk in [`Pairs::count`]: a chunk table holds the ORs of the
 /// `2^CHUNK` subsets of one chunk's transposed bit vectors.
 const CHUNK: usize = 5;
 
@@ -125,6 +125,34 @@ impl Geometry {
         }
     }
 
+    /// The diagonals on which a North piece of half `west` (with the middle rank's queen, for
+    /// odd `n`) and a South piece of the same half can meet: the only ones the join of the two
+    /// tests ([`Window`]).
+    fn window(&self, west: bool) -> Window {
+        let (n, h) = (self.n, self.h);
+        let files = if west { 0..h } else { h..n };
+        let (mut north, mut south) = ((0u64, 0u64), (0u64, 0u64));
+        for c in files {
+            for r in 0..n {
+                let q = self.queen(r, c);
+                if r < n - h {
+                    north = (north.0 | q.s, north.1 | q.d);
+                } else {
+                    south = (south.0 | q.s, south.1 | q.d);
+                }
+            }
+        }
+        let range = |m: u64| {
+            let lo = m.trailing_zeros();
+            let width = 64 - m.leading_zeros() - lo;
+            assert!(width <= 32 && m >> lo == (1u64 << width) - 1);
+            (lo, (1u64 << width) - 1)
+        };
+        let (ls, ms) = range(north.0 & south.0);
+        let (ld, md) = range(north.1 & south.1);
+        Window { ls, ms, ld, md }
+    }
+
     /// Board file of the rectangle's file `j` in half `west`.
     fn board_file(&self, west: bool, j: usize) -> usize {
         if west {
@@ -132,6 +160,24 @@ impl Geometry {
         } else {
             self.h + j
         }
+    }
+}
+
+/// The sum diagonals `ls..ls + width` (mask `ms` after the shift) and difference diagonals
+/// `ld..` (mask `md`) shared by the North and South pieces of a half, packed into one `u64`
+/// per piece (sums low, differences from bit 32): two pieces of a half attack each other
+/// exactly when their keys share a bit.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    ls: u32,
+    ms: u64,
+    ld: u32,
+    md: u64,
+}
+
+impl Window {
+    fn key(&self, p: &Piece) -> u64 {
+        ((p.s >> self.ls) & self.ms) | ((p.d >> self.ld) & self.md) << 32
     }
 }
 
@@ -242,6 +288,8 @@ impl Table {
 /// size of their orbit, in increasing order, and the table.
 pub(super) struct Plan {
     g: Geometry,
+    /// The join windows of the East and the West half.
+    windows: [Window; 2],
     table: Table,
     units: Vec<(u32, u8)>,
 }
@@ -251,9 +299,9 @@ pub(super) struct Plan {
 pub(super) struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    north: Vec<Piece>,
-    north_ok: Vec<Piece>,
-    south: Vec<Piece>,
+    north: Placed,
+    north_ok: Placed,
+    south: Placed,
     pairs: Pairs,
 }
 
@@ -277,6 +325,7 @@ impl Plan {
         }
         Plan {
             g,
+            windows: [g.window(false), g.window(true)],
             table: Table::new(g),
             units,
         }
@@ -343,14 +392,14 @@ impl Plan {
         } else {
             (Quad::NorthEast, Quad::SouthEast)
         };
+        let win = self.windows[usize::from(west)];
         let k = north.count_ones();
         for c in subsets(files, k) {
             let top = self.table.group(north, c);
             if top.is_empty() {
                 continue;
             }
-            s.north.clear();
-            s.north.extend(top.iter().map(|&p| g.place(qn, p)));
+            place(g, win, qn, top, &mut s.north, mid);
             let left = files & !c;
             if mid {
                 let mut m = left;
@@ -362,22 +411,11 @@ impl Plan {
                         continue;
                     }
                     let q = g.queen(g.h, g.board_file(west, j));
-                    s.north_ok.clear();
-                    s.north_ok.extend(
-                        s.north
-                            .iter()
-                            .filter(|p| p.s & q.s == 0 && p.d & q.d == 0)
-                            .map(|p| Piece {
-                                s: p.s | q.s,
-                                d: p.d | q.d,
-                                sig: p.sig | q.sig,
-                            }),
-                    );
-                    if s.north_ok.is_empty() {
+                    s.north_ok.filter_from(&s.north, q, win.key(&q));
+                    if s.north_ok.key.is_empty() {
                         continue;
                     }
-                    s.south.clear();
-                    s.south.extend(bottom.iter().map(|&p| g.place(qs, p)));
+                    place(g, win, qs, bottom, &mut s.south, false);
                     join_pieces(&s.north_ok, &s.south, out);
                 }
             } else {
@@ -385,30 +423,239 @@ impl Plan {
                 if bottom.is_empty() {
                     continue;
                 }
-                s.south.clear();
-                s.south.extend(bottom.iter().map(|&p| g.place(qs, p)));
+                place(g, win, qs, bottom, &mut s.south, false);
                 join_pieces(&s.north, &s.south, out);
             }
         }
     }
 }
 
-/// Appends the signature of every compatible (a, b) pair.
-fn join_pieces(a: &[Piece], b: &[Piece], out: &mut Vec<u64>) {
-    for x in a {
+/// Placed pieces of a quadrant group, as columns: join keys and signatures, and (when asked
+/// for) the board diagonals `s` and `d`.
+#[derive(Default)]
+struct Placed {
+    key: Vec<u64>,
+    sig: Vec<u64>,
+    s: Vec<u64>,
+    d: Vec<u64>,
+}
+
+impl Placed {
+    /// The pieces of `from` (with diagonals) that do not attack the queen `q` (join key
+    /// `qk`), each with `q` added; keys and signatures only.
+    fn filter_from(&mut self, from: &Placed, q: Piece, qk: u64) {
+        self.key.clear();
+        self.sig.clear();
+        for i in 0..from.key.len() {
+            if from.s[i] & q.s == 0 && from.d[i] & q.d == 0 {
+                self.key.push(from.key[i] | qk);
+                self.sig.push(from.sig[i] | q.sig);
+            }
+        }
+    }
+}
+
+/// Places the table entries `group` in quadrant `q` into `out` (replacing it): join keys,
+/// signatures and, if `diagonals`, the board diagonals.
+fn place(g: Geometry, win: Window, q: Quad, group: &[u64], out: &mut Placed, diagonals: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("gfni") {
+        // SAFETY: the CPU has the features the function was compiled for.
+        unsafe { place_avx512(g, win, q, group, out, diagonals) };
+        return;
+    }
+    place_plain(g, win, q, group, out, diagonals);
+}
+
+fn place_plain(
+    g: Geometry,
+    win: Window,
+    q: Quad,
+    group: &[u64],
+    out: &mut Placed,
+    diagonals: bool,
+) {
+    out.key.clear();
+    out.sig.clear();
+    out.s.clear();
+    out.d.clear();
+    for &e in group {
+        let p = g.place(q, e);
+        out.key.push(win.key(&p));
+        out.sig.push(p.sig);
+        if diagonals {
+            out.s.push(p.s);
+            out.d.push(p.d);
+        }
+    }
+}
+
+/// [`place`] eight entries at a time: the bit reversals of the flipped quadrants are a GFNI
+/// affine map (bits within bytes) and a byte shuffle.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn place_avx512(
+    g: Geometry,
+    win: Window,
+    q: Quad,
+    group: &[u64],
+    out: &mut Placed,
+    diagonals: bool,
+) {
+    use std::arch::x86_64::*;
+    let len = group.len();
+    for v in [&mut out.key, &mut out.sig, &mut out.s, &mut out.d] {
+        v.clear();
+        v.reserve(len + 8);
+    }
+    let (n, h) = (g.n as u64, g.h as u64);
+    let cnt = |c: u64| _mm512_set1_epi64(c as i64);
+    let lo32 = cnt(0xffff_ffff);
+    let rev_bits = cnt(0x8040_2010_0804_0201);
+    let rev_bytes_idx: [u8; 64] = std::array::from_fn(|i| ((i / 8) * 8 + 7 - i % 8) as u8);
+    // SAFETY: 64 bytes.
+    let rev_bytes = unsafe { _mm512_loadu_si512(rev_bytes_idx.as_ptr().cast()) };
+    let rev_shift = cnt(65 - 2 * n);
+    let rev = |x: __m512i| {
+        let b = _mm512_gf2p8affine_epi64_epi8(x, rev_bits, 0);
+        _mm512_srlv_epi64(_mm512_shuffle_epi8(b, rev_bytes), rev_shift)
+    };
+    let (sh_h, sh_nh, sh_n1) = (cnt(h), cnt(n - h), cnt(n - 1));
+    let m = cnt((1u64 << (n - 1)) - 1);
+    let (wls, wms, wld, wmd) = (
+        cnt(win.ls.into()),
+        cnt(win.ms),
+        cnt(win.ld.into()),
+        cnt(win.md),
+    );
+    let c32 = cnt(32);
+    let dst = [
+        out.key.as_mut_ptr(),
+        out.sig.as_mut_ptr(),
+        out.s.as_mut_ptr(),
+        out.d.as_mut_ptr(),
+    ];
+    let mut i = 0;
+    while i < len {
+        let mask: __mmask8 = if len - i >= 8 {
+            0xff
+        } else {
+            (1u16 << (len - i)) as u8 - 1
+        };
+        // SAFETY: masked loads within `group`, masked stores within the capacity reserved.
+        unsafe {
+            let e = _mm512_maskz_loadu_epi64(mask, group.as_ptr().add(i).cast());
+            let ls = _mm512_and_si512(e, lo32);
+            let ld = _mm512_srli_epi64::<32>(e);
+            let lsh = _mm512_sllv_epi64(ls, sh_h);
+            let (ps, pd) = match q {
+                Quad::NorthEast => (lsh, ld),
+                Quad::SouthEast => (rev(ld), rev(lsh)),
+                Quad::NorthWest => (ld, lsh),
+                Quad::SouthWest => (rev(lsh), rev(ld)),
+            };
+            let sig = _mm512_or_si512(
+                _mm512_and_si512(_mm512_srlv_epi64(ps, sh_h), m),
+                _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(pd, sh_nh), m), sh_n1),
+            );
+            let key = _mm512_or_si512(
+                _mm512_and_si512(_mm512_srlv_epi64(ps, wls), wms),
+                _mm512_sllv_epi64(_mm512_and_si512(_mm512_srlv_epi64(pd, wld), wmd), c32),
+            );
+            _mm512_mask_storeu_epi64(dst[0].add(i).cast(), mask, key);
+            _mm512_mask_storeu_epi64(dst[1].add(i).cast(), mask, sig);
+            if diagonals {
+                _mm512_mask_storeu_epi64(dst[2].add(i).cast(), mask, ps);
+                _mm512_mask_storeu_epi64(dst[3].add(i).cast(), mask, pd);
+            }
+        }
+        i += 8;
+    }
+    // SAFETY: the first `len` values were written (the diagonals only if asked for).
+    unsafe {
+        out.key.set_len(len);
+        out.sig.set_len(len);
+        if diagonals {
+            out.s.set_len(len);
+            out.d.set_len(len);
+        }
+    }
+}
+
+/// Appends the signature of every compatible pair of a North piece of `a` and a South piece
+/// of `b`.
+fn join_pieces(a: &Placed, b: &Placed, out: &mut Vec<u64>) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has the features the function was compiled for.
+        unsafe { join_avx512(a, b, out) };
+        return;
+    }
+    join_plain(a, b, out);
+}
+
+fn join_plain(a: &Placed, b: &Placed, out: &mut Vec<u64>) {
+    for (&xk, &xs) in a.key.iter().zip(&a.sig) {
         // Branch-free: write every pair, keep those that fit.
-        out.reserve(b.len());
+        out.reserve(b.key.len());
         let mut len = out.len();
         let base = out.as_mut_ptr();
-        for y in b {
-            // SAFETY: at most b.len() values are written past the old length, within the
+        for (&k, &y) in b.key.iter().zip(&b.sig) {
+            // SAFETY: at most b.key.len() values are written past the old length, within the
             // capacity reserved above.
-            unsafe { base.add(len).write(x.sig | y.sig) };
-            len += usize::from((x.s & y.s) | (x.d & y.d) == 0);
+            unsafe { base.add(len).write(xs | y) };
+            len += usize::from(xk & k == 0);
         }
         // SAFETY: the first `len` values are initialised.
         unsafe { out.set_len(len) };
     }
+}
+
+/// [`join_pieces`] with AVX-512: eight South pieces tested per instruction, the signatures
+/// of the compatible ones compressed to the front of a register and stored at the end of
+/// `out` (a full 8-lane store: the capacity keeps 8 slots of room).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn join_avx512(a: &Placed, b: &Placed, out: &mut Vec<u64>) {
+    use std::arch::x86_64::*;
+    let (keys, sigs) = (&b.key, &b.sig);
+    let m = keys.len();
+    assert_eq!(m, sigs.len());
+    out.reserve(a.key.len() * m + 8);
+    let mut len = out.len();
+    let base = out.as_mut_ptr();
+    let tail = m % 8;
+    let full = m - tail;
+    let tail_mask: __mmask8 = (1u16 << tail) as u8 - 1;
+    for (&xk, &xs) in a.key.iter().zip(&a.sig) {
+        let vk = _mm512_set1_epi64(xk as i64);
+        let vs = _mm512_set1_epi64(xs as i64);
+        let mut i = 0;
+        // SAFETY: loads of 8 values at i < full (in bounds), masked loads past it; each
+        // store writes 8 slots from len <= old length + pairs so far, within the capacity.
+        unsafe {
+            while i < full {
+                let k = _mm512_loadu_si512(keys.as_ptr().add(i).cast());
+                let ok = _mm512_testn_epi64_mask(k, vk);
+                let y = _mm512_or_si512(_mm512_loadu_si512(sigs.as_ptr().add(i).cast()), vs);
+                _mm512_storeu_si512(base.add(len).cast(), _mm512_maskz_compress_epi64(ok, y));
+                len += ok.count_ones() as usize;
+                i += 8;
+            }
+            if tail != 0 {
+                let k = _mm512_maskz_loadu_epi64(tail_mask, keys.as_ptr().add(i).cast());
+                let ok = _mm512_mask_testn_epi64_mask(tail_mask, k, vk);
+                let y = _mm512_or_si512(
+                    _mm512_maskz_loadu_epi64(tail_mask, sigs.as_ptr().add(i).cast()),
+                    vs,
+                );
+                _mm512_storeu_si512(base.add(len).cast(), _mm512_maskz_compress_epi64(ok, y));
+                len += ok.count_ones() as usize;
+            }
+        }
+    }
+    // SAFETY: the first `len` values are initialised.
+    unsafe { out.set_len(len) };
 }
 
 /// The subsets of `set` with `k` elements, in increasing order.
@@ -448,68 +695,211 @@ fn deposit(mut x: u32, mask: u32) -> u32 {
     out
 }
 
-/// The transposed blocks and chunk tables of [`Pairs::count`], and the sieved lists, kept
-/// across calls.
+/// The transposed blocks and chunk tables of [`Pairs::count`], the sieved lists and the
+/// sieve's trie, kept across calls.
 #[derive(Default)]
 pub(super) struct Pairs {
     tables: Vec<[u64; 8]>,
+    bits: Vec<[u64; 8]>,
     long: Vec<u64>,
     short: Vec<u64>,
     long_start: Vec<usize>,
     short_start: Vec<usize>,
+    /// `zeta[m]`: the number of short signatures whose sieve bits lie in `m`.
+    zeta: Vec<u64>,
+    /// The long signatures' sieve keys, and how many have each.
+    keys: Vec<u8>,
+    hist: Vec<u32>,
+    /// The trie's leaves: (fixed sieve bits, their values).
+    leaves: Vec<(u32, u32)>,
+    leaf_of: Vec<u32>,
 }
 
-/// The sieve aims at buckets of about this many signatures on the blocked side (a bucket's
-/// last block is partial: smaller buckets waste more of their blocks).
-const SIEVE_BUCKET: usize = 128;
+/// At most this many sieve bits (they sit in the top byte of a bucketed long signature).
+const MAX_SIEVE: u32 = 8;
 
-/// At most this many sieve bits.
-const MAX_SIEVE: u32 = 7;
+/// The trie's cost model, in instructions: a block's transpose and chunk tables, a scanned
+/// signature's fixed part and each chunk, and a visited bucket of the short list.
+const COST_BLOCK: u64 = 2000;
+
+const COST_SCAN: u64 = 4;
+const COST_CHUNK: u64 = 3;
+const COST_BUCKET: u64 = 6;
 
 impl Pairs {
     /// The number of pairs `(x, y)`, `x` in `a`, `y` in `b`, with `x & y == 0`.
     ///
     /// The longer list is cut into blocks of [`BLOCK`] signatures, bit-transposed, with chunk
     /// tables of ORs; the shorter one is scanned against each block. A few *sieve* bits (those
-    /// most often set in both lists) bucket both lists first: a block of the bucket with sieve
-    /// bits `a` only meets the buckets `u` with `u & a == 0`, and the sieve bits are dropped
-    /// from the signatures that remain to be tested.
+    /// most often set in both lists) sort both lists first: the short one into buckets by
+    /// the values of all the sieve bits, the long one into the leaves of a trie, each leaf
+    /// the long signatures with given values `V` on some of the sieve bits `F` (chosen leaf by
+    /// leaf from a cost model, so that leaves fill their blocks). A leaf's blocks only meet
+    /// the short buckets `u` with `u & V == 0`; its other sieve bits are tested as one extra
+    /// bit vector per bucket. The sieve bits are dropped from the chunked signatures.
     fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
         let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
         if short.len().min(long.len()) < SHORT {
             return naive(short, long);
         }
         let used = long.iter().chain(short).fold(0, |acc, &x| acc | x);
-        let k = ((long.len() / SIEVE_BUCKET).max(1).ilog2())
-            .min(MAX_SIEVE)
-            .min(used.count_ones());
+        let k = if long.len() <= BLOCK {
+            0
+        } else {
+            MAX_SIEVE.min(used.count_ones())
+        };
         let key = sieve_bits(long, short, used, k);
         let rest = used & !key;
         let chunks = (rest.count_ones() as usize).div_ceil(CHUNK).max(1);
-        bucket(long, key, rest, &mut self.long, &mut self.long_start);
+        let all = (1u32 << k) - 1;
         bucket(short, key, rest, &mut self.short, &mut self.short_start);
-        self.tables.resize(chunks << CHUNK, [0; 8]);
-        let all = (1usize << k) - 1;
-        let mut total = 0u64;
-        for ka in 0..=all {
-            let group = &self.long[self.long_start[ka]..self.long_start[ka + 1]];
-            let free = all & !ka;
-            for block in group.chunks(BLOCK) {
-                build_tables(block, chunks, &mut self.tables);
-                let mut u = free;
-                loop {
-                    let ys = &self.short[self.short_start[u]..self.short_start[u + 1]];
-                    if !ys.is_empty() {
-                        total += scan(&self.tables, chunks, ys);
-                    }
-                    if u == 0 {
-                        break;
-                    }
-                    u = (u - 1) & free;
+        // Subset sums of the short buckets' sizes.
+        self.zeta.clear();
+        self.zeta
+            .extend(self.short_start.windows(2).map(|w| (w[1] - w[0]) as u64));
+        for bit in 0..k {
+            for m in 0..=all as usize {
+                if m >> bit & 1 == 1 {
+                    self.zeta[m] += self.zeta[m ^ 1 << bit];
                 }
             }
         }
+        // The trie over the long list's sieve keys.
+        long_keys(long, key, &mut self.keys, &mut self.hist);
+        self.leaves.clear();
+        let trie = Trie {
+            block: COST_BLOCK,
+            all,
+            chunks: chunks as u64,
+            hist: &self.hist,
+            zeta: &self.zeta,
+        };
+        trie.split(0, 0, long.len() as u64, &mut self.leaves);
+        self.leaf_of.clear();
+        self.leaf_of.resize(1 << k, 0);
+        for (i, &(f, v)) in self.leaves.iter().enumerate() {
+            let free = all & !f;
+            let mut sub = free;
+            loop {
+                self.leaf_of[(v | sub) as usize] = i as u32;
+                if sub == 0 {
+                    break;
+                }
+                sub = (sub - 1) & free;
+            }
+        }
+        bucket_long(
+            long,
+            &self.keys,
+            rest,
+            &self.leaf_of,
+            self.leaves.len(),
+            &mut self.long,
+            &mut self.long_start,
+        );
+        self.tables.resize(chunks << CHUNK, [0; 8]);
+        self.bits.resize(64, [0; 8]);
+        let mut total = 0u64;
+        for (i, &(f, v)) in self.leaves.iter().enumerate() {
+            let group = &self.long[self.long_start[i]..self.long_start[i + 1]];
+            let loose = all & !f;
+            for block in group.chunks(BLOCK) {
+                build_tables(block, chunks, loose != 0, &mut self.bits, &mut self.tables);
+                total += scan_leaf(
+                    &self.tables,
+                    chunks,
+                    &self.bits[56..],
+                    loose,
+                    all & !v,
+                    &self.short,
+                    &self.short_start,
+                );
+            }
+        }
         total
+    }
+}
+
+/// The greedy trie of [`Pairs::count`]: the sieve keys `all`, the long list's
+/// histogram over it and the short list's subset sums.
+struct Trie<'a> {
+    block: u64,
+    all: u32,
+    chunks: u64,
+    hist: &'a [u32],
+    zeta: &'a [u64],
+}
+
+impl Trie<'_> {
+    /// The modelled cost of a leaf of `size` long signatures with values `v` on the bits `f`.
+    fn leaf_cost(&self, size: u64, f: u32, v: u32) -> u64 {
+        if size == 0 {
+            return 0;
+        }
+        let blocks = size.div_ceil(BLOCK as u64);
+        let open = self.all & !v;
+        let ys = self.zeta[open as usize];
+        let plain = self.zeta[(f & !v) as usize];
+        let buckets = 1u64 << open.count_ones();
+        blocks
+            * (self.block
+                + ys * (COST_SCAN + COST_CHUNK * self.chunks)
+                + (ys - plain)
+                + buckets * COST_BUCKET)
+    }
+
+    /// Splits the node (bits `f` fixed to `v`, `size` long signatures) while that lowers the
+    /// modelled cost, pushing its leaves; returns their cost. Each split takes the sieve bit
+    /// whose two children cost least as leaves.
+    fn split(&self, f: u32, v: u32, size: u64, leaves: &mut Vec<(u32, u32)>) -> u64 {
+        if size == 0 {
+            return 0;
+        }
+        let here = self.leaf_cost(size, f, v);
+        let free = self.all & !f;
+        if free == 0 {
+            leaves.push((f, v));
+            return here;
+        }
+        // Signatures of the node with each free bit set.
+        let mut ones = [0u64; MAX_SIEVE as usize];
+        let mut sub = free;
+        loop {
+            let h = u64::from(self.hist[(v | sub) as usize]);
+            if h != 0 {
+                let mut m = sub;
+                while m != 0 {
+                    ones[m.trailing_zeros() as usize] += h;
+                    m &= m - 1;
+                }
+            }
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & free;
+        }
+        let mut best = (u64::MAX, 0u32);
+        let mut m = free;
+        while m != 0 {
+            let bit = m.trailing_zeros();
+            m &= m - 1;
+            let (f1, c1) = (f | 1 << bit, ones[bit as usize]);
+            let cost = self.leaf_cost(size - c1, f1, v) + self.leaf_cost(c1, f1, v | 1 << bit);
+            if cost < best.0 {
+                best = (cost, bit);
+            }
+        }
+        let bit = best.1;
+        let (f1, c1) = (f | 1 << bit, ones[bit as usize]);
+        let mark = leaves.len();
+        let cost = self.split(f1, v, size - c1, leaves) + self.split(f1, v | 1 << bit, c1, leaves);
+        if cost < here {
+            cost
+        } else {
+            leaves.truncate(mark);
+            leaves.push((f, v));
+            here
+        }
     }
 }
 
@@ -588,6 +978,132 @@ fn bucket_with(
     start[0] = 0;
 }
 
+/// The sieve key (the bits `key`, gathered; at most 8 of them) of each signature of `src`,
+/// and how many signatures have each key.
+fn long_keys(src: &[u64], key: u64, keys: &mut Vec<u8>, hist: &mut Vec<u32>) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2.
+        unsafe { long_keys_bmi2(src, key, keys, hist) };
+        return;
+    }
+    long_keys_with(src, key, keys, hist, pext_plain);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn long_keys_bmi2(src: &[u64], key: u64, keys: &mut Vec<u8>, hist: &mut Vec<u32>) {
+    use std::arch::x86_64::_pext_u64;
+    long_keys_with(src, key, keys, hist, |x, m| _pext_u64(x, m));
+}
+
+#[inline(always)]
+fn long_keys_with(
+    src: &[u64],
+    key: u64,
+    keys: &mut Vec<u8>,
+    hist: &mut Vec<u32>,
+    pext: impl Fn(u64, u64) -> u64,
+) {
+    debug_assert!(key.count_ones() <= 8);
+    hist.clear();
+    hist.resize(256, 0);
+    keys.clear();
+    keys.extend(src.iter().map(|&x| pext(x, key) as u8));
+    for &u in keys.iter() {
+        hist[u as usize] += 1;
+    }
+}
+
+/// Sorts the long list into the trie's leaves (`leaf_of[sieve key]`, the keys from
+/// [`long_keys`]), keeping of each signature its bits `rest` (gathered to the low bits) and
+/// its sieve key in the top byte: leaf `i` is `out[start[i]..start[i + 1]]`.
+fn bucket_long(
+    src: &[u64],
+    keys: &[u8],
+    rest: u64,
+    leaf_of: &[u32],
+    leaves: usize,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2.
+        unsafe { bucket_long_bmi2(src, keys, rest, leaf_of, leaves, out, start) };
+        return;
+    }
+    bucket_long_with(src, keys, rest, leaf_of, leaves, out, start, pext_plain);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn bucket_long_bmi2(
+    src: &[u64],
+    keys: &[u8],
+    rest: u64,
+    leaf_of: &[u32],
+    leaves: usize,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+) {
+    use std::arch::x86_64::_pext_u64;
+    bucket_long_with(src, keys, rest, leaf_of, leaves, out, start, |x, m| {
+        _pext_u64(x, m)
+    });
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn bucket_long_with(
+    src: &[u64],
+    keys: &[u8],
+    rest: u64,
+    leaf_of: &[u32],
+    leaves: usize,
+    out: &mut Vec<u64>,
+    start: &mut Vec<usize>,
+    pext: impl Fn(u64, u64) -> u64,
+) {
+    assert_eq!(src.len(), keys.len());
+    // Leaves by key (a key's leaf as a byte index into `start`).
+    let mut leaf = [0u32; 256];
+    for (u, l) in leaf.iter_mut().enumerate().take(leaf_of.len()) {
+        *l = leaf_of[u];
+    }
+    start.clear();
+    start.resize(leaves + 1, 0);
+    let mut per_key = [0usize; 256];
+    for &u in keys {
+        per_key[u as usize] += 1;
+    }
+    for (u, &c) in per_key.iter().enumerate().take(leaf_of.len()) {
+        start[leaf[u] as usize + 1] += c;
+    }
+    for i in 0..leaves {
+        start[i + 1] += start[i];
+    }
+    // A cursor per key: keys of one leaf follow each other in key order.
+    let mut cursor = [0usize; 256];
+    let mut at = start.clone();
+    for u in 0..leaf_of.len() {
+        let l = leaf[u] as usize;
+        cursor[u] = at[l];
+        at[l] += per_key[u];
+    }
+    out.clear();
+    out.reserve(src.len());
+    let base = out.as_mut_ptr();
+    for (&x, &u) in src.iter().zip(keys) {
+        let c = &mut cursor[u as usize];
+        // SAFETY: the cursors of the keys cover 0..src.len() exactly once, within capacity.
+        unsafe { base.add(*c).write(pext(x, rest) | u64::from(u) << 56) };
+        *c += 1;
+    }
+    // SAFETY: every slot below src.len() was written.
+    unsafe { out.set_len(src.len()) };
+}
+
 /// The bits of `x` at the positions of `mask`, gathered to the low bits (BMI2's PEXT).
 fn pext_plain(x: u64, mask: u64) -> u64 {
     let (mut out, mut m, mut i) = (0u64, mask, 0);
@@ -607,22 +1123,31 @@ fn naive(a: &[u64], b: &[u64]) -> u64 {
         .sum()
 }
 
-/// Transposes `block` (at most [`BLOCK`] signatures) into bit vectors and fills, for each chunk
-/// `c` of [`CHUNK`] signature bits and each subset `s` of it, `tables[c << CHUNK | s]` with the
-/// OR of the bit vectors of `s`: bit `j` is set when entry `j` has a bit of `s`. Slots past the
-/// block's end are marked in every entry of chunk 0, so they never count as disjoint.
-fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
+/// Transposes `block` (at most [`BLOCK`] signatures) into bit vectors (`bits[b]`: bit `j` is
+/// set when entry `j` has bit `b`; the low `chunks * CHUNK` bits, and if `keys` the top byte)
+/// and fills, for each chunk `c` of [`CHUNK`] signature bits and each subset `s` of it,
+/// `tables[c << CHUNK | s]` with the OR of the bit vectors of `s`. Slots past the block's end
+/// are marked in every entry of chunk 0, so they never count as disjoint.
+fn build_tables(
+    block: &[u64],
+    chunks: usize,
+    keys: bool,
+    bits: &mut [[u64; 8]],
+    tables: &mut [[u64; 8]],
+) {
     let size = 1usize << CHUNK;
-    // Singletons first: tables[c << CHUNK | 1 << i] is the vector of bit c * CHUNK + i.
+    let width = chunks * CHUNK;
+    let low = width.div_ceil(8).min(8);
+    let bytes = if keys { low + 1 } else { low };
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") {
         // SAFETY: the CPU has the features the function was compiled for.
-        unsafe { transpose_avx512(block, chunks, tables) };
+        unsafe { transpose_avx512(block, low, keys, bits) };
     } else {
-        transpose_plain(block, chunks, tables);
+        transpose_plain(block, bytes, bits);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    transpose_plain(block, chunks, tables);
+    transpose_plain(block, bytes, bits);
     let mut pad = [0u64; 8];
     for j in block.len()..BLOCK {
         pad[j / 64] |= 1 << (j % 64);
@@ -633,12 +1158,13 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
         for s in 1..size {
             let low = s & (s - 1);
             if low == 0 {
-                // A singleton: its vector, plus the padding for chunk 0.
-                if c == 0 {
-                    for w in 0..8 {
-                        t[s][w] |= pad[w];
-                    }
-                }
+                let b = c * CHUNK + s.trailing_zeros() as usize;
+                let v = if b < 64 { bits[b] } else { [0; 8] };
+                t[s] = if c == 0 {
+                    std::array::from_fn(|w| v[w] | pad[w])
+                } else {
+                    v
+                };
                 continue;
             }
             let top = s & s.wrapping_neg();
@@ -648,40 +1174,39 @@ fn build_tables(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
     }
 }
 
-/// The singleton slots of [`build_tables`], one bit at a time.
-fn transpose_plain(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
-    for c in 0..chunks {
-        for i in 0..CHUNK {
-            tables[c << CHUNK | 1 << i] = [0; 8];
-        }
+/// The bit vectors of [`build_tables`], one bit at a time: the low `bytes` bytes when
+/// `bytes < 8`, and the top byte (the sieve key) when `bytes` is one more than the low ones
+/// (callers pass `low + 1` for it; `bytes >= 8` means all eight).
+fn transpose_plain(block: &[u64], bytes: usize, bits: &mut [[u64; 8]]) {
+    for v in bits.iter_mut() {
+        *v = [0; 8];
     }
+    let _ = bytes;
     for (j, &x) in block.iter().enumerate() {
         let (w, bit) = (j / 64, 1u64 << (j % 64));
         let mut m = x;
         while m != 0 {
             let b = m.trailing_zeros() as usize;
             m &= m - 1;
-            if b < chunks * CHUNK {
-                tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] |= bit;
-            }
+            bits[b][w] |= bit;
         }
     }
 }
 
-/// The singleton slots of [`build_tables`] with AVX-512: for 64 signatures at a time, a byte
-/// permutation and a qword transpose put byte `k` of all 64 in one register, whose bit `i` of
-/// every byte is then collected by a shift and `vpmovb2m` into the word of bit `8k + i`.
+/// The bit vectors of [`build_tables`] with AVX-512 (the low `low` bytes, and the top byte
+/// if `keys`): for 64 signatures at a time, a byte permutation and a qword transpose put
+/// byte `k` of all 64 in one register, whose bit `i` of every byte is then collected by a
+/// shift and `vpmovb2m` into the word of bit `8k + i`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[allow(clippy::needless_range_loop)] // w, g, k index several arrays at once
-fn transpose_avx512(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
+fn transpose_avx512(block: &[u64], low: usize, keys: bool, bits: &mut [[u64; 8]]) {
     use std::arch::x86_64::*;
-    let bits = chunks * CHUNK;
-    let bytes = bits.div_ceil(8).min(8);
     // Output byte 8k + e is input byte 8e + k: qword k holds byte k of the 8 signatures.
     let idx: [u8; 64] = std::array::from_fn(|o| ((o % 8) * 8 + o / 8) as u8);
     // SAFETY: 64 bytes.
     let idx = unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+    let key_byte = if keys && low < 8 { Some(7) } else { None };
     for w in 0..BLOCK / 64 {
         let lo = (w * 64).min(block.len());
         let hi = (w * 64 + 64).min(block.len());
@@ -696,94 +1221,203 @@ fn transpose_avx512(block: &[u64], chunks: usize, tables: &mut [[u64; 8]]) {
                 _mm512_storeu_si512(tmp[g].as_mut_ptr().cast(), _mm512_permutexvar_epi8(idx, v));
             }
         }
-        for k in 0..bytes {
+        for k in (0..low).chain(key_byte) {
             let y: [u64; 8] = std::array::from_fn(|g| tmp[g][k]);
             // SAFETY: 8 u64.
             let y = unsafe { _mm512_loadu_si512(y.as_ptr().cast()) };
             // Byte 8g + e of y is byte k of signature 8g + e.
             let mut shifted = y;
             for i in (0..8).rev() {
-                let b = 8 * k + i;
                 // The top bit of each byte is bit i of the byte after shifting by 7 - i.
-                if b < bits {
-                    let word = _mm512_movepi8_mask(shifted);
-                    tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] = word;
-                }
+                bits[8 * k + i][w] = _mm512_movepi8_mask(shifted);
                 shifted = _mm512_add_epi8(shifted, shifted);
             }
         }
-        for b in 8 * bytes..bits {
-            tables[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][w] = 0;
-        }
     }
 }
 
-/// Sum over `ys` of the entries of the block that share no bit with `y`.
-fn scan(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
+/// Sum, over the short buckets `u` within `open`, of the pairs (entry of the block, `y` of
+/// bucket `u`) that share no bit: the chunk tables test the signatures, and the block's
+/// sieve bits `loose` (those the trie leaf leaves free, bit vectors `keys`) are tested
+/// against `u` as one extra vector per bucket.
+fn scan_leaf(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq") {
+        if is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512vpopcntdq")
+            && is_x86_feature_detected!("bmi2")
+        {
             // SAFETY: the CPU has the features the function was compiled for.
-            return unsafe { scan_avx512(tables, chunks, ys) };
+            return unsafe { scan_leaf_avx512(tables, chunks, keys, loose, open, short, start) };
         }
         if is_x86_feature_detected!("avx2") {
             // SAFETY: as above.
-            return unsafe { scan_avx2(tables, chunks, ys) };
+            return unsafe { scan_leaf_avx2(tables, chunks, keys, loose, open, short, start) };
         }
     }
-    scan_plain(tables, chunks, ys)
+    scan_leaf_plain(tables, chunks, keys, loose, open, short, start)
 }
 
-macro_rules! scan_body {
-    ($tables:expr, $chunks:expr, $ys:expr) => {{
-        let (tables, chunks, ys): (&[[u64; 8]], usize, &[u64]) = ($tables, $chunks, $ys);
+macro_rules! scan_leaf_body {
+    ($tables:expr, $chunks:expr, $keys:expr, $loose:expr, $open:expr, $short:expr, $start:expr) => {{
+        let (tables, chunks, keys, loose, open, short, start): (
+            &[[u64; 8]],
+            usize,
+            &[[u64; 8]],
+            u32,
+            u32,
+            &[u64],
+            &[usize],
+        ) = ($tables, $chunks, $keys, $loose, $open, $short, $start);
         let mask = (1u64 << CHUNK) - 1;
         let mut total = 0u64;
-        for &y in ys {
-            let mut acc = tables[(y & mask) as usize];
-            for c in 1..chunks {
-                let t = &tables[c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize];
-                for w in 0..8 {
-                    acc[w] |= t[w];
+        let mut u = open;
+        loop {
+            let ys = &short[start[u as usize]..start[u as usize + 1]];
+            if !ys.is_empty() {
+                let mut extra = [0u64; 8];
+                let mut m = u & loose;
+                while m != 0 {
+                    let k = &keys[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                    for w in 0..8 {
+                        extra[w] |= k[w];
+                    }
+                }
+                for &y in ys {
+                    let mut acc = extra;
+                    for c in 0..chunks {
+                        let t = &tables[c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize];
+                        for w in 0..8 {
+                            acc[w] |= t[w];
+                        }
+                    }
+                    let ones: u32 = acc.iter().map(|w| w.count_ones()).sum();
+                    total += u64::from(BLOCK as u32 - ones);
                 }
             }
-            let ones: u32 = acc.iter().map(|w| w.count_ones()).sum();
-            total += u64::from(BLOCK as u32 - ones);
+            if u == 0 {
+                break;
+            }
+            u = (u - 1) & open;
         }
         total
     }};
 }
 
-fn scan_plain(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
-    scan_body!(tables, chunks, ys)
+fn scan_leaf_plain(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
+    scan_leaf_body!(tables, chunks, keys, loose, open, short, start)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn scan_avx2(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
-    scan_body!(tables, chunks, ys)
+fn scan_leaf_avx2(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
+    scan_leaf_body!(tables, chunks, keys, loose, open, short, start)
 }
 
-/// [`scan`] with AVX-512: one register per block, `vpopcntq` for the count.
+/// [`scan_leaf`] with AVX-512: one register per block, `vpopcntq` for the count; the chunk
+/// loop is unrolled for the chunk counts of the boards (up to 9).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
-fn scan_avx512(tables: &[[u64; 8]], chunks: usize, ys: &[u64]) -> u64 {
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
+fn scan_leaf_avx512(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
+    let f = match chunks {
+        1 => scan_leaf_avx512_n::<1>,
+        2 => scan_leaf_avx512_n::<2>,
+        3 => scan_leaf_avx512_n::<3>,
+        4 => scan_leaf_avx512_n::<4>,
+        5 => scan_leaf_avx512_n::<5>,
+        6 => scan_leaf_avx512_n::<6>,
+        7 => scan_leaf_avx512_n::<7>,
+        8 => scan_leaf_avx512_n::<8>,
+        9 => scan_leaf_avx512_n::<9>,
+        _ => return scan_leaf_avx512_n::<0>(tables, chunks, keys, loose, open, short, start),
+    };
+    f(tables, chunks, keys, loose, open, short, start)
+}
+
+/// [`scan_leaf_avx512`] for `C` chunks (`C = 0`: `chunks`, not unrolled).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
+fn scan_leaf_avx512_n<const C: usize>(
+    tables: &[[u64; 8]],
+    chunks: usize,
+    keys: &[[u64; 8]],
+    loose: u32,
+    open: u32,
+    short: &[u64],
+    start: &[usize],
+) -> u64 {
     use std::arch::x86_64::*;
+    let chunks = if C == 0 { chunks } else { C };
     let mask = (1u64 << CHUNK) - 1;
+    assert!(tables.len() >= chunks << CHUNK && keys.len() >= 8);
     let base = tables.as_ptr();
     let mut sum = _mm512_setzero_si512();
     let mut n = 0u64;
-    for &y in ys {
-        // SAFETY: every index is below chunks << CHUNK <= tables.len(); unaligned loads.
-        unsafe {
-            let mut acc = _mm512_loadu_si512(base.add((y & mask) as usize).cast());
-            for c in 1..chunks {
-                let t = base.add(c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize);
-                acc = _mm512_or_si512(acc, _mm512_loadu_si512(t.cast()));
+    let mut u = open;
+    loop {
+        let ys = &short[start[u as usize]..start[u as usize + 1]];
+        if !ys.is_empty() {
+            // SAFETY: every index is below chunks << CHUNK <= tables.len(), key bits below
+            // 8 <= keys.len(); unaligned loads.
+            unsafe {
+                let mut extra = _mm512_setzero_si512();
+                let mut m = u & loose;
+                while m != 0 {
+                    let k = keys.as_ptr().add(m.trailing_zeros() as usize);
+                    m &= m - 1;
+                    extra = _mm512_or_si512(extra, _mm512_loadu_si512(k.cast()));
+                }
+                for &y in ys {
+                    let mut acc = _mm512_or_si512(
+                        extra,
+                        _mm512_loadu_si512(base.add((y & mask) as usize).cast()),
+                    );
+                    for c in 1..chunks {
+                        let t = base.add(c << CHUNK | ((y >> (c * CHUNK)) & mask) as usize);
+                        acc = _mm512_or_si512(acc, _mm512_loadu_si512(t.cast()));
+                    }
+                    sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(acc));
+                }
             }
-            sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(acc));
+            n += ys.len() as u64;
         }
-        n += 1;
+        if u == 0 {
+            break;
+        }
+        u = (u - 1) & open;
     }
     let ones = _mm512_reduce_add_epi64(sum) as u64;
     n * BLOCK as u64 - ones
@@ -802,6 +1436,55 @@ mod tests {
             let mut scratch = Scratch::default();
             let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut scratch).0).sum();
             assert_eq!(got, want, "n={n}");
+        }
+    }
+
+    #[test]
+    fn placements_and_joins_agree() {
+        // Every group of the 9-rank tables of n = 17, 18 placed in each quadrant, with
+        // AVX-512 and without, and joined both ways.
+        for n in [17, 18] {
+            let g = Geometry::new(n);
+            let table = Table::new(g);
+            let mut x = 0x1234_5678_9abc_def1u64;
+            for q in [
+                Quad::NorthEast,
+                Quad::SouthEast,
+                Quad::NorthWest,
+                Quad::SouthWest,
+            ] {
+                let win = g.window(matches!(q, Quad::NorthWest | Quad::SouthWest));
+                for _ in 0..40 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let ranks = (x as u32) & ((1 << g.h) - 1);
+                    let files = (x >> 32) as u32 & ((1 << g.e) - 1);
+                    let group = table.group(ranks, files);
+                    let (mut p1, mut p2) = (Placed::default(), Placed::default());
+                    place_plain(g, win, q, group, &mut p1, true);
+                    for (i, &e) in group.iter().enumerate() {
+                        let p = g.place(q, e);
+                        assert_eq!(
+                            (p1.key[i], p1.sig[i], p1.s[i], p1.d[i]),
+                            (win.key(&p), p.sig, p.s, p.d)
+                        );
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("gfni") {
+                        // SAFETY: the CPU has the features.
+                        unsafe { place_avx512(g, win, q, group, &mut p2, true) };
+                        assert_eq!(
+                            (&p1.key, &p1.sig, &p1.s, &p1.d),
+                            (&p2.key, &p2.sig, &p2.s, &p2.d)
+                        );
+                    }
+                    let (mut o1, mut o2) = (vec![], vec![]);
+                    join_plain(&p1, &p1, &mut o1);
+                    join_pieces(&p1, &p1, &mut o2);
+                    assert_eq!(o1, o2);
+                }
+            }
         }
     }
 
@@ -825,21 +1508,25 @@ mod tests {
             (300, 2),
             (0, 3),
         ] {
-            let mut t1 = vec![[7u64; 8]; chunks << CHUNK];
-            let mut t2 = t1.clone();
+            let _ = chunks;
             let block = &v[..len];
-            transpose_plain(block, chunks, &mut t1);
+            let mut t1 = vec![[7u64; 8]; 64];
+            transpose_plain(block, 8, &mut t1);
+            // Bit b of entry j is in the vector of bit b.
+            for (j, &e) in block.iter().enumerate() {
+                for (b, v) in t1.iter().enumerate() {
+                    assert_eq!(v[j / 64] >> (j % 64) & 1, e >> b & 1);
+                }
+            }
             #[cfg(target_arch = "x86_64")]
             if is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi") {
-                // SAFETY: the CPU has the features.
-                unsafe { transpose_avx512(block, chunks, &mut t2) };
-                assert_eq!(t1, t2, "len={len} chunks={chunks}");
-            }
-            // Bit b of entry j is in the singleton of bit b.
-            for (j, &e) in block.iter().enumerate() {
-                for b in 0..(chunks * CHUNK).min(64) {
-                    let got = t1[(b / CHUNK) << CHUNK | 1 << (b % CHUNK)][j / 64] >> (j % 64) & 1;
-                    assert_eq!(got, e >> b & 1);
+                for (low, keys) in [(8, false), (4, true), (3, false), (7, true)] {
+                    let mut t2 = vec![[7u64; 8]; 64];
+                    // SAFETY: the CPU has the features.
+                    unsafe { transpose_avx512(block, low, keys, &mut t2) };
+                    for b in (0..8 * low).chain(if keys { 56..64 } else { 0..0 }) {
+                        assert_eq!(t1[b], t2[b], "len={len} bit {b}");
+                    }
                 }
             }
         }
@@ -883,10 +1570,19 @@ mod tests {
             let want = naive(&a, &b);
             assert_eq!(pairs.count(&a, &b), want, "{la} {lb} {bits}");
             assert_eq!(pairs.count(&b, &a), want);
-            // Every instruction set on one block.
-            let chunks = 64usize.div_ceil(CHUNK);
+            // Every instruction set on one block, with the sieve keys in the top byte.
+            let chunks = 56usize.div_ceil(CHUNK);
             let mut t = vec![[0u64; 8]; chunks << CHUNK];
-            let blk = &a[..a.len().min(BLOCK)];
+            let mut bits = vec![[0u64; 8]; 64];
+            let blk: Vec<u64> = a[..a.len().min(BLOCK)]
+                .iter()
+                .map(|&x| x & ((1 << 56) - 1))
+                .collect();
+            let keyed: Vec<u64> = blk
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| x | ((i as u64 * 37) % 16) << 56)
+                .collect();
             // Bucketing with and without BMI2 agree.
             let (key, rest) = (0x0000_0300_0000_1008u64, 0x0000_00ff_00ff_f0f0u64);
             let (mut o1, mut s1, mut o2, mut s2) = (vec![], vec![], vec![], vec![]);
@@ -904,15 +1600,41 @@ mod tests {
                     .count();
                 assert_eq!(s1[u + 1] - s1[u], want);
             }
-            build_tables(blk, chunks, &mut t);
-            let want = naive(blk, &b);
-            assert_eq!(scan_plain(&t, chunks, &b), want);
-            assert_eq!(scan(&t, chunks, &b), want);
+            // Short signatures with sieve key u (4 bits) in bucket u; the block's keys are
+            // loose in bits 0 and 2, so pairs also clash on those.
+            let ys: Vec<u64> = o1.iter().map(|&x| x & ((1 << 56) - 1)).collect();
+            let want: u64 = (0..16usize)
+                .filter(|u| u & 0b1010 == 0)
+                .map(|u| {
+                    let ys = &ys[s1[u]..s1[u + 1]];
+                    keyed
+                        .iter()
+                        .map(|&x| {
+                            let k = (x >> 56) as usize;
+                            ys.iter()
+                                .filter(|&&y| x & y & ((1 << 56) - 1) == 0 && k & u & 0b0101 == 0)
+                                .count() as u64
+                        })
+                        .sum::<u64>()
+                })
+                .sum();
+            build_tables(&keyed, chunks, true, &mut bits, &mut t);
+            let keys = &bits[56..];
+            let open = 0b0101;
+            assert_eq!(
+                scan_leaf_plain(&t, chunks, keys, 0b0101, open, &ys, &s1),
+                want
+            );
+            assert_eq!(scan_leaf(&t, chunks, keys, 0b0101, open, &ys, &s1), want);
             #[cfg(target_arch = "x86_64")]
             if is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU has AVX2.
-                assert_eq!(unsafe { scan_avx2(&t, chunks, &b) }, want);
+                assert_eq!(
+                    unsafe { scan_leaf_avx2(&t, chunks, keys, 0b0101, open, &ys, &s1) },
+                    want
+                );
             }
+            let _ = &blk;
         }
     }
 }
@@ -988,16 +1710,91 @@ mod micro {
             .collect();
         let chunks = 7;
         let mut t = vec![[0u64; 8]; chunks << CHUNK];
+        let mut bits = vec![[0u64; 8]; 64];
         let s = std::time::Instant::now();
         for _ in 0..20000 {
-            build_tables(std::hint::black_box(&v), chunks, &mut t);
+            build_tables(std::hint::black_box(&v), chunks, false, &mut bits, &mut t);
         }
         println!("build {:?} per block", s.elapsed() / 20000);
         let s = std::time::Instant::now();
         let mut tot = 0;
         for _ in 0..200 {
-            tot += scan(&t, chunks, std::hint::black_box(&v));
+            tot += scan_leaf(
+                &t,
+                chunks,
+                &bits[56..],
+                0,
+                0,
+                std::hint::black_box(&v),
+                &[0, v.len()],
+            );
         }
         println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod unit_bench {
+    use super::*;
+
+    fn thread_cpu() -> f64 {
+        let mut ts = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime with a valid pointer.
+        unsafe { clock_gettime(3, &mut ts) };
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    }
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
+    }
+
+    /// Thread CPU time of the list building and the pair count on a sample of units
+    /// (QN, QSTEP, QREPS): best of the repetitions.
+    #[test]
+    #[ignore]
+    fn unit_split() {
+        let env = |k: &str, d: usize| std::env::var(k).map(|v| v.parse().unwrap()).unwrap_or(d);
+        let n = env("QN", 19);
+        let step = env("QSTEP", 150);
+        let reps = env("QREPS", 3);
+        let plan = Plan::new(n);
+        let mut s = Scratch::default();
+        let idx: Vec<usize> = (0..plan.len()).step_by(step).collect();
+        let (mut best_h, mut best_c) = (f64::MAX, f64::MAX);
+        let mut found = 0u64;
+        for _ in 0..reps {
+            let (mut th, mut tc) = (0.0, 0.0);
+            found = 0;
+            for &i in &idx {
+                let (r, _) = plan.units[i];
+                let [(en, es, em), (wn, ws, wm)] = plan.half_ranks(r);
+                let mut east = std::mem::take(&mut s.east);
+                let mut west = std::mem::take(&mut s.west);
+                let t = thread_cpu();
+                plan.half(false, en, es, em, &mut east, &mut s);
+                plan.half(true, wn, ws, wm, &mut west, &mut s);
+                let t2 = thread_cpu();
+                found += s.pairs.count(&east, &west);
+                tc += thread_cpu() - t2;
+                th += t2 - t;
+                s.east = east;
+                s.west = west;
+            }
+            best_h = best_h.min(th);
+            best_c = best_c.min(tc);
+        }
+        println!(
+            "n={n} units={} lists {:.3} s count {:.3} s (best of {reps}) found {found}",
+            idx.len(),
+            best_h,
+            best_c
+        );
     }
 }
