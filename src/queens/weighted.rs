@@ -20,6 +20,7 @@
 
 mod hungarian;
 mod lagrange;
+mod lns;
 pub mod random;
 mod shard;
 
@@ -82,6 +83,13 @@ pub const ENUMERATE_MAX_N: usize = 10;
 /// Subgradient steps per node of the default bound (measured best of 1, 3, 8, 15, 30 at
 /// n = 16..24; see docs/weighted.md).
 pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
+
+/// The smallest n for which a search under a time limit first improves its start by a
+/// large-neighbourhood search (`lns`), for [`LNS_SHARE`] of the time.
+pub const LNS_MIN_N: usize = 40;
+
+/// The share of the time left that the large-neighbourhood search takes (see [`LNS_MIN_N`]).
+pub const LNS_SHARE: f64 = 0.5;
 
 /// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
 pub const HEURISTIC_GRACE: Duration = Duration::from_millis(100);
@@ -355,8 +363,35 @@ impl WeightedQueens {
             gains,
             order,
             mut solver,
-            seeds,
+            mut seeds,
         } = self.start(board, deadline);
+        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(_)) = (deadline, req.keep, kind)
+            && n >= LNS_MIN_N
+            && let Some(seed) = seeds.first()
+        {
+            // Big boards under a time limit: improve the start by a large-neighbourhood
+            // search for a share of the time, then search from its layout.
+            let now = Instant::now();
+            let share = std::env::var("XCOVER_LNS_SHARE")
+                .ok()
+                .and_then(|s| s.parse::<f64>().ok())
+                .unwrap_or(LNS_SHARE);
+            let until = now + deadline.saturating_duration_since(now).mul_f64(share);
+            let start = layout_of(n, seed);
+            let (q, score, stats) =
+                lns::improve(self, board, &gains, &order, &start, until, req.threads, 1);
+            if std::env::var_os("XCOVER_LNS_DEBUG").is_some() {
+                eprintln!(
+                    "lns: {} -> {score} in {:.1} s, {} sub-searches, {} improvements, k = {}",
+                    lns::score_of(n, board, &start),
+                    now.elapsed().as_secs_f64(),
+                    stats.subproblems,
+                    stats.improvements,
+                    stats.k
+                );
+            }
+            seeds = vec![options_of(n, &q)];
+        }
         let config = Config {
             sense: Sense::Maximize,
             keep: req.keep,
@@ -504,6 +539,14 @@ fn layouts_of(n: usize, opt: &optimize::Optimum) -> Vec<Layout> {
             score: s.value,
             queens: layout_of(n, &s.options),
         })
+        .collect()
+}
+
+/// The square options of a layout (files per rank).
+fn options_of(n: usize, q: &[u32]) -> Vec<OptionId> {
+    q.iter()
+        .enumerate()
+        .map(|(r, &c)| OptionId((r * n) as u32 + c))
         .collect()
 }
 
