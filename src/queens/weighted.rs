@@ -18,9 +18,11 @@
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
 
+mod cliques;
 mod hungarian;
 mod lagrange;
 mod lns;
+mod rootbound;
 pub mod random;
 mod shard;
 
@@ -391,6 +393,13 @@ impl WeightedQueens {
                 );
             }
             seeds = vec![options_of(n, &q)];
+            if let Some(secs) = std::env::var("XCOVER_ROOT_SECS").ok().and_then(|s| s.parse::<f64>().ok()) {
+                let t = Instant::now();
+                let b = rootbound::clique_root_bound(n, board, Some(score), Some(t + Duration::from_secs_f64(secs)), u32::MAX);
+                let mut rb = rootbound::RootBound::new(n, board);
+                let p = rb.run(Some(score), Some(Instant::now() + Duration::from_secs_f64(secs)), u32::MAX, false);
+                eprintln!("root: cliques {b:?}, plain {p:?} ({} steps) in {:.1} s", rb.steps, t.elapsed().as_secs_f64());
+            }
         }
         let config = Config {
             sense: Sense::Maximize,
