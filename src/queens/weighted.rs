@@ -18,11 +18,10 @@
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
 
-mod cliques;
+mod big;
 mod hungarian;
 mod lagrange;
 mod lns;
-mod rootbound;
 pub mod random;
 mod shard;
 
@@ -91,7 +90,7 @@ pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
 pub const LNS_MIN_N: usize = 40;
 
 /// The share of the time left that the large-neighbourhood search takes (see [`LNS_MIN_N`]).
-pub const LNS_SHARE: f64 = 0.5;
+pub const LNS_SHARE: f64 = 0.7;
 
 /// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
 pub const HEURISTIC_GRACE: Duration = Duration::from_millis(100);
@@ -365,41 +364,21 @@ impl WeightedQueens {
             gains,
             order,
             mut solver,
-            mut seeds,
+            seeds,
         } = self.start(board, deadline);
-        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(_)) = (deadline, req.keep, kind)
+        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(steps)) =
+            (deadline, req.keep, kind)
             && n >= LNS_MIN_N
             && let Some(seed) = seeds.first()
         {
-            // Big boards under a time limit: improve the start by a large-neighbourhood
-            // search for a share of the time, then search from its layout.
-            let now = Instant::now();
-            let share = std::env::var("XCOVER_LNS_SHARE")
-                .ok()
-                .and_then(|s| s.parse::<f64>().ok())
-                .unwrap_or(LNS_SHARE);
-            let until = now + deadline.saturating_duration_since(now).mul_f64(share);
-            let start = layout_of(n, seed);
-            let (q, score, stats) =
-                lns::improve(self, board, &gains, &order, &start, until, req.threads, 1);
-            if std::env::var_os("XCOVER_LNS_DEBUG").is_some() {
-                eprintln!(
-                    "lns: {} -> {score} in {:.1} s, {} sub-searches, {} improvements, k = {}",
-                    lns::score_of(n, board, &start),
-                    now.elapsed().as_secs_f64(),
-                    stats.subproblems,
-                    stats.improvements,
-                    stats.k
-                );
-            }
-            seeds = vec![options_of(n, &q)];
-            if let Some(secs) = std::env::var("XCOVER_ROOT_SECS").ok().and_then(|s| s.parse::<f64>().ok()) {
-                let t = Instant::now();
-                let b = rootbound::clique_root_bound(n, board, Some(score), Some(t + Duration::from_secs_f64(secs)), u32::MAX);
-                let mut rb = rootbound::RootBound::new(n, board);
-                let p = rb.run(Some(score), Some(Instant::now() + Duration::from_secs_f64(secs)), u32::MAX, false);
-                eprintln!("root: cliques {b:?}, plain {p:?} ({} steps) in {:.1} s", rb.steps, t.elapsed().as_secs_f64());
-            }
+            return self.big_board(
+                board,
+                req,
+                (&gains, &order, &mut solver),
+                seed,
+                deadline,
+                steps,
+            );
         }
         let config = Config {
             sense: Sense::Maximize,
@@ -458,6 +437,64 @@ impl WeightedQueens {
             optimal_count: opt.optimal_count,
             bound: opt.bound,
             nodes: opt.stats.nodes(),
+        }
+    }
+}
+
+impl WeightedQueens {
+    /// A big board under a time limit ([`big`]): the large-neighbourhood search from the
+    /// heuristic's layout `seed` for [`LNS_SHARE`] of the time, then the descent of the bound.
+    fn big_board<'p>(
+        &'p self,
+        board: &[i64],
+        req: &Request,
+        (gains, order, solver): (&[i128], &[OptionId], &mut Solver<'p>),
+        seed: &[OptionId],
+        deadline: Instant,
+        steps: u32,
+    ) -> BoardResult {
+        let n = self.n;
+        let now = Instant::now();
+        let until = now + deadline.saturating_duration_since(now).mul_f64(LNS_SHARE);
+        let start = layout_of(n, seed);
+        let (q, score, _) = lns::improve(self, board, gains, order, &start, until, req.threads, 1);
+        let root = steps
+            .saturating_mul(ROOT_STEP_FACTOR)
+            .max(ROOT_STEPS_PER_RANK * n as u32);
+        let seed = options_of(n, &q);
+        let d = self.descend(
+            solver,
+            board,
+            gains,
+            order,
+            &seed,
+            score,
+            deadline,
+            req.threads,
+            steps,
+            root,
+        );
+        let mut best = Layout { score, queens: q };
+        if let Some(f) = d.found
+            && f.score > best.score
+        {
+            best = f;
+        }
+        // The cheap bound of the whole board is proven too, and there is always one.
+        let maxima = rank_file_maxima(n, board);
+        let bound = d.upper.map_or(maxima, |b| b.min(maxima)).max(best.score);
+        let status = if bound == best.score {
+            Status::Optimal
+        } else {
+            Status::Feasible
+        };
+        BoardResult {
+            n,
+            status,
+            layouts: vec![best],
+            optimal_count: None,
+            bound: Some(bound),
+            nodes: d.nodes,
         }
     }
 }

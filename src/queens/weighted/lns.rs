@@ -28,7 +28,8 @@ use crate::engine::{Budget, OptionId, Solver};
 /// The fewest ranks a neighbourhood frees.
 const K_MIN: usize = 4;
 
-/// Nodes a sub-search may take before it is given up (and k shrinks).
+/// Nodes a sub-search may take (a safety net: the clock stops it first, see
+/// [`SUB_TARGET_US`]).
 const SUB_NODES: u64 = 1_000_000;
 
 /// The time a sub-search should take, in microseconds: k grows while they take less than
@@ -140,20 +141,8 @@ fn worker<T: HungarianInt + Send + Sync>(
         (b.queens.clone(), b.score)
     };
     let mut stats = LnsStats::default();
-    let fixed_k: Option<usize> = std::env::var("XCOVER_LNS_K")
-        .ok()
-        .and_then(|s| s.parse().ok());
-    let sub_nodes: u64 = std::env::var("XCOVER_LNS_NODES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(SUB_NODES);
-    let target = std::time::Duration::from_micros(
-        std::env::var("XCOVER_LNS_TARGET")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(SUB_TARGET_US),
-    );
-    let mut k = fixed_k.unwrap_or(K_MIN * 2).min(n);
+    let target = std::time::Duration::from_micros(SUB_TARGET_US);
+    let mut k = (K_MIN * 2).min(n);
     let make = || LagrangeBound::<T>::new(n, lines, board, DEFAULT_LAGRANGE_STEPS, SUB_ROOT_STEPS);
     // A bound serves the sub-searches while they free no fewer ranks: their roots then never
     // lie below the last root (see `LagrangeBound::locate_root`).
@@ -191,7 +180,7 @@ fn worker<T: HungarianInt + Send + Sync>(
             sense: Sense::Maximize,
             keep: Keep::Best,
             budget: Budget {
-                nodes: Some(sub_nodes),
+                nodes: Some(SUB_NODES),
                 deadline: Some(deadline.min(began + 4 * target)),
                 ..Budget::unlimited()
             },
@@ -207,7 +196,6 @@ fn worker<T: HungarianInt + Send + Sync>(
         );
         solver.unforce_all();
         stats.subproblems += 1;
-        let nodes = found.stats.nodes();
         if let Some(s) = found.solutions.first()
             && s.value > score
         {
@@ -226,19 +214,18 @@ fn worker<T: HungarianInt + Send + Sync>(
             optimize::Status::Optimal | optimize::Status::Infeasible
         );
         let took = began.elapsed();
-        if fixed_k.is_some() {
-        } else if !finished || took > 2 * target {
+        if !finished || took > 2 * target {
             k = (k - 1).max(K_MIN);
         } else if took < target / 2 {
             k = (k + 1).min(n);
         }
-        let _ = nodes;
         stats.k = k;
     }
     stats
 }
 
-/// Picks the k ranks to free into `ranks` (sorted), by one of four kinds of neighbourhood.
+/// Picks the ranks to free into `ranks` (sorted), by one of five kinds of neighbourhood: k
+/// of them, or between k/2 and k for a rectangle.
 fn neighbourhood(
     n: usize,
     board: &[i64],
@@ -250,17 +237,7 @@ fn neighbourhood(
 ) {
     ranks.clear();
     let k = k.min(n);
-    let mask: u64 = std::env::var("XCOVER_LNS_MASK")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(31);
-    let kind = loop {
-        let x = rng.below(5);
-        if mask >> x & 1 == 1 {
-            break x;
-        }
-    };
-    match kind {
+    match rng.below(5) {
         0 => {
             // Consecutive ranks.
             let r0 = rng.below((n - k + 1) as u64) as usize;
