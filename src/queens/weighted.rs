@@ -366,8 +366,13 @@ impl WeightedQueens {
             mut solver,
             seeds,
         } = self.start(board, deadline);
-        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(steps)) =
-            (deadline, req.keep, kind)
+        // `Keep::AllOptimal { limit: 1 }` is what JSON asks for (to count the optimal
+        // layouts): a big board under a time limit is not proven, so it is served the same.
+        if let (
+            Some(deadline),
+            Keep::Best | Keep::AllOptimal { limit: 1 },
+            BoundKind::Lagrangian(steps),
+        ) = (deadline, req.keep, kind)
             && n >= LNS_MIN_N
             && let Some(seed) = seeds.first()
         {
