@@ -60,6 +60,7 @@ pub(crate) struct LnsStats {
 /// Improves `start` (files per rank, a placement) on `board` until `deadline`, on `threads`
 /// threads (each its own neighbourhoods, all sharing the best layout). Returns the best layout
 /// found (`start` if nothing beats it) with its score.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn improve(
     model: &WeightedQueens,
     board: &[i64],
