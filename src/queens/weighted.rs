@@ -18,8 +18,10 @@
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
 
+mod big;
 mod hungarian;
 mod lagrange;
+mod lns;
 pub mod random;
 mod shard;
 
@@ -82,6 +84,13 @@ pub const ENUMERATE_MAX_N: usize = 10;
 /// Subgradient steps per node of the default bound (measured best of 1, 3, 8, 15, 30 at
 /// n = 16..24; see docs/weighted.md).
 pub const DEFAULT_LAGRANGE_STEPS: u32 = 15;
+
+/// The smallest n for which a search under a time limit first improves its start by a
+/// large-neighbourhood search (`lns`), for [`LNS_SHARE`] of the time.
+pub const LNS_MIN_N: usize = 40;
+
+/// The share of the time left that the large-neighbourhood search takes (see [`LNS_MIN_N`]).
+pub const LNS_SHARE: f64 = 0.7;
 
 /// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
 pub const HEURISTIC_GRACE: Duration = Duration::from_millis(100);
@@ -357,6 +366,25 @@ impl WeightedQueens {
             mut solver,
             seeds,
         } = self.start(board, deadline);
+        // `Keep::AllOptimal { limit: 1 }` is what JSON asks for (to count the optimal
+        // layouts): a big board under a time limit is not proven, so it is served the same.
+        if let (
+            Some(deadline),
+            Keep::Best | Keep::AllOptimal { limit: 1 },
+            BoundKind::Lagrangian(steps),
+        ) = (deadline, req.keep, kind)
+            && n >= LNS_MIN_N
+            && let Some(seed) = seeds.first()
+        {
+            return self.big_board(
+                board,
+                req,
+                (&gains, &order, &mut solver),
+                seed,
+                deadline,
+                steps,
+            );
+        }
         let config = Config {
             sense: Sense::Maximize,
             keep: req.keep,
@@ -414,6 +442,64 @@ impl WeightedQueens {
             optimal_count: opt.optimal_count,
             bound: opt.bound,
             nodes: opt.stats.nodes(),
+        }
+    }
+}
+
+impl WeightedQueens {
+    /// A big board under a time limit ([`big`]): the large-neighbourhood search from the
+    /// heuristic's layout `seed` for [`LNS_SHARE`] of the time, then the descent of the bound.
+    fn big_board<'p>(
+        &'p self,
+        board: &[i64],
+        req: &Request,
+        (gains, order, solver): (&[i128], &[OptionId], &mut Solver<'p>),
+        seed: &[OptionId],
+        deadline: Instant,
+        steps: u32,
+    ) -> BoardResult {
+        let n = self.n;
+        let now = Instant::now();
+        let until = now + deadline.saturating_duration_since(now).mul_f64(LNS_SHARE);
+        let start = layout_of(n, seed);
+        let (q, score, _) = lns::improve(self, board, gains, order, &start, until, req.threads, 1);
+        let root = steps
+            .saturating_mul(ROOT_STEP_FACTOR)
+            .max(ROOT_STEPS_PER_RANK * n as u32);
+        let seed = options_of(n, &q);
+        let d = self.descend(
+            solver,
+            board,
+            gains,
+            order,
+            &seed,
+            score,
+            deadline,
+            req.threads,
+            steps,
+            root,
+        );
+        let mut best = Layout { score, queens: q };
+        if let Some(f) = d.found
+            && f.score > best.score
+        {
+            best = f;
+        }
+        // The cheap bound of the whole board is proven too, and there is always one.
+        let maxima = rank_file_maxima(n, board);
+        let bound = d.upper.map_or(maxima, |b| b.min(maxima)).max(best.score);
+        let status = if bound == best.score {
+            Status::Optimal
+        } else {
+            Status::Feasible
+        };
+        BoardResult {
+            n,
+            status,
+            layouts: vec![best],
+            optimal_count: None,
+            bound: Some(bound),
+            nodes: d.nodes,
         }
     }
 }
@@ -504,6 +590,14 @@ fn layouts_of(n: usize, opt: &optimize::Optimum) -> Vec<Layout> {
             score: s.value,
             queens: layout_of(n, &s.options),
         })
+        .collect()
+}
+
+/// The square options of a layout (files per rank).
+fn options_of(n: usize, q: &[u32]) -> Vec<OptionId> {
+    q.iter()
+        .enumerate()
+        .map(|(r, &c)| OptionId((r * n) as u32 + c))
         .collect()
 }
 

@@ -1,0 +1,245 @@
+//! Big boards under a time limit (issue 14 §3, "the best answer in a minute"): from n =
+//! [`LNS_MIN_N`](super::LNS_MIN_N), a search with a deadline first improves the heuristic's
+//! layout by the large-neighbourhood search ([`super::lns`]) for [`LNS_SHARE`](super::LNS_SHARE)
+//! of the time, then spends the rest proving the bound down from the root's: searches for a
+//! layout scoring at least the bound proven so far minus a step, each pruning everything below
+//! that floor ([`optimize::optimize_floor_parallel`], on every thread). One that finds none
+//! proves the floor minus one; one that finds a layout ends the descent (its layout is then
+//! optimal: nothing scores more than the bound proven before it). The ordinary branch and bound
+//! from the layout, which on these boards finds nothing better in the time, is not run.
+
+use std::time::Instant;
+
+use super::hungarian::HungarianInt;
+use super::lagrange::{self, LagrangeBound};
+use super::{Layout, WeightedQueens, layout_of};
+use crate::engine::optimize::{self, Config, Keep, Sense, Status};
+use crate::engine::{Budget, OptionId, Solver};
+
+/// What [`WeightedQueens::descend`] proved and found.
+pub(super) struct Descent {
+    /// The best bound proven (`None`: not even the root's was computed).
+    pub upper: Option<i128>,
+    /// A layout a floor search found (above the start's score).
+    pub found: Option<Layout>,
+    /// Nodes over all searches.
+    pub nodes: u64,
+}
+
+impl WeightedQueens {
+    /// The descent of the bound (see the module) from the root's until `deadline`, with the
+    /// Lagrangian bound (`steps` per node, `root_steps` at the root) on `threads` threads;
+    /// `seed` is the best layout known (square options) and `score` its score.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn descend<'p>(
+        &'p self,
+        solver: &mut Solver<'p>,
+        board: &[i64],
+        gains: &[i128],
+        order: &[OptionId],
+        seed: &[OptionId],
+        score: i128,
+        deadline: Instant,
+        threads: usize,
+        steps: u32,
+        root_steps: u32,
+    ) -> Descent {
+        // i64 (or i128) only: the i32 computation may have to be run again (see
+        // `WeightedQueens::lagrange`), which a descent cut by a deadline cannot afford.
+        let args = (solver, board, gains, order, seed, score, deadline, threads);
+        if lagrange::fits_i64(self.n, board) {
+            self.descend_in::<i64>(args, steps, root_steps)
+        } else {
+            self.descend_in::<i128>(args, steps, root_steps)
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn descend_in<'p, T: HungarianInt + Send + Sync>(
+        &'p self,
+        args: (
+            &mut Solver<'p>,
+            &[i64],
+            &[i128],
+            &[OptionId],
+            &[OptionId],
+            i128,
+            Instant,
+            usize,
+        ),
+        steps: u32,
+        root_steps: u32,
+    ) -> Descent {
+        let (solver, board, gains, order, seed, score, deadline, threads) = args;
+        let (n, lines) = (self.n, &self.line_of_item[..]);
+        let bound = || LagrangeBound::<T>::new(n, lines, board, steps, root_steps);
+        let workers = if threads > 1 { threads } else { 0 };
+        let mut workers: Vec<_> = (0..workers)
+            .map(|_| {
+                let solver = Solver::with_options(&self.problem, order.iter().copied());
+                (solver, bound())
+            })
+            .collect();
+        let mut b = bound();
+        let seeds = [seed.to_vec()];
+        let config = |nodes| Config {
+            sense: Sense::Maximize,
+            keep: Keep::Best,
+            budget: Budget {
+                nodes,
+                deadline: Some(deadline),
+                ..Budget::unlimited()
+            },
+        };
+        // The root's bound.
+        let probe = optimize::optimize_gains(solver, gains, &mut b, &config(Some(1)), &seeds);
+        let mut out = Descent {
+            upper: probe.bound,
+            found: None,
+            nodes: probe.stats.nodes(),
+        };
+        let Some(mut upper) = probe.bound else {
+            return out;
+        };
+        let config = config(None);
+        let mut step = 1i128;
+        while upper > score {
+            let floor = (upper + 1 - step).max(score + 1);
+            let began = Instant::now();
+            let r = optimize::optimize_floor_parallel(
+                solver,
+                gains,
+                &mut b,
+                &mut workers,
+                &config,
+                &seeds,
+                floor,
+            );
+            out.nodes += r.stats.nodes();
+            if let Some(s) = r.solutions.first() {
+                out.found = Some(Layout {
+                    score: s.value,
+                    queens: layout_of(n, &s.options),
+                });
+            }
+            match r.status {
+                Status::Infeasible => {
+                    // Nothing reaches the floor. A quick proof lets the next step double.
+                    upper = floor - 1;
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if began.elapsed() * 16 < left {
+                        step = (2 * step).min(64);
+                    } else {
+                        step = (step / 2).max(1);
+                    }
+                }
+                Status::Optimal => {
+                    // The best layout reaching the floor, and nothing is above `upper`.
+                    upper = r.value().unwrap_or(upper);
+                    break;
+                }
+                Status::Feasible | Status::Unknown => break,
+            }
+        }
+        out.upper = Some(upper);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::weighted::{
+        Method, Request, WeightedQueens, explicit_layout, lns, options_of, random_boards,
+    };
+    use std::time::Duration;
+
+    fn is_placement(n: usize, q: &[u32]) -> bool {
+        let mut files = vec![false; n];
+        let mut a = vec![false; 2 * n];
+        let mut b = vec![false; 2 * n];
+        for (r, &c) in q.iter().enumerate() {
+            let c = c as usize;
+            if c >= n || files[c] || a[r + c] || b[r + n - 1 - c] {
+                return false;
+            }
+            files[c] = true;
+            a[r + c] = true;
+            b[r + n - 1 - c] = true;
+        }
+        q.len() == n
+    }
+
+    /// Run to the end, the descent proves the optimum (enumeration or a full branch and
+    /// bound): its bound never passes below it, and the layout it finds is an optimal one
+    /// with its real score; on one and two threads, from the explicit layout.
+    #[test]
+    fn the_descent_ends_at_the_optimum() {
+        for n in [8usize, 11, 12, 14] {
+            let mut model = WeightedQueens::new(n);
+            let (lo, hi) = if n % 2 == 0 { (1, 99) } else { (-40, 60) };
+            for board in random_boards(n, 3, 900 + n as u64, lo, hi) {
+                let req = Request {
+                    method: Method::Auto,
+                    ..Request::default()
+                };
+                let opt = model.solve(&board, &req).maximum().expect("a placement");
+                let start = explicit_layout(n).expect("n >= 4");
+                let score = lns::score_of(n, &board, &start);
+                let gains = Sense::Maximize.gains(&board);
+                let order = optimize::best_first(&model.problem, &gains);
+                for threads in [1, 2] {
+                    let mut solver = Solver::with_options(&model.problem, order.iter().copied());
+                    let deadline = Instant::now() + Duration::from_secs(60);
+                    let d = model.descend(
+                        &mut solver,
+                        &board,
+                        &gains,
+                        &order,
+                        &options_of(n, &start),
+                        score,
+                        deadline,
+                        threads,
+                        15,
+                        300,
+                    );
+                    assert_eq!(d.upper, Some(opt), "n = {n}, {threads} threads");
+                    match d.found {
+                        Some(f) => {
+                            assert!(is_placement(n, &f.queens));
+                            assert_eq!(f.score, lns::score_of(n, &board, &f.queens));
+                            assert_eq!(f.score, opt);
+                        }
+                        None => assert_eq!(score, opt),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A big board under a time limit reports a real placement with its score, and a bound
+    /// at least that score (and at least the optimum, by the descent's proof).
+    #[test]
+    fn a_time_limited_big_board_reports_a_real_layout() {
+        let n = super::super::LNS_MIN_N;
+        let mut model = WeightedQueens::new(n);
+        let board = &random_boards(n, 1, 5, 1, 99)[0];
+        for threads in [1, 2] {
+            let req = Request {
+                budget: Budget {
+                    deadline: Some(Instant::now() + Duration::from_millis(1500)),
+                    ..Budget::unlimited()
+                },
+                threads,
+                ..Request::default()
+            };
+            let r = model.solve(board, &req);
+            let best = &r.layouts[0];
+            assert!(is_placement(n, &best.queens));
+            assert_eq!(best.score, lns::score_of(n, board, &best.queens));
+            let bound = r.bound.expect("a bound");
+            assert!(bound >= best.score);
+            assert_eq!(r.status == Status::Optimal, bound == best.score);
+        }
+    }
+}
