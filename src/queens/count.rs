@@ -360,7 +360,7 @@ fn seconds_per_node(request: &Request) -> f64 {
 /// not search the tree ([`bits::totals_method`]: meeting in the middle or quadrants), on one
 /// thread of the 2-core development machine (December 2026; docs/bits.md, docs/cluster.md).
 /// The tree's size says nothing about these methods (n = 21: the tree would take about 11
-/// hours on 2 threads, the quadrants take about half an hour), so their estimate is this table.
+/// hours on 2 threads, the quadrants took 17 minutes), so their estimate is this table.
 /// n = 22 and 23 are extrapolated from n = 18..21 (the upper ends of docs/cluster.md).
 fn totals_cpu_seconds(n: usize) -> Option<(f64, &'static str)> {
     let name = match bits::totals_method(n) {
@@ -373,11 +373,11 @@ fn totals_cpu_seconds(n: usize) -> Option<(f64, &'static str)> {
         16 => 0.2,
         17 => 1.7,
         18 => 4.4,
-        19 => 60.0,
-        20 => 204.0,
-        21 => 3_800.0,
-        22 => 12_900.0,
-        _ => 230_000.0,
+        19 => 32.0,
+        20 => 60.0,
+        21 => 1_700.0,
+        22 => 3_100.0,
+        _ => 87_000.0,
     };
     Some((seconds, name))
 }
