@@ -328,50 +328,41 @@ fn estimate_prints_alone_and_suggests_shards_for_long_counts() {
     // The bits engine's totals do not walk the tree: their estimate is their measured time
     // (n = 21 takes about half an hour on two threads, not the tree's 11 hours), and --unique
     // (the symmetric search) is still estimated from the tree.
-    let line = |args: &[&str]| {
-        let out = xcover().args(args).output().unwrap();
+    for (n, extra, must, must_not) in [
+        ("21", "2", ["measured", "minutes"], "--shard"),
+        ("23", "1", ["measured", "--shard I/"], "tree~"),
+    ] {
+        let out = xcover()
+            .args([
+                "queens",
+                "count",
+                n,
+                "--engine",
+                "bits",
+                "--estimate",
+                "-t",
+                extra,
+            ])
+            .output()
+            .unwrap();
         assert!(out.status.success());
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let text = line(&[
-        "queens",
-        "count",
-        "21",
-        "--engine",
-        "bits",
-        "--estimate",
-        "-t",
-        "2",
-    ]);
-    assert!(
-        text.contains("measured") && text.contains("minutes"),
-        "{text}"
-    );
-    assert!(!text.contains("--shard"), "{text}");
-    let text = line(&[
-        "queens",
-        "count",
-        "23",
-        "--engine",
-        "bits",
-        "--estimate",
-        "-t",
-        "1",
-    ]);
-    assert!(
-        text.contains("measured") && text.contains("--shard I/"),
-        "{text}"
-    );
-    let text = line(&[
-        "queens",
-        "count",
-        "21",
-        "--engine",
-        "bits",
-        "--unique",
-        "--estimate",
-    ]);
-    assert!(text.contains("tree~"), "{text}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(must.iter().all(|m| text.contains(m)), "{text}");
+        assert!(!text.contains(must_not), "{text}");
+    }
+    let out = xcover()
+        .args([
+            "queens",
+            "count",
+            "21",
+            "--engine",
+            "bits",
+            "--unique",
+            "--estimate",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("tree~"));
     // Knuth's estimator is unbiased: close to the exact tree size (n = 8: 2,057 nodes with
     // the root).
     let t = xcover::queens::count::tree_size(8, 20_000, 1);

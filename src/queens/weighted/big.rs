@@ -154,21 +154,7 @@ mod tests {
     };
     use std::time::Duration;
 
-    fn is_placement(n: usize, q: &[u32]) -> bool {
-        let mut files = vec![false; n];
-        let mut a = vec![false; 2 * n];
-        let mut b = vec![false; 2 * n];
-        for (r, &c) in q.iter().enumerate() {
-            let c = c as usize;
-            if c >= n || files[c] || a[r + c] || b[r + n - 1 - c] {
-                return false;
-            }
-            files[c] = true;
-            a[r + c] = true;
-            b[r + n - 1 - c] = true;
-        }
-        q.len() == n
-    }
+    use crate::queens::weighted::lns::tests::is_placement;
 
     /// Run to the end, the descent proves the optimum (enumeration or a full branch and
     /// bound): its bound never passes below it, and the layout it finds is an optimal one

@@ -288,11 +288,12 @@ fn neighbourhood(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::queens::weighted::{Method, Request, random_boards};
 
-    fn is_placement(n: usize, q: &[u32]) -> bool {
+    /// Whether `q` (a file per rank) places n non-attacking queens.
+    pub(in crate::queens::weighted) fn is_placement(n: usize, q: &[u32]) -> bool {
         let mut files = vec![false; n];
         let mut a = vec![false; 2 * n];
         let mut b = vec![false; 2 * n];
