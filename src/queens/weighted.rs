@@ -272,13 +272,7 @@ impl WeightedQueens {
         let n = self.n;
         let all = self.all_solutions();
         let count = all.len() / n.max(1);
-        let score = |k: usize| -> i128 {
-            let q = &all[k * n..(k + 1) * n];
-            q.iter()
-                .enumerate()
-                .map(|(r, &c)| board[r * n + c as usize] as i128)
-                .sum()
-        };
+        let score = |k: usize| score_of(n, board, &all[k * n..(k + 1) * n]);
         let layout = |k: usize, s: i128| Layout {
             score: s,
             queens: all[k * n..(k + 1) * n].to_vec(),
@@ -591,6 +585,14 @@ fn layouts_of(n: usize, opt: &optimize::Optimum) -> Vec<Layout> {
             queens: layout_of(n, &s.options),
         })
         .collect()
+}
+
+/// The score of a layout (files per rank) on a board.
+fn score_of(n: usize, board: &[i64], q: &[u32]) -> i128 {
+    q.iter()
+        .enumerate()
+        .map(|(r, &c)| board[r * n + c as usize] as i128)
+        .sum()
 }
 
 /// The square options of a layout (files per rank).

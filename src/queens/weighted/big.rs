@@ -149,12 +149,11 @@ impl WeightedQueens {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::queens::weighted::lns::tests::is_placement;
     use crate::queens::weighted::{
-        Method, Request, WeightedQueens, explicit_layout, lns, options_of, random_boards,
+        Method, Request, WeightedQueens, explicit_layout, options_of, random_boards, score_of,
     };
     use std::time::Duration;
-
-    use crate::queens::weighted::lns::tests::is_placement;
 
     /// Run to the end, the descent proves the optimum (enumeration or a full branch and
     /// bound): its bound never passes below it, and the layout it finds is an optimal one
@@ -171,7 +170,7 @@ mod tests {
                 };
                 let opt = model.solve(&board, &req).maximum().expect("a placement");
                 let start = explicit_layout(n).expect("n >= 4");
-                let score = lns::score_of(n, &board, &start);
+                let score = score_of(n, &board, &start);
                 let gains = Sense::Maximize.gains(&board);
                 let order = optimize::best_first(&model.problem, &gains);
                 for threads in [1, 2] {
@@ -193,7 +192,7 @@ mod tests {
                     match d.found {
                         Some(f) => {
                             assert!(is_placement(n, &f.queens));
-                            assert_eq!(f.score, lns::score_of(n, &board, &f.queens));
+                            assert_eq!(f.score, score_of(n, &board, &f.queens));
                             assert_eq!(f.score, opt);
                         }
                         None => assert_eq!(score, opt),
@@ -222,7 +221,7 @@ mod tests {
             let r = model.solve(board, &req);
             let best = &r.layouts[0];
             assert!(is_placement(n, &best.queens));
-            assert_eq!(best.score, lns::score_of(n, board, &best.queens));
+            assert_eq!(best.score, score_of(n, board, &best.queens));
             let bound = r.bound.expect("a bound");
             assert!(bound >= best.score);
             assert_eq!(r.status == Status::Optimal, bound == best.score);

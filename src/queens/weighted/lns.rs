@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
-use super::{DEFAULT_LAGRANGE_STEPS, SplitMix64, WeightedQueens, layout_of};
+use super::{DEFAULT_LAGRANGE_STEPS, SplitMix64, WeightedQueens, layout_of, score_of};
 use crate::engine::optimize::{self, Config, Keep, Sense};
 use crate::engine::{Budget, OptionId, Solver};
 
@@ -113,14 +113,6 @@ pub(crate) fn improve(
     }
     total.improvements = best.improvements;
     (best.queens, best.score, total)
-}
-
-/// The score of a layout.
-pub(crate) fn score_of(n: usize, board: &[i64], q: &[u32]) -> i128 {
-    q.iter()
-        .enumerate()
-        .map(|(r, &c)| board[r * n + c as usize] as i128)
-        .sum()
 }
 
 /// One thread of [`improve`].
