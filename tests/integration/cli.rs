@@ -2,13 +2,10 @@
 //! page, the examples at the end of every `--help`, one `-t/--threads` everywhere, one style
 //! of diagnostics, no progress output when stderr is not a terminal, DLX3's multiplicities.
 
-use assert_cmd::Command;
 use clap::CommandFactory;
 use predicates::prelude::*;
 
-fn xcover() -> Command {
-    Command::cargo_bin("xcover").unwrap()
-}
+use crate::common::xcover;
 
 /// Every subcommand (leaves and groups), as its path (`queens max`) with its command.
 fn subcommands(cmd: &clap::Command, prefix: &str, out: &mut Vec<(String, clap::Command)>) {

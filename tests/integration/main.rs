@@ -2,6 +2,7 @@
 
 mod args;
 mod cli;
+mod common;
 mod docs;
 mod engine;
 mod faults;

@@ -4,19 +4,16 @@
 
 use std::io::Cursor;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
+use crate::common::{located, xcover};
+
 use xcover::io::shard::{
-    Format, Hex64, Kind, Located, MAX_LINE, Problem, Sense, Shard, ShardRecord, Source, Status,
-    fnv1a64, merge, read_records, write_records,
+    Format, Hex64, Kind, MAX_LINE, Problem, Sense, Shard, ShardRecord, Status, fnv1a64, merge,
+    read_records, write_records,
 };
 use xcover::queens::count::{Engine, Request, count};
 use xcover::queens::model::Reduction;
-
-fn xcover() -> Command {
-    Command::cargo_bin("xcover").expect("binary built")
-}
 
 /// The records of a real count of n split in m shards.
 fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRecord> {
@@ -33,20 +30,6 @@ fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRec
             count(&request, &|_, _, _| {})
                 .unwrap()
                 .record(&request, 0.25)
-        })
-        .collect()
-}
-
-fn located(records: &[ShardRecord]) -> Vec<Located> {
-    records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| Located {
-            source: Source {
-                file: "r.jsonl".into(),
-                line: i as u64 + 1,
-            },
-            record: r.clone(),
         })
         .collect()
 }
@@ -72,7 +55,7 @@ fn records_round_trip_through_every_format_with_their_check() {
         let back = read_records(&mut Cursor::new(t.as_bytes()), "f").unwrap();
         let back: Vec<ShardRecord> = back.into_iter().map(|l| l.record).collect();
         assert_eq!(back, records, "{format:?}");
-        let total = merge(&located(&back)).unwrap().total;
+        let total = merge(&located(&back, "r.jsonl")).unwrap().total;
         assert_eq!((total.solutions, total.unique), (352, Some(46)));
         assert_eq!(total.status, Status::Complete);
     }
@@ -118,7 +101,7 @@ fn any_single_edit_of_a_field_is_caught() {
         let mut bad = records.clone();
         edit(&mut bad[0]);
         assert_ne!(&bad[0], good, "{what}");
-        let err = merge(&located(&bad)).unwrap_err();
+        let err = merge(&located(&bad, "r.jsonl")).unwrap_err();
         assert!(
             matches!(err.problems[0], Problem::BadCheck { .. }),
             "{what}: {err}"
@@ -141,11 +124,16 @@ fn any_single_edit_of_a_field_is_caught() {
 #[test]
 fn resealed_records_are_held_to_the_queens_rules() {
     let whole = queens_shards(8, 1, Engine::Dlx, true);
-    assert_eq!(merge(&located(&whole)).unwrap().total.unique, Some(12));
+    assert_eq!(
+        merge(&located(&whole, "r.jsonl")).unwrap().total.unique,
+        Some(12)
+    );
     let forged = |edit: &dyn Fn(&mut ShardRecord)| {
         let mut r = whole[0].clone();
         edit(&mut r);
-        merge(&located(&[r.seal()])).unwrap_err().to_string()
+        merge(&located(&[r.seal()], "r.jsonl"))
+            .unwrap_err()
+            .to_string()
     };
     let e = forged(&|r| r.unique = Some(1_000_000));
     assert!(e.contains("unique <= solutions <= 8·unique"), "{e}");
@@ -163,7 +151,7 @@ fn resealed_records_are_held_to_the_queens_rules() {
     // dlx and bits shards do not mix (340 instead of 352 before).
     let mut mixed = queens_shards(9, 2, Engine::Dlx, false);
     mixed[1] = queens_shards(9, 2, Engine::Bits, false)[1].clone();
-    let e = merge(&located(&mixed)).unwrap_err().to_string();
+    let e = merge(&located(&mixed, "r.jsonl")).unwrap_err().to_string();
     assert!(e.contains("records of different runs"), "{e}");
 }
 
@@ -171,7 +159,7 @@ fn resealed_records_are_held_to_the_queens_rules() {
 fn bits_and_dlx_shards_each_merge_to_the_oeis_counts() {
     for engine in [Engine::Dlx, Engine::Bits] {
         for m in [1, 2, 5, 200] {
-            let t = merge(&located(&queens_shards(11, m, engine, true)))
+            let t = merge(&located(&queens_shards(11, m, engine, true), "r.jsonl"))
                 .unwrap()
                 .total;
             assert_eq!((t.solutions, t.unique), (2680, Some(341)), "{engine:?} {m}");
@@ -273,7 +261,7 @@ fn optimisation_shards_merge_to_the_best_value() {
         rec(2, Status::Optimal, Some(17), Some(17)),
         rec(3, Status::Infeasible, None, None),
     ];
-    let t = merge(&located(&all)).unwrap().total;
+    let t = merge(&located(&all, "r.jsonl")).unwrap().total;
     assert_eq!(
         (t.status, t.value, t.bound),
         (Status::Optimal, Some(17), Some(17))
@@ -284,7 +272,7 @@ fn optimisation_shards_merge_to_the_best_value() {
         rec(2, Status::Feasible, Some(12), Some(30)),
         rec(3, Status::Infeasible, None, None),
     ];
-    let t = merge(&located(&some)).unwrap().total;
+    let t = merge(&located(&some, "r.jsonl")).unwrap().total;
     assert_eq!(
         (t.status, t.value, t.bound),
         (Status::Feasible, Some(12), Some(30))
@@ -294,7 +282,7 @@ fn optimisation_shards_merge_to_the_best_value() {
         rec(2, Status::Infeasible, None, None),
         rec(3, Status::Infeasible, None, None),
     ];
-    let t = merge(&located(&none)).unwrap().total;
+    let t = merge(&located(&none, "r.jsonl")).unwrap().total;
     assert_eq!((t.status, t.value), (Status::Infeasible, None));
 }
 

@@ -2,9 +2,10 @@
 
 use std::collections::HashSet;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
+
+use crate::common::xcover;
 
 use xcover::io::shard::{Format, Kind, Shard, ShardRecord, write_records};
 use xcover::queens::count::Request;
@@ -16,10 +17,6 @@ const A000170: [u128; 14] = [
 ];
 /// A002562 for n = 1..=14: fundamental solutions.
 const A002562: [u128; 14] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752];
-
-fn xcover() -> Command {
-    Command::cargo_bin("xcover").expect("binary built")
-}
 
 fn stdout_of(args: &[&str]) -> String {
     let out = xcover().args(args).output().expect("runs");

@@ -7,6 +7,8 @@ use std::sync::Mutex;
 use xcover::queens::bits::{self, BitsCount};
 use xcover::queens::count::RESIDUE_MODULUS as RESIDUE_PRIME;
 
+use crate::common::placements;
+
 /// OEIS A000170 (solutions) and A002562 (fundamental solutions), n = 1..=15
 /// (from /work/shared/reference/queens-counts.csv).
 const OEIS: [(u128, u128); 15] = [
@@ -132,31 +134,6 @@ fn split_is_fine_grained() {
     }
 }
 
-/// All solutions by plain backtracking on (rank, file) pairs, no bit tricks.
-fn brute_solutions(n: usize) -> Vec<Vec<usize>> {
-    fn rec(n: usize, p: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        let r = p.len();
-        if r == n {
-            out.push(p.clone());
-            return;
-        }
-        for c in 0..n {
-            let ok = p
-                .iter()
-                .enumerate()
-                .all(|(r2, &c2)| c2 != c && r2.abs_diff(r) != c2.abs_diff(c));
-            if ok {
-                p.push(c);
-                rec(n, p, out);
-                p.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    rec(n, &mut Vec::new(), &mut out);
-    out
-}
-
 /// A symmetry of the square as a map of (rank, file), given n - 1.
 type Map = fn(usize, usize, usize) -> (usize, usize);
 
@@ -191,7 +168,10 @@ fn canonical(p: &[usize]) -> Vec<usize> {
 #[test]
 fn agrees_with_brute_force() {
     for n in 1..=10 {
-        let all = brute_solutions(n);
+        let all: Vec<Vec<usize>> = placements(n)
+            .into_iter()
+            .map(|q| q.into_iter().map(|c| c as usize).collect())
+            .collect();
         let classes: HashSet<Vec<usize>> = all.iter().map(|p| canonical(p)).collect();
         let c = count(n, None);
         assert_eq!(c.solutions, all.len() as u128, "n={n}");

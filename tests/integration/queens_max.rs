@@ -3,7 +3,6 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use proptest::prelude::*;
 use xcover::engine::optimize::{self, Config, Keep, NoBound, Sense, ShareBound, Status};
@@ -12,9 +11,7 @@ use xcover::queens::weighted::{
     BoundKind, Method, Request, SplitMix64, WeightedQueens, random_boards,
 };
 
-fn xcover() -> Command {
-    Command::cargo_bin("xcover").unwrap()
-}
+use crate::common::{placements, score, xcover};
 
 /// The sample board 1..64, rows of 8, in the classic format.
 fn sample(seventh_row_first: i64) -> (String, Vec<i64>) {
@@ -36,37 +33,6 @@ fn classic(n: usize, boards: &[Vec<i64>]) -> String {
         }
     }
     s
-}
-
-/// Brute force, independent of the engine: every permutation, checked for diagonals.
-fn brute_force(n: usize) -> Vec<Vec<u32>> {
-    fn rec(n: usize, q: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
-        let r = q.len();
-        if r == n {
-            out.push(q.clone());
-            return;
-        }
-        for c in 0..n as u32 {
-            let ok = q.iter().enumerate().all(|(r2, &c2)| {
-                c2 != c && (r as i64 - r2 as i64).abs() != (c as i64 - c2 as i64).abs()
-            });
-            if ok {
-                q.push(c);
-                rec(n, q, out);
-                q.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    rec(n, &mut Vec::new(), &mut out);
-    out
-}
-
-fn score(n: usize, board: &[i64], q: &[u32]) -> i128 {
-    q.iter()
-        .enumerate()
-        .map(|(r, &c)| board[r * n + c as usize] as i128)
-        .sum()
 }
 
 /// (maximum, optimal layouts) by brute force.
@@ -159,7 +125,7 @@ fn stats_go_to_stderr_one_line_per_board() {
 fn random_boards_against_brute_force() {
     let mut g = SplitMix64::new(2024);
     for n in 4..=9 {
-        let all = brute_force(n);
+        let all = placements(n);
         let mut model = WeightedQueens::new(n);
         let trials = if n <= 7 { 6 } else { 3 };
         for t in 0..trials {
@@ -195,7 +161,7 @@ fn random_boards_against_brute_force() {
 fn top_k_against_brute_force_sorted_list() {
     let mut g = SplitMix64::new(99);
     for n in [5, 6, 8] {
-        let all = brute_force(n);
+        let all = placements(n);
         let mut model = WeightedQueens::new(n);
         let board: Vec<i64> = (0..n * n).map(|_| g.range(1, 99)).collect();
         let mut scores: Vec<i128> = all.iter().map(|q| score(n, &board, q)).collect();
@@ -259,7 +225,7 @@ fn equal_weights_make_every_solution_optimal() {
 
 #[test]
 fn negative_weights_and_extremes() {
-    let all = brute_force(8);
+    let all = placements(8);
     let mut g = SplitMix64::new(5);
     let board: Vec<i64> = (0..64).map(|_| g.range(-99, -1)).collect();
     let (best, set) = brute_best(8, &board, &all);
@@ -394,7 +360,7 @@ fn board_and_formats() {
             cells.iter().position(|c| *c == "X").unwrap() as u32
         })
         .collect();
-    assert!(brute_force(8).contains(&q));
+    assert!(placements(8).contains(&q));
     assert_eq!(score(8, &board, &q), 260);
 
     let out = xcover()

@@ -6,51 +6,17 @@
 
 use std::time::Duration;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
+
+use crate::common::{located, placements, score, xcover};
 
 use xcover::engine::Budget;
 use xcover::engine::optimize::Status;
-use xcover::io::shard::{self, Kind, Located, Problem, Shard, ShardRecord, Source};
+use xcover::io::shard::{self, Kind, Problem, Shard, ShardRecord};
 use xcover::queens::weighted::{
     BoundKind, Method, PartRequest, Request, SplitMix64, WeightedQueens, check_record, fingerprint,
     layout_text, parse_layout, random_boards,
 };
-
-fn xcover() -> Command {
-    Command::cargo_bin("xcover").unwrap()
-}
-
-/// Every placement of n queens, by brute force (independent of the engine), files per rank.
-fn placements(n: usize) -> Vec<Vec<u32>> {
-    fn rec(n: usize, q: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
-        if q.len() == n {
-            out.push(q.clone());
-            return;
-        }
-        let r = q.len() as i64;
-        for c in 0..n as u32 {
-            if q.iter()
-                .enumerate()
-                .all(|(r2, &c2)| c2 != c && (r - r2 as i64).abs() != (c as i64 - c2 as i64).abs())
-            {
-                q.push(c);
-                rec(n, q, out);
-                q.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    rec(n, &mut Vec::new(), &mut out);
-    out
-}
-
-fn score(n: usize, board: &[i64], q: &[u32]) -> i128 {
-    q.iter()
-        .enumerate()
-        .map(|(r, &c)| i128::from(board[r * n + c as usize]))
-        .sum()
-}
 
 /// The maximum and the lexicographically smallest optimal layout, by brute force.
 fn brute_best(n: usize, board: &[i64]) -> (i128, Vec<u32>) {
@@ -62,20 +28,6 @@ fn brute_best(n: usize, board: &[i64]) -> (i128, Vec<u32>) {
         .min()
         .unwrap();
     (best, first)
-}
-
-fn located(records: &[ShardRecord]) -> Vec<Located> {
-    records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| Located {
-            source: Source {
-                file: "w.jsonl".into(),
-                line: i as u64 + 1,
-            },
-            record: r.clone(),
-        })
-        .collect()
 }
 
 /// The records of the m shards of a board.
@@ -102,7 +54,7 @@ fn shards(
 }
 
 fn merged(records: &[ShardRecord]) -> ShardRecord {
-    shard::merge(&located(records))
+    shard::merge(&located(records, "w.jsonl"))
         .unwrap_or_else(|e| panic!("{e}"))
         .total
 }
@@ -356,7 +308,7 @@ fn tampered_mixed_missing_and_duplicate_records_are_refused() {
     let good = shards(&mut model, &boards[0], 4, Some(best - 30), &req);
     merged(&good);
     let refuse = |records: Vec<ShardRecord>, want: &dyn Fn(&Problem) -> bool| {
-        let e = shard::merge(&located(&records)).expect_err("refused");
+        let e = shard::merge(&located(&records, "w.jsonl")).expect_err("refused");
         assert!(e.problems.iter().any(want), "{e}");
         e.to_string()
     };

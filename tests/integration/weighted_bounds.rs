@@ -4,7 +4,6 @@
 
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use xcover::engine::Budget;
 use xcover::engine::optimize::{Keep, Status};
@@ -13,28 +12,7 @@ use xcover::queens::weighted::{
     random_boards,
 };
 
-fn xcover() -> Command {
-    Command::cargo_bin("xcover").unwrap()
-}
-
-/// A layout's score, after checking that it is a placement of n non-attacking queens.
-fn score_of(n: usize, board: &[i64], queens: &[u32]) -> i128 {
-    assert_eq!(queens.len(), n);
-    let mut file = vec![false; n];
-    let mut a = vec![false; 2 * n];
-    let mut b = vec![false; 2 * n];
-    let mut total = 0i128;
-    for (r, &c) in queens.iter().enumerate() {
-        let c = c as usize;
-        assert!(
-            !file[c] && !a[r + c] && !b[r + n - c],
-            "{queens:?} is no placement"
-        );
-        (file[c], a[r + c], b[r + n - c]) = (true, true, true);
-        total += board[r * n + c] as i128;
-    }
-    total
-}
+use crate::common::{score, xcover};
 
 /// A board whose optimum is known: the squares of a placement carry 100, every other square
 /// 1..=60, so that the placement (100·n) is the best and nothing else reaches it.
@@ -71,7 +49,7 @@ fn planted(n: usize, g: &mut SplitMix64) -> (Vec<i64>, i128) {
 /// The rule of issue 11 §1 for one result, given the board's optimum.
 fn check(res: &BoardResult, board: &[i64], optimum: i128, keep: Keep, what: &str) {
     for l in &res.layouts {
-        assert_eq!(score_of(res.n, board, &l.queens), l.score, "{what}");
+        assert_eq!(score(res.n, board, &l.queens), l.score, "{what}");
         assert!(
             l.score <= optimum,
             "{what}: {} above the optimum {optimum}",
@@ -339,6 +317,6 @@ fn large_boards_stop_near_their_time_limit() {
                 .expect("a queen per rank") as u32
         })
         .collect();
-    assert_eq!(score_of(n, &board, &queens), value);
+    assert_eq!(score(n, &board, &queens), value);
     assert!(value <= bound, "{head}");
 }
