@@ -834,6 +834,61 @@ fn probe<B: Bound>(
     search(solver, gains, bound, &config, seeds, Window::default())
 }
 
+/// The steps of a descending series of floor searches: [`optimize_aiming`]'s aims, and any
+/// caller's descent of a bound by floor searches. The size of a search grows about
+/// exponentially as its floor comes down, so after a search that found nothing the next step
+/// is sized from the last two searches for the next search to be about four times larger
+/// than the last (at most twice the previous step, at least 1). The series starts from the
+/// root, counted as a search of one node at `upper + 1`.
+#[derive(Clone, Copy, Debug)]
+pub struct AimSteps {
+    step: i128,
+    /// The last search's floor and nodes.
+    last: (i128, u64),
+    /// ln(nodes) per unit of floor between the last two searches (0 before two).
+    rate: f64,
+}
+
+impl AimSteps {
+    /// The series below a proven `upper`, with a first step of `first` (at least 1).
+    pub fn new(upper: i128, first: i128) -> AimSteps {
+        AimSteps {
+            step: first.max(1),
+            last: (upper.saturating_add(1), 1),
+            rate: 0.0,
+        }
+    }
+
+    /// The step below the proven bound for the next floor.
+    pub fn step(&self) -> i128 {
+        self.step
+    }
+
+    /// After a search at `floor` that found nothing, in `nodes` nodes: the next step.
+    pub fn failed(&mut self, floor: i128, nodes: u64) {
+        let units = (self.last.0 - floor) as f64;
+        let rate = (nodes.max(1) as f64 / self.last.1 as f64).ln() / units;
+        let next = if rate > 0.0 {
+            (4f64.ln() / rate).round() as i128
+        } else {
+            2 * self.step
+        };
+        self.step = next.clamp(1, 2 * self.step);
+        self.last = (floor, nodes.max(1));
+        self.rate = rate.max(0.0);
+    }
+
+    /// Caps the step so that the next search, predicted from the growth rate, takes at most
+    /// `room` times the last search's time (for a caller with a deadline: a search that
+    /// cannot finish proves nothing). Keeps at least 1.
+    pub fn fit(&mut self, room: f64) {
+        if self.rate > 0.0 && room.is_finite() {
+            let most = (room.max(1.0).ln() / self.rate).floor() as i128;
+            self.step = self.step.min(most).max(1);
+        }
+    }
+}
+
 /// The aims of [`optimize_aiming`], after the root's `probe`; `run(window)` is one search.
 fn aim_loop(
     config: &Config,
@@ -852,11 +907,7 @@ fn aim_loop(
     };
     let mut stats = probe.stats;
     if let Some(floor) = seed_gain {
-        // The size of a search grows about exponentially as the aim comes down; each step is
-        // sized from the last two searches so that the next is about four times larger (at
-        // most twice the previous step), starting from the root as a search of one node.
-        let mut step = ((upper - floor) >> 5).max(1);
-        let mut last_run = (upper + 1, 1u64);
+        let mut steps = AimSteps::new(upper, (upper - floor) >> 5);
         // With a deadline, aims get the first half of the time: an aim that times out has no
         // solution to show, while the ordinary search keeps improving on the seed.
         let start = std::time::Instant::now();
@@ -865,7 +916,7 @@ fn aim_loop(
             .deadline
             .map(|d| start + d.saturating_duration_since(start) / 2);
         loop {
-            let aim = upper + 1 - step;
+            let aim = upper + 1 - steps.step();
             if aim <= floor || aims_until.is_some_and(|t| std::time::Instant::now() >= t) {
                 break;
             }
@@ -893,14 +944,7 @@ fn aim_loop(
                 Status::Optimal => {
                     // Nothing reaches the aim.
                     upper = aim - 1;
-                    let rate = (nodes as f64 / last_run.1 as f64).ln() / (last_run.0 - aim) as f64;
-                    let next = if rate > 0.0 {
-                        (4f64.ln() / rate).round() as i128
-                    } else {
-                        2 * step
-                    };
-                    step = next.clamp(1, 2 * step);
-                    last_run = (aim, nodes);
+                    steps.failed(aim, nodes);
                 }
                 Status::Feasible | Status::Unknown
                     if found.value().is_some_and(|v| sense.value(v) >= aim) =>
@@ -1137,4 +1181,40 @@ fn search<B: Bound>(
         _ => None,
     };
     optimum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AimSteps;
+
+    /// Steps grow while the searches grow slowly, at most doubling; a fast-growing search
+    /// series gets small steps; `fit` keeps the next search inside the room left.
+    #[test]
+    fn aim_steps_follow_the_growth_of_the_searches() {
+        let mut s = AimSteps::new(100, 1);
+        assert_eq!(s.step(), 1);
+        // 2 nodes one unit below the root (1 node): rate ln 2, 4× is two units.
+        s.failed(100, 2);
+        assert_eq!(s.step(), 2);
+        // Barely growing: the step doubles (no more).
+        s.failed(98, 3);
+        assert_eq!(s.step(), 4);
+        s.failed(94, 3);
+        assert_eq!(s.step(), 8);
+        // 3 → 3·4^4 nodes over 8 units: rate ln 4 / 2, so 4× is 2 units.
+        s.failed(86, 3 * 256);
+        assert_eq!(s.step(), 2);
+        // Room for 16× the last search: ln 16 / (ln 4 / 2) = 4 units; room for less than 4×
+        // leaves 1.
+        let mut t = s;
+        t.fit(16.0);
+        assert_eq!(t.step(), 2);
+        s.failed(84, 3 * 256 * 4);
+        assert_eq!(s.step(), 2);
+        let mut u = s;
+        u.fit(1.5);
+        assert_eq!(u.step(), 1);
+        u.fit(f64::INFINITY);
+        assert_eq!(u.step(), 1);
+    }
 }

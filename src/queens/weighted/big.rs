@@ -2,7 +2,9 @@
 //! [`LNS_MIN_N`](super::LNS_MIN_N), a search with a deadline first improves the heuristic's
 //! layout by the large-neighbourhood search ([`super::lns`]) for [`LNS_SHARE`](super::LNS_SHARE)
 //! of the time, then spends the rest proving the bound down from the root's: searches for a
-//! layout scoring at least the bound proven so far minus a step, each pruning everything below
+//! layout scoring at least the bound proven so far minus a step (sized as the aims' steps,
+//! [`optimize::AimSteps`], and kept small enough for the next search to end in time), each
+//! pruning everything below
 //! that floor ([`optimize::optimize_floor_parallel`], on every thread). One that finds none
 //! proves the floor minus one; one that finds a layout ends the descent (its layout is then
 //! optimal: nothing scores more than the bound proven before it). The ordinary branch and bound
@@ -102,9 +104,9 @@ impl WeightedQueens {
             return out;
         };
         let config = config(None);
-        let mut step = 1i128;
+        let mut steps = optimize::AimSteps::new(upper, 1);
         while upper > score {
-            let floor = (upper + 1 - step).max(score + 1);
+            let floor = (upper + 1 - steps.step()).max(score + 1);
             let began = Instant::now();
             let r = optimize::optimize_floor_parallel(
                 solver,
@@ -124,14 +126,14 @@ impl WeightedQueens {
             }
             match r.status {
                 Status::Infeasible => {
-                    // Nothing reaches the floor. A quick proof lets the next step double.
+                    // Nothing reaches the floor. The next search about four times larger,
+                    // but small enough to end before the deadline (one that cannot end
+                    // proves nothing): at most half the time left.
                     upper = floor - 1;
+                    steps.failed(floor, r.stats.nodes());
                     let left = deadline.saturating_duration_since(Instant::now());
-                    if began.elapsed() * 16 < left {
-                        step = (2 * step).min(64);
-                    } else {
-                        step = (step / 2).max(1);
-                    }
+                    let took = began.elapsed().as_secs_f64().max(1e-3);
+                    steps.fit(left.as_secs_f64() / 2.0 / took);
                 }
                 Status::Optimal => {
                     // The best layout reaching the floor, and nothing is above `upper`.
