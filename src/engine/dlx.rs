@@ -611,6 +611,15 @@ pub trait Visitor {
     /// order to try them, in place. By default the order of the lists (the solver's option
     /// order) stands.
     fn order(&mut self, _view: &View<'_>, _options: &mut [OptionId]) {}
+    /// Whether `choose` is called.
+    const CHOOSES: bool = false;
+    /// The item to branch on at the node just entered (and kept), after `exclude`: one of
+    /// the view's active primary items (any of them is a valid branching, so the choice
+    /// changes the tree, never the solutions), or `None` for the solver's own choice, the
+    /// item of minimum length, leftmost on ties (MRV).
+    fn choose(&mut self, _view: &View<'_>) -> Option<ItemId> {
+        None
+    }
 }
 
 /// Counts solutions only.
@@ -1152,7 +1161,11 @@ impl<'p> Solver<'p> {
                 if V::PRUNES {
                     self.exclude_for(level, visitor, &mut exclusions, &mut c);
                 }
-                best = self.links.best_item(&mut c).0;
+                best = if V::CHOOSES {
+                    self.chosen_item(level, visitor, &mut c)
+                } else {
+                    self.links.best_item(&mut c).0
+                };
                 self.links.cover::<COLOURS>(best, &mut c);
                 if !COLOURS {
                     c.covers += 1;
@@ -1228,6 +1241,26 @@ impl<'p> Solver<'p> {
             c.fold_plain(&undone);
         }
         self.finish(c, nodes, solutions, max_level, end)
+    }
+
+    /// The header of the item to branch on at `level`: the visitor's choice
+    /// ([`Visitor::choose`]), or the item of minimum length when it leaves it to the solver.
+    fn chosen_item<V: Visitor>(&mut self, level: usize, visitor: &mut V, c: &mut Counters) -> u32 {
+        let Some(item) = visitor.choose(&self.view(level)) else {
+            return self.links.best_item(c).0;
+        };
+        let h = self
+            .header_of_item
+            .get(item.0 as usize)
+            .copied()
+            .filter(|&h| {
+                self.problem.is_primary(item) && {
+                    let cl = &self.links.cl;
+                    cl[cl[h as usize].prev as usize].next == h
+                }
+            });
+        // Covering an item that is not in the ring would corrupt the links.
+        h.expect("Visitor::choose must name an active primary item")
     }
 
     /// Lets the visitor reorder the list of `item`, just covered at `level` (a covered item's
@@ -1395,6 +1428,36 @@ mod tests {
             self.solutions += 1;
             ControlFlow::Continue(())
         }
+    }
+
+    /// Branches on the rightmost active primary item instead of the shortest.
+    struct Rightmost {
+        solutions: u64,
+    }
+
+    impl Visitor for Rightmost {
+        const CHOOSES: bool = true;
+        fn choose(&mut self, view: &View<'_>) -> Option<ItemId> {
+            view.active_primary().last()
+        }
+        fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
+            self.solutions += 1;
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// A visitor's choice of the branching item changes the tree, not the solutions, and
+    /// leaves the solver as it found it.
+    #[test]
+    fn a_visitor_may_choose_the_branching_item() {
+        let model = WeightedQueens::new(8);
+        let mut solver = Solver::new(model.problem());
+        let mrv = solver.count(&Budget::unlimited());
+        let mut rightmost = Rightmost { solutions: 0 };
+        let out = solver.run(&Budget::unlimited(), &mut rightmost);
+        assert_eq!((out.stats.solutions, rightmost.solutions), (92, 92));
+        assert_ne!(out.stats.nodes, mrv.stats.nodes);
+        assert_eq!(solver.count(&Budget::unlimited()).stats, mrv.stats);
     }
 
     /// A visitor's stop ends the search at the node it cut off, without trying the other

@@ -49,7 +49,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::dlx::{Solver, View, Visitor};
-use super::problem::{OptionId, Problem};
+use super::problem::{ItemId, OptionId, Problem};
 use super::stats::{Budget, End, Stats};
 
 mod shards;
@@ -110,6 +110,15 @@ pub trait Bound {
     /// Called after `bound` kept a node: the options of the item it branches on, to be put
     /// in the order to try them (most promising first), in place ([`Visitor::order`]).
     fn order(&mut self, _view: &View<'_>, _options: &mut [OptionId]) {}
+    /// Whether `choose` does anything.
+    const CHOOSES: bool = false;
+    /// Called after `bound` kept a node and `exclude` ran: the active primary item to branch
+    /// on ([`Visitor::choose`]), or `None` (the default) for the engine's item of minimum
+    /// length. Any active primary item is a valid branching: the choice shapes the tree, not
+    /// the result.
+    fn choose(&mut self, _view: &View<'_>) -> Option<ItemId> {
+        None
+    }
     /// Called before each search with its budget's deadline, so that a bound that works
     /// long at one node (an iterative bound at a large root) can stop in time. A bound that
     /// stops early must still return a valid bound. Nothing by default.
@@ -556,6 +565,12 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 
     fn order(&mut self, view: &View<'_>, options: &mut [OptionId]) {
         self.bound.order(view, options);
+    }
+
+    const CHOOSES: bool = B::CHOOSES;
+
+    fn choose(&mut self, view: &View<'_>) -> Option<ItemId> {
+        self.bound.choose(view)
     }
 
     fn enter(&mut self, view: &View<'_>) -> bool {

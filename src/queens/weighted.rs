@@ -553,7 +553,11 @@ impl WeightedQueens {
     ) -> (optimize::Optimum, bool) {
         let (n, lines) = (self.n, &self.line_of_item[..]);
         let (steps, root_steps) = (run.steps, run.root_steps);
-        let bound = || lagrange::LagrangeBound::<T>::new(n, lines, board, steps, root_steps);
+        // Each aim searches the last one's nodes again: they start from where they ended.
+        let memo = lagrange::Memo::<T>::new(n, lagrange::MEMO_BYTES);
+        let bound = || {
+            lagrange::LagrangeBound::<T>::new(n, lines, board, steps, root_steps).with_memo(&memo)
+        };
         // With several threads, one more solver and bound per thread besides the main one.
         let workers = if run.threads > 1 { run.threads } else { 0 };
         let mut workers: Vec<_> = (0..workers)
@@ -1016,5 +1020,43 @@ mod tests {
             }
             assert!(retried.nodes > normal.nodes);
         }
+    }
+
+    /// The memo of the aims (`lagrange::Memo`) changes the speed, never the answer: with
+    /// every node given the same key, each node starts from some other node's state and
+    /// branches on its item where that item is still open, and the optimum and its layout
+    /// are still the brute-force ones, on one thread and on two.
+    #[test]
+    fn colliding_memo_keys_leave_the_answer_exact() {
+        let enumerate = Request {
+            method: Method::Enumerate,
+            ..Request::default()
+        };
+        // Whether the collisions changed a search at all (else the test tests nothing).
+        let mut changed = false;
+        for n in [9, 10, 11] {
+            let mut model = WeightedQueens::new(n);
+            for board in random_boards(n, 3, 40 + n as u64, -20, 99) {
+                let expected = model.solve(&board, &enumerate);
+                for threads in [1, 2] {
+                    let req = Request {
+                        method: Method::BranchBound(BoundKind::Lagrangian(DEFAULT_LAGRANGE_STEPS)),
+                        threads,
+                        ..Request::default()
+                    };
+                    let normal = model.solve(&board, &req);
+                    lagrange::TEST_MEMO_COLLIDES.with(|t| t.set(true));
+                    let collided = model.solve(&board, &req);
+                    lagrange::TEST_MEMO_COLLIDES.with(|t| t.set(false));
+                    changed |= collided.nodes != normal.nodes;
+                    for r in [&normal, &collided] {
+                        assert_eq!(r.status, Status::Optimal, "n = {n}");
+                        assert_eq!(r.maximum(), expected.maximum(), "n = {n}");
+                        assert_eq!(r.layouts, expected.layouts, "n = {n}, {threads} threads");
+                    }
+                }
+            }
+        }
+        assert!(changed, "the colliding memo was never used");
     }
 }

@@ -74,7 +74,9 @@ impl WeightedQueens {
     ) -> Descent {
         let (solver, board, gains, order, seed, score, deadline, threads) = args;
         let (n, lines) = (self.n, &self.line_of_item[..]);
-        let bound = || LagrangeBound::<T>::new(n, lines, board, steps, root_steps);
+        // Each floor searches the last one's nodes again: they start from where they ended.
+        let memo = lagrange::Memo::<T>::new(n, lagrange::MEMO_BYTES);
+        let bound = || LagrangeBound::<T>::new(n, lines, board, steps, root_steps).with_memo(&memo);
         let workers = if threads > 1 { threads } else { 0 };
         let mut workers: Vec<_> = (0..workers)
             .map(|_| {
