@@ -49,7 +49,7 @@ const WARM_ROOT_FACTOR: u32 = 4;
 /// with 5, 74 s with 8, 78 s with none; 83 s without a memo.
 const MEMO_STEPS: u32 = 1;
 
-/// The memory a [`Memo`] may take (about 190,000 states at n = 40).
+/// The memory a [`Memo`] may take (about 175,000 states at n = 40; 290 MB peak at n = 40).
 pub const MEMO_BYTES: usize = 256 << 20;
 
 /// The bound looks at the clock (when the search has a deadline) once its steps have done
@@ -148,7 +148,7 @@ impl<T: HungarianInt> Memo<T> {
     pub fn new(n: usize, bytes: usize) -> Memo<T> {
         let mut g = SplitMix64::new(0x6d65_6d6f);
         // Five vectors of n or 2n values, their headers and allocations, the map's slot.
-        let per_state = 7 * n * std::mem::size_of::<T>() + 264;
+        let per_state = 7 * n * std::mem::size_of::<T>() + 400;
         #[cfg(test)]
         let collide = TEST_MEMO_COLLIDES.with(|t| t.get());
         #[cfg(not(test))]
