@@ -7,6 +7,8 @@
 //! pruning everything below that floor ([`optimize::optimize_floor_parallel`], on every
 //! thread). One that finds none proves the floor minus one; one that finds a layout ends the
 //! descent (its layout is then optimal: nothing scores more than the bound proven before it).
+//! The floor searches share one [`lagrange::Memo`]: each starts the last one's nodes from
+//! the states they ended with.
 //! The ordinary branch and bound from the layout, which on these boards finds nothing better
 //! in the time, is not run.
 
