@@ -129,11 +129,14 @@ impl<T: Copy> Level<T> {
 pub struct Memo<T> {
     /// One random key per option (square): a node's key is the XOR of its chosen options'.
     keys: Vec<u64>,
-    states: Mutex<HashMap<u64, (Level<T>, Option<ItemId>)>>,
+    states: Mutex<HashMap<u64, Remembered<T>>>,
     /// At most this many states are kept (the first ones: the earliest searches' nodes,
     /// which every later search visits again).
     capacity: usize,
 }
+
+/// What a [`Memo`] keeps of a node: the state it ended with, and the item it branched on.
+type Remembered<T> = (Level<T>, Option<ItemId>);
 
 #[cfg(test)]
 thread_local! {
