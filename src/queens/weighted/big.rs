@@ -130,7 +130,7 @@ impl WeightedQueens {
             }
             match r.status {
                 Status::Infeasible => {
-                    // Nothing reaches the floor. The next search about four times larger,
+                    // Nothing reaches the floor. The next search about `AIM_GROWTH` times larger,
                     // but small enough to end before the deadline (one that cannot end
                     // proves nothing): at most half the time left.
                     upper = floor - 1;
