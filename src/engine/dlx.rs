@@ -673,6 +673,19 @@ impl View<'_> {
             }
         })
     }
+    /// The active primary item with the fewest options, leftmost on ties: the engine's own
+    /// branching choice (MRV), for a visitor that chooses ([`Visitor::choose`]) and wants to
+    /// know it. `None` when every primary item is covered.
+    pub fn shortest_item(&self) -> Option<ItemId> {
+        let mut best: Option<(usize, ItemId)> = None;
+        for i in self.active_primary() {
+            let len = self.len(i);
+            if best.is_none_or(|(l, _)| len < l) {
+                best = Some((len, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
     /// How many options are still available for an active item.
     pub fn len(&self, item: ItemId) -> usize {
         let h = self.solver.header_of_item[item.0 as usize];

@@ -746,7 +746,8 @@ struct Window {
 /// root's bound, pruning everything that cannot reach it. Such a search is small; when it ends
 /// without a solution, nothing reaches the aim (an upper bound one below it is proven) and the
 /// aim comes down, by a step sized from the last two searches so that the next one is about
-/// [`AIM_GROWTH`] times larger. The first search that finds a solution goes on as an ordinary branch
+/// [`AIM_GROWTH`] times larger. The first search that finds a solution goes on as an ordinary
+/// branch
 /// and bound from it and proves its result. If the budget runs out, the best bound proven so
 /// far is reported. Statistics add up over all searches.
 pub fn optimize_aiming<B: Bound>(
@@ -853,14 +854,15 @@ fn probe<B: Bound>(
 /// Measured on nine proofs (weighted n-queens, n = 28..40, one thread): without the bound's
 /// memo of node states 2.7, 4, 6 and 10 gave 1.21 M, 1.06 M, 1.06 M and 1.23 M nodes; with
 /// it (a later search restarts the earlier ones' nodes cheaply) 6 took 61.0 s against 65.3 s
-/// for 4, fewer on each of the nine, 2 and 3 98 s and 80 s; n = 40 on two threads 6 beat 4
+/// for 4, and less time on each of the nine; 2 and 3 took 98 s and 80 s; n = 40 on two threads 6 beat 4
 /// and 8 on three boards.
 pub const AIM_GROWTH: f64 = 6.0;
 
 /// The steps of a descending series of floor searches: [`optimize_aiming`]'s aims, and any
 /// caller's descent of a bound by floor searches. The size of a search grows about
 /// exponentially as its floor comes down, so after a search that found nothing the next step
-/// is sized from the last two searches for the next search to be about [`AIM_GROWTH`] times larger
+/// is sized from the last two searches for the next search to be about [`AIM_GROWTH`] times
+/// larger
 /// than the last (at most twice the previous step, at least 1). The series starts from the
 /// root, counted as a search of one node at `upper + 1`.
 #[derive(Clone, Copy, Debug)]

@@ -382,16 +382,7 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         };
         let item = match self.recalled_item {
             Some(old) if view.active_primary().any(|i| i == old) => old,
-            _ => {
-                let mut best: Option<(usize, ItemId)> = None;
-                for i in view.active_primary() {
-                    let len = view.len(i);
-                    if best.is_none_or(|(l, _)| len < l) {
-                        best = Some((len, i));
-                    }
-                }
-                best?.1
-            }
+            _ => view.shortest_item()?,
         };
         memo.keep_item(key, item);
         Some(item)
