@@ -1,4 +1,4 @@
-//! Benchmark of the word-parallel n-queens counter (`xcover::queens::bits`), harness = false.
+//! Benchmark of the word-parallel n-queens counter (`dancelinks::queens::bits`), harness = false.
 //!
 //! `cargo bench --bench bits` counts n = 12..=17 with 1 and 2 threads and prints the wall time
 //! (best of the repetitions), the CPU time of that run (user + system, from /proc/self/stat:
@@ -23,8 +23,8 @@
 
 use std::time::{Duration, Instant};
 
-use xcover::engine::{Budget, Entry, Problem, ProblemBuilder, Solver};
-use xcover::queens::bits;
+use dancelinks::engine::{Budget, Entry, Problem, ProblemBuilder, Solver};
+use dancelinks::queens::bits;
 
 /// The n-queens exact-cover problem: ranks and files primary in organ-pipe order, all
 /// diagonals secondary, options row-major.

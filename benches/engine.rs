@@ -6,8 +6,8 @@
 
 use std::time::{Duration, Instant};
 
-use xcover::engine::{Budget, Solver};
-use xcover::io::dlx_format;
+use dancelinks::engine::{Budget, Solver};
+use dancelinks::io::dlx_format;
 
 #[path = "../tests/integration/instances.rs"]
 mod instances;

@@ -11,8 +11,8 @@
 
 use std::time::{Duration, Instant};
 
-use xcover::engine::{Budget, Plan, Problem};
-use xcover::io::dlx_format;
+use dancelinks::engine::{Budget, Plan, Problem};
+use dancelinks::io::dlx_format;
 
 #[path = "../tests/integration/instances.rs"]
 mod instances;

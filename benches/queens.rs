@@ -7,8 +7,8 @@
 
 use std::time::Instant;
 
-use xcover::queens::count::Counted;
-use xcover::queens::model::{CountConfig, Queens, Reduction, count};
+use dancelinks::queens::count::Counted;
+use dancelinks::queens::model::{CountConfig, Queens, Reduction, count};
 
 /// A000170 for n = 0..=17, to check every run.
 const A000170: [u64; 18] = [

@@ -18,10 +18,10 @@
 
 use std::time::{Duration, Instant};
 
-use xcover::engine::Budget;
-use xcover::engine::optimize::Keep;
-use xcover::io::weights::{parse_classic, write_classic};
-use xcover::queens::weighted::{
+use dancelinks::engine::Budget;
+use dancelinks::engine::optimize::Keep;
+use dancelinks::io::weights::{parse_classic, write_classic};
+use dancelinks::queens::weighted::{
     BoundKind, DEFAULT_LAGRANGE_STEPS, Method, Request, WeightedQueens, random_boards,
 };
 

@@ -16,9 +16,11 @@
 
 use std::time::{Duration, Instant};
 
-use xcover::engine::Budget;
-use xcover::io::shard::{self, Located, Shard, Source};
-use xcover::queens::weighted::{PartRequest, Request, WeightedQueens, layout_text, random_boards};
+use dancelinks::engine::Budget;
+use dancelinks::io::shard::{self, Located, Shard, Source};
+use dancelinks::queens::weighted::{
+    PartRequest, Request, WeightedQueens, layout_text, random_boards,
+};
 
 fn env(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())

@@ -1,5 +1,6 @@
-//! xcover: Knuth's Algorithm X over dancing links, for generalised exact cover with colours
-//! (XCC), and the models built on it (N-queens, weighted N-queens).
+//! dancelinks, the library of the `xcover` command: Knuth's Algorithm X over dancing links,
+//! for generalised exact cover with colours (XCC), and the models built on it (N-queens,
+//! weighted N-queens).
 //!
 //! The crate is four rooms with arrows one way:
 //! - [`engine`]: the dancing-links search, statistics, budgets, the optimising
@@ -20,7 +21,7 @@
 #![warn(missing_docs)]
 
 // The binary's subcommands live here so the binary stays a thin `main` and the integration
-// tests can walk the clap tree (`xcover::cmd::Cli::command()`); they are not API: hidden from
+// tests can walk the clap tree (`dancelinks::cmd::Cli::command()`); they are not API: hidden from
 // the documentation, and may change in any release.
 #[cfg(feature = "cli")]
 #[doc(hidden)]

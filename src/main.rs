@@ -41,9 +41,9 @@ mod closed_stdout {
 
 fn main() -> ExitCode {
     if closed_stdout::was_closed() {
-        xcover::io::output::set_stdout_closed();
+        dancelinks::io::output::set_stdout_closed();
     }
-    let cli = match xcover::cmd::Cli::try_parse() {
+    let cli = match dancelinks::cmd::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             // A usage error.
@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    match xcover::cmd::run(cli) {
+    match dancelinks::cmd::run(cli) {
         Ok(code) => code,
         Err(e) => fail(e),
     }
@@ -71,7 +71,7 @@ fn print_help(e: &clap::Error) -> anyhow::Result<()> {
         e.print()?;
         return Ok(());
     }
-    let mut out = xcover::io::output::Output::stdout();
+    let mut out = dancelinks::io::output::Output::stdout();
     out.write_all(e.render().to_string().as_bytes())?;
     out.finish()
 }
@@ -82,7 +82,7 @@ fn fail(e: anyhow::Error) -> ExitCode {
     if is_broken_pipe(&e) {
         return ExitCode::SUCCESS;
     }
-    xcover::cmd::diag::error(&format!("{e:#}"));
+    dancelinks::cmd::diag::error(&format!("{e:#}"));
     ExitCode::from(2)
 }
 

@@ -22,8 +22,8 @@
 //! one (the n-queens model's assignment bound lives in `queens::weighted`).
 //!
 //! ```
-//! use xcover::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
-//! use xcover::engine::{Budget, ProblemBuilder, Solver};
+//! use dancelinks::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
+//! use dancelinks::engine::{Budget, ProblemBuilder, Solver};
 //! let mut b = ProblemBuilder::new();
 //! for name in ["a", "b", "c"] { b.primary(name).unwrap(); }
 //! // Costs as DLX5 reads them: cover a, b, c at least total cost.

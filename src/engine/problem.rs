@@ -191,7 +191,7 @@ impl Problem {
 /// Builds a [`Problem`]: declare items, then add options by item id or by name.
 ///
 /// ```
-/// use xcover::engine::{ProblemBuilder, Solver, Budget};
+/// use dancelinks::engine::{ProblemBuilder, Solver, Budget};
 /// let mut b = ProblemBuilder::new();
 /// for name in ["p", "q", "r"] { b.primary(name).unwrap(); }
 /// for name in ["x", "y"] { b.secondary(name).unwrap(); }

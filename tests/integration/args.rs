@@ -146,7 +146,7 @@ fn argv(path: &str, b: &Base, arg: &clap::Arg, value: &str) -> Vec<String> {
 }
 
 fn parses(args: &[String]) -> bool {
-    xcover::cmd::Cli::try_parse_from(
+    dancelinks::cmd::Cli::try_parse_from(
         std::iter::once("xcover".to_string()).chain(args.iter().cloned()),
     )
     .is_ok()
@@ -227,7 +227,7 @@ fn run(
 fn every_numeric_argument_at_its_edges_exits_0_or_2() {
     let dir = tempfile::tempdir().unwrap();
     let mut all = Vec::new();
-    leaves(&xcover::cmd::Cli::command(), "", &mut all);
+    leaves(&dancelinks::cmd::Cli::command(), "", &mut all);
     let mut tried = 0;
     let mut failures = Vec::new();
     for (path, cmd) in &all {

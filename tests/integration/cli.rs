@@ -25,13 +25,13 @@ fn subcommands(cmd: &clap::Command, prefix: &str, out: &mut Vec<(String, clap::C
 
 fn all_subcommands() -> Vec<(String, clap::Command)> {
     let mut all = Vec::new();
-    subcommands(&xcover::cmd::Cli::command(), "", &mut all);
+    subcommands(&dancelinks::cmd::Cli::command(), "", &mut all);
     all
 }
 
 #[test]
 fn clap_definition_passes_debug_assert() {
-    xcover::cmd::Cli::command().debug_assert();
+    dancelinks::cmd::Cli::command().debug_assert();
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn computing() -> Vec<(&'static str, Vec<&'static str>, Vec<u8>)> {
 #[test]
 fn threads_is_one_definition_on_every_computing_subcommand() {
     let all = all_subcommands();
-    let reference = xcover::cmd::Cli::command()
+    let reference = dancelinks::cmd::Cli::command()
         .find_subcommand("solve")
         .unwrap()
         .get_arguments()
@@ -182,7 +182,7 @@ fn threads_is_one_definition_on_every_computing_subcommand() {
                 argv.push("8");
             }
             argv.extend(["--threads", v]);
-            <xcover::cmd::Cli as clap::Parser>::try_parse_from(&argv).is_ok()
+            <dancelinks::cmd::Cli as clap::Parser>::try_parse_from(&argv).is_ok()
         };
         assert!(parses("0") && parses("1") && parses("1024"), "{path}");
         assert!(!parses("1025") && !parses("-1"), "{path}");

@@ -4,11 +4,11 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use proptest::prelude::*;
-use xcover::engine::{
+use dancelinks::engine::{
     Budget, End, OptionId, Part, Problem, ProblemBuilder, Solver, Stats, count_parallel,
 };
-use xcover::io::dlx_format::{self, DlxFile, Limits};
+use dancelinks::io::dlx_format::{self, DlxFile, Limits};
+use proptest::prelude::*;
 
 use crate::instances;
 
@@ -134,7 +134,7 @@ fn knuth_13_queens_organ_pipe() {
     assert_eq!(stats.mems(), 252_453_315);
     // 72 items (26 primary, 46 diagonals) and 2 ring heads; 915 nodes (node 0, 72 headers,
     // 672 entries, 170 spacers); 13 levels: 16·74 + 16·915 + 4·13 bytes.
-    let bytes = xcover::engine::structure_bytes(&parse(&text).problem, stats.max_level());
+    let bytes = dancelinks::engine::structure_bytes(&parse(&text).problem, stats.max_level());
     assert_eq!(bytes, 15_876);
     assert_eq!(
         stats.knuth_line(bytes),
@@ -260,7 +260,7 @@ fn taocp_colour_example() {
 
 #[test]
 fn builder_api_by_id_with_colours() {
-    use xcover::engine::Entry;
+    use dancelinks::engine::Entry;
     let mut b = ProblemBuilder::new();
     let p = b.primary("p").unwrap();
     let q = b.primary("q").unwrap();
@@ -578,8 +578,8 @@ fn reader_accepts_knuths_layout_and_extensions() {
 /// tilings of a 3x4 board (11 of them).
 #[test]
 fn docs_example_domino_tilings() {
+    use dancelinks::engine::{Budget, Entry, ProblemBuilder, Solver};
     use std::ops::ControlFlow;
-    use xcover::engine::{Budget, Entry, ProblemBuilder, Solver};
 
     let (rows, cols) = (3, 4);
     let mut b = ProblemBuilder::new();
@@ -708,10 +708,10 @@ impl Excluder {
     }
 }
 
-impl xcover::engine::Visitor for Excluder {
+impl dancelinks::engine::Visitor for Excluder {
     const PRUNES: bool = true;
     const ORDERS: bool = true;
-    fn order(&mut self, view: &xcover::engine::View<'_>, options: &mut [OptionId]) {
+    fn order(&mut self, view: &dancelinks::engine::View<'_>, options: &mut [OptionId]) {
         match self.reorder {
             1 => options.reverse(),
             2 => {
@@ -724,10 +724,10 @@ impl xcover::engine::Visitor for Excluder {
             self.root_order = options.to_vec();
         }
     }
-    fn enter(&mut self, _: &xcover::engine::View<'_>) -> bool {
+    fn enter(&mut self, _: &dancelinks::engine::View<'_>) -> bool {
         true
     }
-    fn exclude(&mut self, view: &xcover::engine::View<'_>, out: &mut Vec<OptionId>) {
+    fn exclude(&mut self, view: &dancelinks::engine::View<'_>, out: &mut Vec<OptionId>) {
         if view.depth() >= self.from {
             out.extend(&self.excluded);
             out.extend(&self.excluded);
@@ -806,7 +806,7 @@ proptest! {
         text in random_problem(),
         weights in proptest::collection::vec(-20i64..60, 16),
     ) {
-        use xcover::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
+        use dancelinks::engine::optimize::{self, Config, Keep, Sense, ShareBound, Status};
         let f = dlx_format::parse(text.as_bytes(), "random").unwrap();
         let problem = &f.problem;
         let w: Vec<i64> = problem.options().map(|o| weights[o.0 as usize % 16]).collect();

@@ -68,7 +68,7 @@ pub fn queens(n: usize, organ_pipe: bool) -> String {
 /// `m, m-1, m+1, m-2, m+2, ...` with `m = n/2`: 0..n from the middle outward (the library's
 /// one definition).
 pub fn organ_pipe_order(n: usize) -> Vec<usize> {
-    xcover::queens::board::organ_pipe(n)
+    dancelinks::queens::board::organ_pipe(n)
 }
 
 /// Langford pairs: place two copies of each of 1..=n in 2n slots so that the copies of k

@@ -1,4 +1,4 @@
-//! Tests: shard records (`xcover::io::shard`) and `xcover merge`: every single edit of a field
+//! Tests: shard records (`dancelinks::io::shard`) and `xcover merge`: every single edit of a field
 //! is caught, the queens rules (n in range, unique <= solutions <= 8·unique, fingerprint),
 //! duplicates named by file and line, long lines, and the optimisation rules.
 
@@ -8,12 +8,12 @@ use predicates::prelude::*;
 
 use crate::common::{located, xcover};
 
-use xcover::io::shard::{
+use dancelinks::io::shard::{
     Format, Hex64, Kind, MAX_LINE, Problem, Sense, Shard, ShardRecord, Status, fnv1a64, merge,
     read_records, write_records,
 };
-use xcover::queens::count::{Engine, Request, count};
-use xcover::queens::model::Reduction;
+use dancelinks::queens::count::{Engine, Request, count};
+use dancelinks::queens::model::Reduction;
 
 /// The records of a real count of n split in m shards.
 fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRecord> {
@@ -353,6 +353,6 @@ fn estimate_prints_alone_and_suggests_shards_for_long_counts() {
     assert!(String::from_utf8(out.stdout).unwrap().contains("tree~"));
     // Knuth's estimator is unbiased: close to the exact tree size (n = 8: 2,057 nodes with
     // the root).
-    let t = xcover::queens::count::tree_size(8, 20_000, 1);
+    let t = dancelinks::queens::count::tree_size(8, 20_000, 1);
     assert!((t - 2057.0).abs() < 100.0, "{t}");
 }

@@ -1,11 +1,11 @@
-//! The word-parallel counter (`xcover::queens::bits`): OEIS counts with 1 and 2 threads, shards
+//! The word-parallel counter (`dancelinks::queens::bits`): OEIS counts with 1 and 2 threads, shards
 //! that add up (with consistent check residues), and an independent brute force for small n.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use xcover::queens::bits::{self, BitsCount};
-use xcover::queens::count::RESIDUE_MODULUS as RESIDUE_PRIME;
+use dancelinks::queens::bits::{self, BitsCount};
+use dancelinks::queens::count::RESIDUE_MODULUS as RESIDUE_PRIME;
 
 use crate::common::placements;
 

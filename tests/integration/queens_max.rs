@@ -3,13 +3,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use predicates::prelude::*;
-use proptest::prelude::*;
-use xcover::engine::optimize::{self, Config, Keep, NoBound, Sense, ShareBound, Status};
-use xcover::engine::{Budget, Entry, ItemId, OptionId, ProblemBuilder, Solver};
-use xcover::queens::weighted::{
+use dancelinks::engine::optimize::{self, Config, Keep, NoBound, Sense, ShareBound, Status};
+use dancelinks::engine::{Budget, Entry, ItemId, OptionId, ProblemBuilder, Solver};
+use dancelinks::queens::weighted::{
     BoundKind, Method, Request, SplitMix64, WeightedQueens, random_boards,
 };
+use predicates::prelude::*;
+use proptest::prelude::*;
 
 use crate::common::{placements, score, xcover};
 
@@ -315,7 +315,7 @@ fn time_limit_reports_feasible_with_a_valid_bound() {
     let bound = v["bound"].as_i64().unwrap();
     assert!(bound >= value, "{bound} < {value}");
     // The layout is a placement and scores the value.
-    let boards = xcover::io::weights::parse_classic(&text, "x", None).unwrap();
+    let boards = dancelinks::io::weights::parse_classic(&text, "x", None).unwrap();
     let q: Vec<u32> = (0..n)
         .map(|r| v[format!("q{r}")].as_u64().unwrap() as u32)
         .collect();
@@ -567,7 +567,7 @@ fn random_is_reproducible_and_documented() {
         .unwrap();
     assert!(out.status.success());
     let s = String::from_utf8(out.stdout).unwrap();
-    let b = xcover::io::weights::parse_classic(s.as_bytes(), "x", None).unwrap();
+    let b = dancelinks::io::weights::parse_classic(s.as_bytes(), "x", None).unwrap();
     assert_eq!(b.n, 5);
     assert_eq!(b.count(), 2);
     assert_eq!(b.numbers[0], first);

@@ -10,10 +10,10 @@ use predicates::prelude::*;
 
 use crate::common::{located, placements, score, xcover};
 
-use xcover::engine::Budget;
-use xcover::engine::optimize::Status;
-use xcover::io::shard::{self, Kind, Problem, Shard, ShardRecord};
-use xcover::queens::weighted::{
+use dancelinks::engine::Budget;
+use dancelinks::engine::optimize::Status;
+use dancelinks::io::shard::{self, Kind, Problem, Shard, ShardRecord};
+use dancelinks::queens::weighted::{
     BoundKind, Method, PartRequest, Request, SplitMix64, WeightedQueens, check_record, fingerprint,
     layout_text, parse_layout, random_boards,
 };
@@ -343,11 +343,11 @@ fn tampered_mixed_missing_and_duplicate_records_are_refused() {
         &|p| matches!(p, Problem::Mixed { field, .. } if *field == "engine"),
     );
     // A queens count record.
-    let count = xcover::queens::count::Request {
+    let count = dancelinks::queens::count::Request {
         shard: Shard::new(2, 4).unwrap(),
-        ..xcover::queens::count::Request::new(6)
+        ..dancelinks::queens::count::Request::new(6)
     };
-    let c = xcover::queens::count::count(&count, &|_, _, _| {})
+    let c = dancelinks::queens::count::count(&count, &|_, _, _| {})
         .unwrap()
         .record(&count, 0.1);
     let mut r = good.clone();

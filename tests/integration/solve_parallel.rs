@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use assert_cmd::Command;
-use proptest::prelude::*;
-use xcover::engine::optimize::{Keep, Sense, Status};
-use xcover::engine::{
+use dancelinks::engine::optimize::{Keep, Sense, Status};
+use dancelinks::engine::{
     Budget, End, OptionId, Plan, Problem, Solver, Stats, count_split, run_split_ordered,
 };
-use xcover::io::dlx_format;
+use dancelinks::io::dlx_format;
+use proptest::prelude::*;
 
 use crate::instances;
 
@@ -234,7 +234,7 @@ proptest! {
         for sense in [Sense::Minimize, Sense::Maximize] {
             for keep in [Keep::Best, Keep::Top(3)] {
                 let (seq, _) = plan(1, None).optimize(&p, sense, keep, Budget::unlimited());
-                let values = |o: &xcover::engine::optimize::Optimum| -> Vec<i128> {
+                let values = |o: &dancelinks::engine::optimize::Optimum| -> Vec<i128> {
                     o.solutions.iter().map(|s| s.value).collect()
                 };
                 let (par, _) = plan(3, None).optimize(&p, sense, keep, Budget::unlimited());
@@ -243,7 +243,7 @@ proptest! {
                 if keep == Keep::Best {
                     // The same solution, not just the same value: the one the sequential
                     // search meets first among the optimal ones.
-                    let options = |o: &xcover::engine::optimize::Optimum| -> Vec<Vec<OptionId>> {
+                    let options = |o: &dancelinks::engine::optimize::Optimum| -> Vec<Vec<OptionId>> {
                         o.solutions.iter().map(|s| s.options.clone()).collect()
                     };
                     for threads in [2, 3] {

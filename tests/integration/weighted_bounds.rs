@@ -4,13 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use predicates::prelude::*;
-use xcover::engine::Budget;
-use xcover::engine::optimize::{Keep, Status};
-use xcover::queens::weighted::{
+use dancelinks::engine::Budget;
+use dancelinks::engine::optimize::{Keep, Status};
+use dancelinks::queens::weighted::{
     BoardResult, BoundKind, MAX_N, Method, Request, SplitMix64, WeightedQueens, explicit_layout,
     random_boards,
 };
+use predicates::prelude::*;
 
 use crate::common::{score, xcover};
 
@@ -90,7 +90,7 @@ fn check(res: &BoardResult, board: &[i64], optimum: i128, keep: Keep, what: &str
 #[test]
 fn time_limited_results_bracket_the_optimum() {
     let mut g = SplitMix64::new(1111);
-    let lagrangian = BoundKind::Lagrangian(xcover::queens::weighted::DEFAULT_LAGRANGE_STEPS);
+    let lagrangian = BoundKind::Lagrangian(dancelinks::queens::weighted::DEFAULT_LAGRANGE_STEPS);
     let kinds = [
         lagrangian,
         BoundKind::Assignment,
