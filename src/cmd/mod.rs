@@ -130,6 +130,34 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 #[error("{0}")]
 pub struct InputError(pub String);
 
+/// A size in bytes: a whole number with an optional suffix K, M, G or T (powers of 1024,
+/// an optional `B` or `iB` after it: `64M`, `2GiB`).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("'{s}': the size suffix must be K, M, G or T")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| {
+        format!("'{s}' is not a size (a whole number of bytes, or with K, M, G, T)")
+    })?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{s}' is too large a size"))
+}
+
 /// A clap value parser for a duration given as a nonnegative decimal number of seconds.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s

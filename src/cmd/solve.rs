@@ -34,7 +34,9 @@ use anyhow::Context;
 
 use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{Keep, Optimum, Sense, Status};
-use crate::engine::{Budget, OptionId, Outcome, Plan, SplitInfo, Stats, structure_bytes};
+use crate::engine::{
+    Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, count_memoised, structure_bytes,
+};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::Output;
 use crate::io::records::{
@@ -54,6 +56,27 @@ pub enum Format {
     Csv,
     /// JSON Lines: one object per solution (and a summary with --stats).
     Json,
+}
+
+/// `--memo`: when a count remembers sub-problem counts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoArg {
+    /// Decide from a short probe.
+    Auto,
+    /// Always.
+    On,
+    /// Never.
+    Off,
+}
+
+impl MemoArg {
+    fn mode(self) -> MemoMode {
+        match self {
+            MemoArg::Auto => MemoMode::Auto,
+            MemoArg::On => MemoMode::On,
+            MemoArg::Off => MemoMode::Off,
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -110,6 +133,22 @@ pub struct Args {
     // With --limit, --nodes or --mems the search runs on one thread (said at those options).
     #[command(flatten)]
     pub threads: super::Threads,
+
+    /// With --count: remember the counts of sub-problems met before (the same items left
+    /// and colours set): `auto` decides from a short probe, `on` always (one thread), `off`
+    /// never.
+    #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN")]
+    pub memo: MemoArg,
+
+    /// Search exactly DLX2's tree, so that nodes, updates and mems are Knuth's figures for
+    /// the same input: no memo.
+    #[arg(long, conflicts_with = "memo")]
+    pub knuth: bool,
+
+    /// With --count: the memory the memo may use, e.g. `64M`, `2G` (bytes without a suffix;
+    /// K, M, G, T are powers of 1024). When it is full, old counts are forgotten.
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, default_value = "256M")]
+    pub memo_mem: u64,
 
     /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
     /// With --count or --minimize/--maximize the output is the shard's record (text: a
@@ -203,22 +242,52 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    // The number of solutions, remembered ones included.
+    let mut total = 0u128;
     let (outcome, split) = if args.count {
         let start = Instant::now();
-        let (outcome, split) = plan.count(&dlx.problem, &budget);
+        let counted = count_memoised(
+            &dlx.problem,
+            &plan,
+            &budget,
+            if args.knuth {
+                MemoMode::Off
+            } else {
+                args.memo.mode()
+            },
+            args.memo_mem,
+        );
         if let Some(pb) = &pb {
             pb.finish_and_clear();
         }
+        let outcome = Outcome {
+            end: counted.end,
+            stats: counted.stats,
+        };
         if let Some(shard) = args.shard {
             let seconds = start.elapsed().as_secs_f64();
-            let r =
-                solve_record::count_record(&dlx.problem, shard, &outcome, split.as_ref(), seconds);
+            let r = solve_record::count_record(
+                &dlx.problem,
+                shard,
+                &outcome,
+                counted.split.as_ref(),
+                seconds,
+            );
             shard::write_records(&mut out, [&r], record_format(args.format))?;
         } else {
             let status = StatusWord::of_end(outcome.end);
-            write_count(&mut out, args.format, outcome.stats.solutions(), status)?;
+            write_count(&mut out, args.format, counted.count, status)?;
         }
-        (outcome, split)
+        if args.stats
+            && let Some(m) = counted.memo
+        {
+            diag::notice(&format!(
+                "memo: {} hits, {} stores, {} evictions, {} nodes saved, {} bytes",
+                m.hits, m.stores, m.evictions, m.nodes_saved, m.bytes
+            ));
+        }
+        total = counted.count;
+        (outcome, counted.split)
     } else {
         let r = enumerate(&dlx, &budget, &plan, args.format, &mut out, pb.as_ref());
         if let Some(pb) = &pb {
@@ -229,18 +298,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let status = StatusWord::of_end(outcome.end);
     if args.stats && args.format == Format::Json && !(args.count && args.shard.is_some()) {
         let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
-        write_json_line(&mut out, &SummaryRecord::new(status, &outcome.stats, bytes))?;
+        let mut summary = SummaryRecord::new(status, &outcome.stats, bytes);
+        if args.count {
+            summary.solutions = total;
+        }
+        write_json_line(&mut out, &summary)?;
     }
     out.finish()?;
 
     // A partial count says so; a listing stopped by its own --limit is what was asked for.
     if (args.count || status != StatusWord::Limit)
-        && let Some(notice) = records::partial_notice(status, outcome.stats.solutions())
+        && let Some(notice) = records::partial_notice(
+            status,
+            if args.count {
+                total
+            } else {
+                outcome.stats.solutions().into()
+            },
+        )
     {
         diag::notice(&notice);
     }
     if args.stats {
-        diag::notice(&knuth_line(&dlx, &outcome.stats));
+        let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
+        let solutions = if args.count {
+            total
+        } else {
+            outcome.stats.solutions().into()
+        };
+        diag::notice(&outcome.stats.knuth_line_of(solutions, bytes));
         if let Some(s) = split {
             diag::notice(&split_line(&s));
         }
@@ -296,7 +382,7 @@ fn write_solution_json(
 fn write_count(
     out: &mut Output,
     format: Format,
-    count: u64,
+    count: u128,
     status: StatusWord,
 ) -> anyhow::Result<()> {
     match format {
@@ -304,7 +390,7 @@ fn write_count(
         Format::Csv => {
             let mut w = csv_writer(&mut *out);
             w.write_record(records::SOLVE_COUNT_CSV_HEADER)?;
-            w.write_record([itoa::Buffer::new().format(count), status.as_str()])?;
+            w.write_record([count.to_string().as_str(), status.as_str()])?;
             w.flush()?;
         }
         Format::Json => write_json_line(

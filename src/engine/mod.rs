@@ -4,13 +4,17 @@
 //! Nothing here knows about any particular model.
 
 mod dlx;
+mod memo;
 pub mod optimize;
 mod parallel;
 mod problem;
 mod split;
 mod stats;
 
-pub use dlx::{CountOnly, ForceError, Solver, View, Visitor};
+pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
+pub use memo::{
+    DEFAULT_MEMO_BYTES, Memo, MemoCount, MemoMode, MemoStats, PROBE_NODES, count as count_memoised,
+};
 pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD, ordered_window};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder,

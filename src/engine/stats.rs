@@ -49,10 +49,15 @@ impl Stats {
     /// Knuth's closing line of DLX1/DLX2, with `bytes` from [`structure_bytes`]:
     /// `Altogether 73712 solutions, 0+252453315 mems, 17463157 updates, 6756 bytes, 1046319 nodes.`
     pub fn knuth_line(&self, bytes: u64) -> String {
+        self.knuth_line_of(self.solutions.into(), bytes)
+    }
+    /// [`Stats::knuth_line`] for a search that found `solutions` in all, some of them not
+    /// one by one (a memoised count remembers them).
+    pub fn knuth_line_of(&self, solutions: u128, bytes: u64) -> String {
         format!(
             "Altogether {} solution{}, {}+{} mems, {} updates, {} bytes, {} nodes.",
-            self.solutions,
-            if self.solutions == 1 { "" } else { "s" },
+            solutions,
+            if solutions == 1 { "" } else { "s" },
             self.input_mems(),
             self.mems,
             self.updates,

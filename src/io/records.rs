@@ -130,7 +130,7 @@ impl StatusWord {
 
 /// The stderr line for a partial count: `stopped by the time limit after 52 solutions
 /// (partial count)` (without the `xcover: ` prefix). `None` for a complete answer.
-pub fn partial_notice(status: StatusWord, solutions: u64) -> Option<String> {
+pub fn partial_notice(status: StatusWord, solutions: u128) -> Option<String> {
     let why = status.stopped_by()?;
     let s = if solutions == 1 { "" } else { "s" };
     Some(format!(
@@ -590,7 +590,7 @@ pub struct SolutionRecord<'a> {
 #[derive(Serialize)]
 pub struct CountRecord {
     pub record: &'static str,
-    pub solutions: u64,
+    pub solutions: u128,
     pub status: StatusWord,
 }
 
@@ -599,7 +599,7 @@ pub struct CountRecord {
 pub struct SummaryRecord {
     pub record: &'static str,
     pub status: StatusWord,
-    pub solutions: u64,
+    pub solutions: u128,
     pub nodes: u64,
     pub updates: u64,
     /// Knuth's `I` of `I+M mems` (0: input is not counted).
@@ -617,7 +617,7 @@ impl SummaryRecord {
         SummaryRecord {
             record: "summary",
             status,
-            solutions: stats.solutions(),
+            solutions: stats.solutions().into(),
             nodes: stats.nodes(),
             updates: stats.updates(),
             input_mems: stats.input_mems(),

@@ -749,3 +749,70 @@ fn optimum_records_are_flat_with_a_status() {
     assert_eq!(v["status"], "infeasible");
     assert_eq!(v["cost"], serde_json::Value::Null);
 }
+
+/// `--memo`: the same count with and without the memo, exact past 2^32 and with a table too
+/// small to keep much; `--knuth` gives DLX2's figures; a bad `--memo-mem` is a usage error.
+#[test]
+fn memoised_counts_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = String::new();
+    let n = 22;
+    k.extend((0..n).map(|i| format!("v{i} ")));
+    k.push('\n');
+    for i in 0..n {
+        for j in i + 1..n {
+            k.push_str(&format!("v{i} v{j}\n"));
+        }
+    }
+    let k22 = write(dir.path(), "k22.dlx", k);
+    let f = k22.to_str().unwrap();
+    // 21!! perfect matchings of K22 (past 2^32); a 1 MiB table keeps replacing its entries.
+    let want = (1..=21u128).step_by(2).product::<u128>().to_string() + "\n";
+    for memo in [
+        &["--memo", "auto"][..],
+        &["--memo", "on", "--memo-mem", "1M"],
+    ] {
+        xcover()
+            .args(["solve", "--count", f])
+            .args(memo)
+            .assert()
+            .success()
+            .stdout(want.clone());
+    }
+    let out = xcover()
+        .args(["solve", "--count", "--stats", "--format", "json", f])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    for (r, kind) in records.iter().zip(["count", "summary"]) {
+        assert_eq!(r["record"], kind);
+        assert_eq!(r["solutions"].to_string() + "\n", want);
+    }
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("memo: ") && stderr.contains(&format!("Altogether {}", want.trim())));
+    // 13 queens: --knuth (and --memo off) give DLX2's figures exactly.
+    let q13 = write(dir.path(), "q13.dlx", instances::queens(13, true));
+    let plain = xcover()
+        .args(["solve", "--count", "--stats", "-t", "1", "--knuth"])
+        .arg(&q13)
+        .assert()
+        .success();
+    let off = xcover()
+        .args(["solve", "--count", "--stats", "-t", "1", "--memo", "off"])
+        .arg(&q13)
+        .assert()
+        .success();
+    assert_eq!(plain.get_output().stderr, off.get_output().stderr);
+    assert_eq!(plain.get_output().stdout, b"73712\n");
+    for bad in ["12X", "-1", "K", "99999999999T"] {
+        xcover()
+            .args(["solve", "--count", "--memo-mem", bad, f])
+            .assert()
+            .code(2);
+    }
+}
