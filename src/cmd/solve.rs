@@ -174,6 +174,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         budget.deadline = Instant::now().checked_add(t);
     }
 
+    if dlx.problem.has_multiplicities() && (args.minimize || args.maximize || args.shard.is_some())
+    {
+        return Err(InputError(
+            "items with multiplicities (u:v|name) can be counted and listed, not optimised or \
+             sharded"
+                .into(),
+        )
+        .into());
+    }
     if args.top.is_some() && !(args.minimize || args.maximize) {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }

@@ -56,7 +56,8 @@ pub struct MemoCount {
 
 /// Counts the solutions of `problem` on `plan` within `budget`, with a memo of at most
 /// `max_bytes` when `mode` says so. A shard never uses the memo (its count must add up with
-/// the other shards'); a memoised count runs on one thread.
+/// the other shards'); a memoised count runs on one thread. Problems with multiplicities are
+/// counted without a memo, on one thread.
 pub fn count(
     problem: &Problem,
     plan: &Plan,
@@ -74,7 +75,11 @@ pub fn count(
             split,
         }
     };
-    if mode == MemoMode::Off || plan.shard.is_some() || budget.solutions.is_some() {
+    if mode == MemoMode::Off
+        || plan.shard.is_some()
+        || budget.solutions.is_some()
+        || problem.has_multiplicities()
+    {
         return plain();
     }
     let mut solver = Solver::new(problem);

@@ -5,6 +5,7 @@
 
 mod dlx;
 mod memo;
+mod multiplicity;
 pub mod optimize;
 mod parallel;
 mod problem;
@@ -15,6 +16,7 @@ pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{
     DEFAULT_MEMO_BYTES, Memo, MemoCount, MemoMode, MemoStats, PROBE_NODES, count as count_memoised,
 };
+pub use multiplicity::MultiplicitySolver;
 pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD, ordered_window};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder,

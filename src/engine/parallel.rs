@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use super::dlx::Solver;
+use super::multiplicity::MultiplicitySolver;
 use super::optimize::{
     Config, Keep, Optimum, Scored, Sense, ShareBound, Status, best_first, conclude, optimize_gains,
     optimize_gains_parallel,
@@ -94,6 +95,9 @@ impl Plan {
     /// Counts the solutions of `problem` (all options, input order) within `budget`. On
     /// threads or in a shard only the budget's deadline applies (see [`Plan::supports`]).
     pub fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
+        if problem.has_multiplicities() {
+            return (MultiplicitySolver::new(problem).count(budget), None);
+        }
         let mut solver = Solver::new(problem);
         if self.is_sequential() {
             return (solver.count(budget), None);
@@ -117,6 +121,13 @@ impl Plan {
     where
         S: FnMut(&[OptionId]) -> ControlFlow<()>,
     {
+        if problem.has_multiplicities() {
+            let mut sink = sink;
+            return (
+                MultiplicitySolver::new(problem).run(budget, &mut sink),
+                None,
+            );
+        }
         let mut solver = Solver::new(problem);
         if self.is_sequential() {
             let mut sink = sink;

@@ -83,6 +83,9 @@ pub enum BuildError {
     /// `build` before any item was declared.
     #[error("no items declared")]
     NoItems,
+    /// A multiplicity `u:v` with `v` = 0 or `u` > `v`.
+    #[error("bad multiplicity {0}:{1} (need 0 <= u <= v and v >= 1)")]
+    BadMultiplicity(u32, u32),
     /// The problem would have more than this many nodes ([`MAX_NODES`]).
     #[error("problem too large: more than {0} nodes")]
     TooLarge(u64),
@@ -93,6 +96,9 @@ pub enum BuildError {
 pub struct Problem {
     item_names: Vec<String>,
     item_primary: Vec<bool>,
+    /// How many times each item must be covered, `(u, v)`: `(1, 1)` for ordinary primary
+    /// items, `(0, 1)` for secondary ones (DLX3's multiplicities `u:v|name`).
+    item_bounds: Vec<(u32, u32)>,
     item_index: HashMap<String, ItemId>,
     colour_names: Vec<String>,
     /// `entries[option_start[k]..option_start[k+1]]` are the entries of option k.
@@ -106,6 +112,18 @@ pub struct Problem {
 pub const MAX_NODES: u64 = 1 << 30;
 
 impl Problem {
+    /// How many times `item` must be covered, at least and at most: `(1, 1)` for an
+    /// ordinary primary item, `(0, 1)` for a secondary one.
+    pub fn bounds(&self, item: ItemId) -> (u32, u32) {
+        self.item_bounds[item.0 as usize]
+    }
+
+    /// Whether some primary item has a multiplicity other than `1:1` (DLX3's `u:v|name`).
+    pub fn has_multiplicities(&self) -> bool {
+        self.items()
+            .any(|i| self.is_primary(i) && self.bounds(i) != (1, 1))
+    }
+
     /// The number of items, primary and secondary.
     pub fn item_count(&self) -> usize {
         self.item_names.len()
@@ -236,6 +254,9 @@ impl ProblemBuilder {
         let id = ItemId(self.p.item_names.len() as u32);
         self.p.item_names.push(name.to_string());
         self.p.item_primary.push(primary);
+        self.p
+            .item_bounds
+            .push(if primary { (1, 1) } else { (0, 1) });
         self.p.item_index.insert(name.to_string(), id);
         self.last_use.push(0);
         Ok(id)
@@ -245,6 +266,23 @@ impl ProblemBuilder {
     /// on in declaration order on ties, so the order matters for the size of the search tree.
     pub fn primary(&mut self, name: &str) -> Result<ItemId, BuildError> {
         self.declare(name, true)
+    }
+
+    /// Declares a primary item that must be covered at least `u` and at most `v` times
+    /// (DLX3's `u:v|name`; `1:1` is [`ProblemBuilder::primary`]). Options still use it at most
+    /// once each.
+    pub fn primary_with_bounds(
+        &mut self,
+        name: &str,
+        u: u32,
+        v: u32,
+    ) -> Result<ItemId, BuildError> {
+        if v == 0 || u > v {
+            return Err(BuildError::BadMultiplicity(u, v));
+        }
+        let id = self.declare(name, true)?;
+        self.p.item_bounds[id.0 as usize] = (u, v);
+        Ok(id)
     }
 
     /// Declares a secondary item: covered at most once, or by any number of options that all

@@ -90,13 +90,20 @@ pub enum ErrorKind {
     /// An item name containing `:` or `|`.
     #[error("invalid item name '{}' (names cannot contain ':' or '|')", quote(.0))]
     InvalidItemName(String),
-    /// An item with a multiplicity (DLX3/MCC notation), which this engine does not take.
+    /// A multiplicity (DLX3's `u:v|name`) on a secondary item.
     #[error(
-        "item '{}' has a multiplicity (Knuth's DLX3/MCC notation 'u:v|name' or 'v|name'): \
-         multiplicities are not supported, only exact cover with colours and costs",
+        "item '{}' has a multiplicity, but only primary items can have one \
+         (secondary items are covered at most once)",
         quote(.0)
     )]
     Multiplicity(String),
+    /// A multiplicity that is out of range: `v` = 0, `u` > `v`, or a number too large.
+    #[error(
+        "bad multiplicity '{}' (in 'u:v|name' or 'v|name', 0 <= u <= v, 1 <= v <= {})",
+        quote(.0),
+        u32::MAX
+    )]
+    BadMultiplicity(String),
     /// An item name before `:` is empty.
     #[error("empty item name before ':'")]
     EmptyItemName,
@@ -275,18 +282,22 @@ fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// Whether an item of the item line is written with a multiplicity, as in Knuth's DLX3 (MCC):
-/// `u:v|name` or `v|name`, u and v decimal numbers.
-fn is_multiplicity(token: &str) -> bool {
-    let Some((bounds, name)) = token.split_once('|') else {
-        return false;
-    };
+/// An item of the item line written with a multiplicity, as in Knuth's DLX3 (MCC):
+/// `u:v|name` or `v|name` (short for `v:v|name`), u and v decimal numbers. Gives the bounds
+/// (`None` when a number does not fit in a `u32`), the name, and the name's byte offset.
+#[allow(clippy::type_complexity)]
+fn multiplicity(token: &str) -> Option<(Option<(u32, u32)>, &str, usize)> {
+    let (bounds, name) = token.split_once('|')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let bounds_ok = match bounds.split_once(':') {
-        Some((u, v)) => digits(u) && digits(v),
-        None => digits(bounds),
+    let (u, v) = match bounds.split_once(':') {
+        Some((u, v)) => (u, v),
+        None => (bounds, bounds),
     };
-    bounds_ok && !name.is_empty()
+    if !(digits(u) && digits(v)) || name.is_empty() {
+        return None;
+    }
+    let parsed = u.parse().ok().zip(v.parse().ok());
+    Some((parsed, name, bounds.len() + 1))
 }
 
 fn valid_name(s: &str) -> bool {
@@ -375,19 +386,28 @@ impl Reader<'_> {
                 }
                 None => (at, token),
             };
+            let mut bounds = None;
+            let (at, name) = match multiplicity(name) {
+                Some(_) if !primary => {
+                    return Err(self.error(line, at, ErrorKind::Multiplicity(name.into())));
+                }
+                Some((Some((u, v)), item, offset)) if v >= 1 && u <= v => {
+                    bounds = Some((u, v));
+                    (at + offset, item)
+                }
+                Some(_) => {
+                    return Err(self.error(line, at, ErrorKind::BadMultiplicity(name.into())));
+                }
+                None => (at, name),
+            };
             if !valid_name(name) {
-                let kind = if is_multiplicity(name) {
-                    ErrorKind::Multiplicity(name.into())
-                } else {
-                    ErrorKind::InvalidItemName(name.into())
-                };
-                return Err(self.error(line, at, kind));
+                return Err(self.error(line, at, ErrorKind::InvalidItemName(name.into())));
             }
             self.count_nodes(line, at, 1)?;
-            let declared = if primary {
-                self.builder.primary(name)
-            } else {
-                self.builder.secondary(name)
+            let declared = match bounds {
+                Some((u, v)) => self.builder.primary_with_bounds(name, u, v),
+                None if primary => self.builder.primary(name),
+                None => self.builder.secondary(name),
             };
             match declared {
                 Ok(_) => {

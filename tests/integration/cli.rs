@@ -1,6 +1,7 @@
 //! Tests of the command line as a whole (issue 13): clap's own checks, completions and the man
 //! page, the examples at the end of every `--help`, one `-t/--threads` everywhere, one style
-//! of diagnostics, no progress output when stderr is not a terminal, DLX3's multiplicities.
+//! of diagnostics, no progress output when stderr is not a terminal, DLX3's multiplicities and
+//! their errors.
 
 use clap::CommandFactory;
 use predicates::prelude::*;
@@ -288,17 +289,38 @@ fn no_progress_output_off_a_terminal() {
 }
 
 #[test]
-fn dlx3_multiplicities_are_named_as_unsupported() {
-    for (line, item) in [("2:3|A B\nA B\n", "2:3|A"), ("A 3|B\nA B\n", "3|B")] {
+fn dlx3_multiplicities_are_solved_and_checked() {
+    // `2|a` is DLX3's short form of `2:2|a`: a twice, b once.
+    xcover()
+        .args(["solve", "--count"])
+        .write_stdin("2|a b\na\na b\nb\n")
+        .assert()
+        .success()
+        .stdout("1\n");
+    // B exactly three times is impossible with two options that hold it.
+    xcover()
+        .args(["solve", "--count"])
+        .write_stdin("A 3|B\nA B\nB\n")
+        .assert()
+        .success()
+        .stdout("0\n");
+    xcover()
+        .args(["solve"])
+        .write_stdin("A | 2|x\nA x\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "<stdin>:1:5: item '2|x' has a multiplicity, but only primary items can have one",
+        ));
+    for bad in ["0|A", "3:2|A", "1:99999999999|A"] {
         xcover()
             .args(["solve"])
-            .write_stdin(line)
+            .write_stdin(format!("{bad}\nA\n"))
             .assert()
             .code(2)
             .stderr(predicate::str::contains(format!(
-                "item '{item}' has a multiplicity (Knuth's DLX3/MCC notation"
-            )))
-            .stderr(predicate::str::contains("multiplicities are not supported"));
+                "bad multiplicity '{bad}'"
+            )));
     }
     // A name that is merely invalid keeps its message.
     xcover()

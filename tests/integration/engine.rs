@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use dancelinks::engine::{
-    Budget, DEFAULT_MEMO_BYTES, End, Memo, MemoMode, OptionId, Part, Problem, ProblemBuilder,
-    Solver, Stats, count_parallel,
+    Budget, DEFAULT_MEMO_BYTES, End, Memo, MemoMode, MultiplicitySolver, OptionId, Part, Problem,
+    ProblemBuilder, Solver, Stats, count_parallel,
 };
 use dancelinks::io::dlx_format::{self, DlxFile, Limits};
 use proptest::prelude::*;
@@ -950,4 +950,111 @@ fn memoised_matchings_of_complete_graphs() {
     );
     assert_eq!(auto.count, 2_027_025);
     assert!(auto.memo.is_some());
+}
+
+/// A random small problem with multiplicities (`u:v|name` on some primary items) and colours,
+/// in DLX format.
+fn random_multiplicity_problem() -> impl Strategy<Value = String> {
+    let bounds = proptest::collection::vec((0u32..3, 1u32..4), 1..5);
+    (bounds, 0usize..3, 0usize..3).prop_flat_map(|(bounds, ns, nc)| {
+        let np = bounds.len();
+        let entry = (0..np + ns, 0..=nc);
+        let option = proptest::collection::vec(entry, 1..4);
+        proptest::collection::vec(option, 0..13).prop_map(move |options| {
+            let mut s = String::new();
+            for (i, &(u, v)) in bounds.iter().enumerate() {
+                match (u.min(v), v) {
+                    (1, 1) => s.push_str(&format!("p{i} ")),
+                    (u, v) if u == v => s.push_str(&format!("{v}|p{i} ")),
+                    (u, v) => s.push_str(&format!("{u}:{v}|p{i} ")),
+                }
+            }
+            s.push('|');
+            s.extend((0..ns).map(|i| format!(" s{i}")));
+            s.push('\n');
+            for opt in options {
+                let mut seen = BTreeSet::new();
+                let line: Vec<String> = opt
+                    .into_iter()
+                    .filter(|&(item, _)| seen.insert(item))
+                    .map(|(item, colour)| match (item < np, colour) {
+                        (true, _) => format!("p{item}"),
+                        (false, 0) => format!("s{}", item - np),
+                        (false, c) => format!("s{}:c{c}", item - np),
+                    })
+                    .collect();
+                s.push_str(&line.join(" "));
+                s.push('\n');
+            }
+            s
+        })
+    })
+}
+
+/// Every subset of the options in which each primary item is covered between its bounds and
+/// each secondary item at most once or by options that agree on a colour.
+fn brute_force_with_bounds(problem: &Problem) -> BTreeSet<Vec<OptionId>> {
+    let n = problem.option_count();
+    assert!(n <= 16);
+    (0u32..1 << n)
+        .map(|mask| {
+            (0..n as u32)
+                .filter(|k| mask & (1 << k) != 0)
+                .map(OptionId)
+                .collect::<Vec<_>>()
+        })
+        .filter(|s| {
+            let mut uses = vec![0u32; problem.item_count()];
+            let mut colours: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); problem.item_count()];
+            for &o in s {
+                for e in problem.option_entries(o) {
+                    uses[e.item.0 as usize] += 1;
+                    colours[e.item.0 as usize].insert(e.colour.0);
+                }
+            }
+            problem.items().all(|i| {
+                let k = i.0 as usize;
+                let (u, v) = problem.bounds(i);
+                if problem.is_primary(i) {
+                    (u..=v).contains(&uses[k])
+                } else {
+                    uses[k] <= 1 || (colours[k].len() == 1 && !colours[k].contains(&0))
+                }
+            })
+        })
+        .collect()
+}
+
+proptest! {
+    /// Algorithm M finds exactly the brute force's solutions, each once, and on problems
+    /// without multiplicities the same number as the dancing-links solver.
+    #[test]
+    fn multiplicities_match_brute_force(text in random_multiplicity_problem()) {
+        let f = dlx_format::parse(text.as_bytes(), "random").unwrap();
+        let problem = &f.problem;
+        let mut all = Vec::new();
+        let mut solver = MultiplicitySolver::new(problem);
+        let out = solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+            all.push(s.to_vec());
+            ControlFlow::Continue(())
+        });
+        prop_assert_eq!(out.end, End::Exhausted);
+        prop_assert_eq!(out.stats.solutions(), all.len() as u64);
+        let found: BTreeSet<Vec<OptionId>> = all
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.sort();
+                s
+            })
+            .collect();
+        prop_assert_eq!(found.len(), all.len(), "a solution was reported twice");
+        prop_assert_eq!(&found, &brute_force_with_bounds(problem));
+        // Counting agrees, and the solver is left as it was found.
+        prop_assert_eq!(solver.count(&Budget::unlimited()).stats, out.stats);
+        if !problem.has_multiplicities() {
+            let dlx = Solver::new(problem).count(&Budget::unlimited());
+            prop_assert_eq!(dlx.stats.solutions(), out.stats.solutions());
+        }
+    }
 }

@@ -323,15 +323,17 @@ fn cli_threads_give_the_same_output_and_statistics() {
         let (three, _) = run(&["--format", format, "-t", "3"]);
         assert_eq!(one, three, "{format}");
     }
-    let (count1, stats1) = run(&["--count", "--stats", "-t", "1"]);
-    let (count2, stats2) = run(&["--count", "--stats", "--threads", "2"]);
+    // Knuth's tree (no memo) has the same statistics on any number of threads.
+    let (count1, stats1) = run(&["--count", "--knuth", "--stats", "-t", "1"]);
+    let (count2, stats2) = run(&["--count", "--knuth", "--stats", "--threads", "2"]);
     assert_eq!(count1, b"352\n");
     assert_eq!(count2, count1);
     let knuth = |s: &str| s.lines().next().unwrap().to_string();
     assert_eq!(knuth(&stats1), knuth(&stats2));
     assert!(stats2.contains("sub-problems="), "{stats2}");
-    // The default is all cores, with the same answer.
+    // The default (all cores, the memo where it pays) gives the same answer.
     assert_eq!(run(&["--count"]).0, count1);
+    assert_eq!(run(&["--count", "-t", "1"]).0, count1);
 }
 
 #[test]
