@@ -52,10 +52,12 @@ fn main() {
         let one = Plan {
             threads: 1,
             shard: None,
+            knuth: false,
         };
         let two = Plan {
             threads: 2,
             shard: None,
+            knuth: false,
         };
         let (mut best1, mut best2) = (Duration::MAX, Duration::MAX);
         let mut counts = None;
@@ -86,6 +88,7 @@ fn main() {
         Plan {
             threads: 1,
             shard: None,
+            knuth: false,
         },
     );
     for m in [50usize] {
@@ -97,6 +100,7 @@ fn main() {
                 Plan {
                     threads: 1,
                     shard: Some((i, m)),
+                    knuth: false,
                 },
             );
             total += s;

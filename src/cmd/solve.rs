@@ -189,6 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut plan = Plan {
         threads: args.threads.get(),
         shard: args.shard.map(Shard::as_pair),
+        knuth: args.knuth,
     };
     if !plan.supports(&budget) {
         if args.shard.is_some() {

@@ -75,6 +75,9 @@ struct Counters {
     covers: u64,
     hides: u64,
     removals: u64,
+    /// Set by a watching `hide_plain` when an unmarked primary item's length drops to zero:
+    /// the option being committed leaves that item no option ([`Links::commit_watched`]).
+    dead: bool,
 }
 
 impl Counters {
@@ -115,6 +118,8 @@ struct Links {
     /// The colour each secondary item is purified to, 0 for none, by header index (not
     /// slot): what the memo's key records of coloured items ([`Memo`]).
     purified: Vec<i32>,
+    /// The slot of the first secondary item's header (`last_itm` when there is none).
+    first_secondary: u32,
 }
 
 const ROOT: u32 = 0;
@@ -182,7 +187,7 @@ fn hide<const COLOURS: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counter
 /// the first loop tests for the spacer, and the spacer's position gives the number of nodes
 /// removed, so nothing is counted node by node.
 #[inline(always)]
-fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
+fn hide_plain<const WATCH: bool>(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
     c.hides += 1;
     // The option's nodes are consecutive: walk them by pointer, and look links up by slot.
     let start: *mut Node = at!(nd, len, rr);
@@ -201,15 +206,27 @@ fn hide_plain(nd: *mut Node, len: usize, rr: u32, c: &mut Counters) {
         }
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
-        at!(nd, len, node.itm).itm -= 1;
+        shorten::<WATCH>(at!(nd, len, node.itm), c);
     }
     while p != start {
         // SAFETY: `p` runs from the option's first node to `start`, within the option.
         let node = unsafe { *p };
         at!(nd, len, node.up).down = node.down;
         at!(nd, len, node.down).up = node.up;
-        at!(nd, len, node.itm).itm -= 1;
+        shorten::<WATCH>(at!(nd, len, node.itm), c);
         p = unsafe { p.add(1) };
+    }
+}
+
+/// Decrements the length of the header `h`; when watching, notes a primary item left with no
+/// option. A header's `color` is 0 for a primary item that may run out and -1 for one that
+/// may not (secondary items always, and the items of the option being committed), so the
+/// test is one `or` of the two fields.
+#[inline(always)]
+fn shorten<const WATCH: bool>(h: &mut Node, c: &mut Counters) {
+    h.itm -= 1;
+    if WATCH {
+        c.dead |= (h.itm | h.color) == 0;
     }
 }
 
@@ -324,6 +341,16 @@ impl Links {
 
     #[inline(always)]
     fn cover<const COLOURS: bool>(&mut self, item: u32, c: &mut Counters) {
+        self.cover_watched::<COLOURS, false>(item, c);
+    }
+
+    /// `cover`, and on the colour-free path with `WATCH` the watch of `shorten`.
+    #[inline(always)]
+    fn cover_watched<const COLOURS: bool, const WATCH: bool>(
+        &mut self,
+        item: u32,
+        c: &mut Counters,
+    ) {
         let Link { prev, next } = *cl!(self, item);
         cl!(self, prev).next = next;
         cl!(self, next).prev = prev;
@@ -345,7 +372,7 @@ impl Links {
             if COLOURS {
                 hide::<true>(nd, len, rr, c);
             } else {
-                hide_plain(nd, len, rr, c);
+                hide_plain::<WATCH>(nd, len, rr, c);
             }
             rr = next;
             if COLOURS {
@@ -507,6 +534,88 @@ impl Links {
             self.uncover::<false, TALLY>(itm as u32, c);
             pp -= STEP;
         }
+    }
+
+    /// `commit_plain` that stops as soon as an item it covers leaves another primary item
+    /// with no option (SSXCC's early abort): then it undoes what it covered and returns
+    /// false, and the option is a dead end that costs no search node. The option's own items
+    /// are marked (header `color` -1) first, since running out is no fault for an item the
+    /// option covers anyway; `uncommit_watched` clears the marks.
+    #[inline(always)]
+    fn commit_watched(&mut self, cur: u32, c: &mut Counters) -> bool {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let mut pp = self.next_in_option(cur);
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            at!(nd, len, itm).color = -1;
+            pp = self.next_in_option(pp);
+        }
+        c.dead = false;
+        let mut pp = self.next_in_option(cur);
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            self.cover_watched::<false, true>(itm as u32, c);
+            c.covers += 1;
+            c.mems += 1;
+            if c.dead {
+                // Undo: clear the marks of the items not covered, uncover the others.
+                let mut q = self.next_in_option(pp);
+                while q != cur {
+                    let itm = at!(nd, len, q).itm;
+                    at!(nd, len, itm).color = self.unmarked(itm);
+                    q = self.next_in_option(q);
+                }
+                let mut q = pp;
+                while q != cur {
+                    let itm = at!(nd, len, q).itm;
+                    self.uncover::<false, false>(itm as u32, c);
+                    at!(nd, len, itm).color = self.unmarked(itm);
+                    c.mems += 1;
+                    q = self.prev_in_option(q);
+                }
+                c.dead = false;
+                return false;
+            }
+            pp = self.next_in_option(pp);
+        }
+        true
+    }
+
+    /// Undoes a `commit_watched(cur)` that returned true, right to left, and clears its marks.
+    #[inline(always)]
+    fn uncommit_watched<const TALLY: bool>(&mut self, cur: u32, c: &mut Counters) {
+        let len = self.nd.len();
+        let nd = self.nd.as_mut_ptr();
+        let mut pp = self.prev_in_option(cur);
+        while pp != cur {
+            let itm = at!(nd, len, pp).itm;
+            self.uncover::<false, TALLY>(itm as u32, c);
+            at!(nd, len, itm).color = self.unmarked(itm);
+            c.mems += 1;
+            pp = self.prev_in_option(pp);
+        }
+    }
+
+    /// The header `color` of item `itm` when no option marks it: 0 for a primary item, -1 for
+    /// a secondary one (which may run out of options).
+    #[inline(always)]
+    fn unmarked(&self, itm: i32) -> i32 {
+        -i32::from(itm as u32 >= self.first_secondary)
+    }
+
+    /// The node after `p` in its option, circularly (past the spacer to the first node).
+    #[inline(always)]
+    fn next_in_option(&mut self, p: u32) -> u32 {
+        let q = nd!(self, p + STEP);
+        if q.itm <= 0 { q.up } else { p + STEP }
+    }
+
+    /// The node before `p` in its option, circularly (past the spacer to the last node).
+    #[inline(always)]
+    fn prev_in_option(&mut self, p: u32) -> u32 {
+        let q = nd!(self, p - STEP);
+        if q.itm <= 0 { q.down } else { p - STEP }
     }
 
     /// Undoes `commit_others(cur)`, right to left.
@@ -785,6 +894,9 @@ pub struct Solver<'p> {
     /// Scratch for reporting solutions.
     solution: Vec<OptionId>,
     stats: Stats,
+    /// Knuth's exact DLX2 tree (a node for every dead end) instead of the early abort of
+    /// [`Links::commit_watched`]; see [`Solver::knuth_tree`].
+    knuth: bool,
 }
 
 impl<'p> Solver<'p> {
@@ -837,7 +949,8 @@ impl<'p> Solver<'p> {
                 up: k,
                 down: k,
                 itm: 0,
-                color: 0,
+                // Secondary items may run out of options ([`shorten`]).
+                color: if k < second { 0 } else { -1 },
             });
         }
         let mut node_option = Vec::with_capacity(nd.capacity());
@@ -936,6 +1049,7 @@ impl<'p> Solver<'p> {
                 cl,
                 last_itm,
                 purified: vec![0; n_items + 1],
+                first_secondary: second * STEP,
             },
             has_colours: problem.has_colours(),
             header_of_item,
@@ -950,6 +1064,7 @@ impl<'p> Solver<'p> {
             choice: Vec::new(),
             solution: Vec::new(),
             stats: Stats::default(),
+            knuth: false,
         }
     }
 
@@ -1057,6 +1172,17 @@ impl<'p> Solver<'p> {
         }
     }
 
+    /// Whether the search follows Knuth's DLX2 tree exactly: a search node for every dead end,
+    /// so that nodes, updates and mems are DLX2's on the same input. Off by default: a
+    /// colour-free search then abandons an option as soon as committing it leaves a primary
+    /// item with no option, before the rest of it is covered (Knuth's SSXCC does so too),
+    /// which visits fewer nodes on the same solutions in the same order. Coloured problems
+    /// always follow DLX2's tree.
+    pub fn knuth_tree(&mut self, knuth: bool) -> &mut Self {
+        self.knuth = knuth;
+        self
+    }
+
     /// Counts all solutions (within the budget).
     pub fn count(&mut self, budget: &Budget) -> Outcome {
         self.run(budget, &mut CountOnly)
@@ -1077,9 +1203,11 @@ impl<'p> Solver<'p> {
     /// [`Solver::stats`]).
     pub fn run<V: Visitor>(&mut self, budget: &Budget, visitor: &mut V) -> Outcome {
         let outcome = if self.has_colours {
-            self.search::<true, false, V>(budget, visitor, None)
+            self.search::<true, false, false, V>(budget, visitor, None)
+        } else if self.knuth {
+            self.search::<false, false, false, V>(budget, visitor, None)
         } else {
-            self.search::<false, false, V>(budget, visitor, None)
+            self.search::<false, false, true, V>(budget, visitor, None)
         };
         self.stats += outcome.stats;
         outcome
@@ -1124,9 +1252,11 @@ impl<'p> Solver<'p> {
         };
         let before = run.table.stats();
         let outcome = if self.has_colours {
-            self.search::<true, true, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+            self.search::<true, true, false, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+        } else if self.knuth {
+            self.search::<false, true, false, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
         } else {
-            self.search::<false, true, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+            self.search::<false, true, true, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
         };
         self.stats += outcome.stats;
         let after = run.table.stats();
@@ -1239,7 +1369,7 @@ impl<'p> Solver<'p> {
     }
 
     /// Knuth's main loop (DLX2, section "Solve the problem"), with the labels as states.
-    fn search<const COLOURS: bool, const MEMO: bool, V: Visitor>(
+    fn search<const COLOURS: bool, const MEMO: bool, const WATCH: bool, V: Visitor>(
         &mut self,
         budget: &Budget,
         visitor: &mut V,
@@ -1291,7 +1421,11 @@ impl<'p> Solver<'p> {
         let depth_to_unwind: usize;
         macro_rules! recover {
             () => {
-                self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
+                if WATCH {
+                    self.links.uncommit_watched::<false>(cur, &mut c);
+                } else {
+                    self.links.uncommit_others::<COLOURS, false>(cur, &mut c);
+                }
                 cur = nd!(self.links, cur).down;
                 c.mems += 2;
                 self.choice[level] = cur;
@@ -1387,7 +1521,17 @@ impl<'p> Solver<'p> {
                     best = nd!(self.links, cur).itm as u32;
                     c.mems += 2;
                 } else {
-                    self.links.commit_others::<COLOURS>(cur, &mut c);
+                    if WATCH {
+                        if !self.links.commit_watched(cur, &mut c) {
+                            // A dead end found while committing: nothing to undo.
+                            cur = nd!(self.links, cur).down;
+                            c.mems += 2;
+                            self.choice[level] = cur;
+                            continue;
+                        }
+                    } else {
+                        self.links.commit_others::<COLOURS>(cur, &mut c);
+                    }
                     c.mems += 1;
                     if cl!(self.links, ROOT).next != ROOT {
                         level += 1;
@@ -1417,8 +1561,12 @@ impl<'p> Solver<'p> {
         for l in (0..depth_to_unwind).rev() {
             let cur = self.choice[l];
             let item = self.links.nd[(cur / STEP) as usize].itm as u32;
-            self.links
-                .uncommit_others::<COLOURS, true>(cur, &mut undone);
+            if WATCH {
+                self.links.uncommit_watched::<true>(cur, &mut undone);
+            } else {
+                self.links
+                    .uncommit_others::<COLOURS, true>(cur, &mut undone);
+            }
             if V::ORDERS {
                 self.restore_order(l, item);
             }

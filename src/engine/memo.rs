@@ -83,6 +83,7 @@ pub fn count(
         return plain();
     }
     let mut solver = Solver::new(problem);
+    solver.knuth_tree(plan.knuth);
     let mut memo = Memo::new(solver.memo_words(), max_bytes);
     if mode == MemoMode::Auto {
         let probe = Budget {

@@ -32,6 +32,8 @@ pub struct Plan {
     pub threads: usize,
     /// Only part `I` of `M` (1-based) of the deterministic split.
     pub shard: Option<(usize, usize)>,
+    /// Count and list on Knuth's exact DLX2 tree ([`Solver::knuth_tree`]).
+    pub knuth: bool,
 }
 
 /// Parts of the split a parallel or sharded run used (for `--stats`).
@@ -50,6 +52,13 @@ pub struct SplitInfo {
 }
 
 impl Plan {
+    /// A solver over all options of `problem`, on the tree this plan asks for.
+    fn solver<'p>(&self, problem: &'p Problem) -> Solver<'p> {
+        let mut solver = Solver::new(problem);
+        solver.knuth_tree(self.knuth);
+        solver
+    }
+
     /// The number of worker threads (0 resolved to the number of cores).
     pub fn thread_count(&self) -> usize {
         if self.threads == 0 {
@@ -98,14 +107,14 @@ impl Plan {
         if problem.has_multiplicities() {
             return (MultiplicitySolver::new(problem).count(budget), None);
         }
-        let mut solver = Solver::new(problem);
+        let mut solver = self.solver(problem);
         if self.is_sequential() {
             return (solver.count(budget), None);
         }
         let (split, info) = self.split(&mut solver);
         let outcome = self
             .pool()
-            .install(|| count_split(&split, self.shard, budget, || Solver::new(problem)));
+            .install(|| count_split(&split, self.shard, budget, || self.solver(problem)));
         (outcome, Some(info))
     }
 
@@ -128,7 +137,7 @@ impl Plan {
                 None,
             );
         }
-        let mut solver = Solver::new(problem);
+        let mut solver = self.solver(problem);
         if self.is_sequential() {
             let mut sink = sink;
             return (solver.run(budget, &mut sink), None);
@@ -142,7 +151,7 @@ impl Plan {
             &split,
             self.shard,
             budget,
-            || Solver::new(problem),
+            || self.solver(problem),
             sink,
         );
         (outcome, Some(info))

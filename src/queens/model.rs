@@ -82,12 +82,16 @@ impl Queens {
         self.n
     }
 
-    /// A solver over all options, or only over `options` (a symmetry-restricted board).
+    /// A solver over all options, or only over `options` (a symmetry-restricted board), on
+    /// Knuth's DLX2 tree: the dancing-links queens count reproduces his published node,
+    /// update and mem figures (the word-parallel engine is the fast one).
     pub fn solver(&self, options: Option<&[OptionId]>) -> Solver<'_> {
-        match options {
+        let mut solver = match options {
             None => Solver::new(&self.problem),
             Some(o) => Solver::with_options(&self.problem, o.iter().copied()),
-        }
+        };
+        solver.knuth_tree(true);
+        solver
     }
 
     /// The exact-cover problem (option `r·n + c` is the queen on square (r, c)).

@@ -19,9 +19,12 @@ fn parse(text: &str) -> DlxFile {
     f
 }
 
+/// Counts on Knuth's DLX2 tree, whose figures these tests check.
 fn count(text: &str) -> Stats {
     let f = parse(text);
-    let outcome = Solver::new(&f.problem).count(&Budget::unlimited());
+    let outcome = Solver::new(&f.problem)
+        .knuth_tree(true)
+        .count(&Budget::unlimited());
     assert_eq!(outcome.end, End::Exhausted);
     outcome.stats
 }
@@ -444,6 +447,18 @@ proptest! {
         // Counting only agrees with enumerating.
         let counted = Solver::new(problem).count(&Budget::unlimited()).stats;
         prop_assert_eq!(counted, stats);
+        // Knuth's DLX2 tree finds the same solutions in the same order; the default tree,
+        // which abandons dead ends while committing, never visits more nodes.
+        let mut knuth = Vec::new();
+        let mut solver = Solver::new(problem);
+        let k = solver.knuth_tree(true).run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+            knuth.push(s.to_vec());
+            ControlFlow::Continue(())
+        });
+        prop_assert_eq!(&knuth, &all);
+        prop_assert!(k.stats.nodes() >= stats.nodes());
+        // The solver is left as it was found.
+        prop_assert_eq!(solver.knuth_tree(false).count(&Budget::unlimited()).stats, stats);
         // Splitting at any depth gives the same solutions in the same order.
         for depth in 0..3 {
             let mut solver = Solver::new(problem);

@@ -32,7 +32,11 @@ fn sequential(p: &Problem) -> (Vec<Vec<OptionId>>, Stats) {
 }
 
 fn plan(threads: usize, shard: Option<(usize, usize)>) -> Plan {
-    Plan { threads, shard }
+    Plan {
+        threads,
+        shard,
+        knuth: false,
+    }
 }
 
 fn list(p: &Problem, plan: Plan) -> (Vec<Vec<OptionId>>, Stats) {
