@@ -17,10 +17,11 @@
 use std::time::{Duration, Instant};
 
 use dancelinks::engine::Budget;
-use dancelinks::io::shard::{self, Located, Shard, Source};
+use dancelinks::queens;
 use dancelinks::queens::weighted::{
     PartRequest, Request, WeightedQueens, layout_text, random_boards,
 };
+use dancelinks::records::{self as shard, Located, Shard, Source};
 
 fn env(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())
@@ -108,7 +109,9 @@ fn main() {
                         record: p.record(&board, shard, s),
                     });
                 }
-                let total = shard::merge(&records).expect("the shards merge").total;
+                let total = shard::merge(&records, &queens::record_rules())
+                    .expect("the shards merge")
+                    .total;
                 assert_eq!(total.value, Some(best), "n={n} M={m} floor={f}");
                 assert_eq!(
                     total.layout.as_deref(),

@@ -29,3 +29,5 @@ pub mod cmd;
 pub mod engine;
 pub mod io;
 pub mod queens;
+pub mod quote;
+pub mod records;

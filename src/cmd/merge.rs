@@ -1,5 +1,5 @@
 //! `xcover merge` (also `xcover queens merge`): checks that shard records cover their split
-//! exactly once and adds them up ([`crate::io::shard::merge`] does the work).
+//! exactly once and adds them up ([`crate::records::merge`] does the work, with the rules of the models).
 //!
 //! Each file is read line by line (JSON Lines, CSV with a header, or `key=value` lines,
 //! detected per file); a line longer than 64 KiB is an error at once.
@@ -12,7 +12,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::io::output::Output;
-use crate::io::shard::{self, Format, Kind, Located, ShardRecord, Status};
+use crate::io::shard::{self, Format};
+use crate::queens;
+use crate::records::{self, Kind, Located, ShardRecord, Status};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -47,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in &args.files {
         records.extend(read(path)?);
     }
-    let merged = shard::merge(&records)?;
+    let merged = records::merge(&records, &queens::record_rules())?;
     let t = &merged.total;
     let mut out = Output::create(args.output.as_deref())?;
     match args.format {

@@ -10,9 +10,10 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::io::output::Output;
-use crate::io::shard::{self, Format, Shard};
+use crate::io::shard::{self, Format};
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::model::Reduction;
+use crate::records::Shard;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -9,15 +9,16 @@ use anyhow::Context;
 
 use super::InputError;
 use crate::engine::Budget;
-use crate::engine::optimize::{Keep, Status};
+use crate::engine::optimize::{self, Keep};
 use crate::io::output::Output;
-use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, StatusWord, write_json_line};
-use crate::io::shard::{self, Shard};
+use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, write_json_line};
+use crate::io::shard;
 use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
 use crate::queens::weighted::{
     self, BoardResult, BoundKind, Method, PartRequest, Request, WeightedQueens,
 };
+use crate::records::{Shard, Status};
 
 /// The widest `--width`.
 pub const MAX_WIDTH: u64 = 1024;
@@ -223,7 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let status = if below_floor {
             "below-floor"
         } else {
-            status_name(res.status)
+            res.status.name()
         };
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);
@@ -406,15 +407,6 @@ fn parse_board_size(s: &str) -> Result<usize, String> {
     }
 }
 
-fn status_name(s: Status) -> &'static str {
-    match s {
-        Status::Optimal => "optimal",
-        Status::Feasible => "feasible",
-        Status::Infeasible => "infeasible",
-        Status::Unknown => "unknown",
-    }
-}
-
 fn opt(v: Option<i128>) -> String {
     v.map_or_else(|| "none".to_string(), |v| v.to_string())
 }
@@ -442,8 +434,8 @@ fn write_text(
     let w = args.width as usize;
     let mut line = match res.status {
         _ if below_floor => format!("{:>w$} below-floor bound={}", "none", opt(res.bound)),
-        Status::Infeasible => format!("{:>w$}", "none"),
-        Status::Unknown => format!("{:>w$}", "unknown"),
+        optimize::Status::Infeasible => format!("{:>w$}", "none"),
+        optimize::Status::Unknown => format!("{:>w$}", "unknown"),
         _ if args.top.is_some() => res
             .layouts
             .iter()
@@ -452,12 +444,11 @@ fn write_text(
             .join(" "),
         _ => format!("{:>w$}", opt(res.maximum())),
     };
-    if matches!(res.status, Status::Feasible | Status::Unknown) {
-        line.push_str(&format!(
-            " {} bound={}",
-            status_name(res.status),
-            opt(res.bound)
-        ));
+    if matches!(
+        res.status,
+        optimize::Status::Feasible | optimize::Status::Unknown
+    ) {
+        line.push_str(&format!(" {} bound={}", res.status.name(), opt(res.bound)));
     }
     if args.all_optimal
         && let Some(c) = res.optimal_count
@@ -495,9 +486,9 @@ fn for_each_record<E>(
     mut write: impl FnMut(&MaxRecord) -> Result<(), E>,
 ) -> Result<(), E> {
     let status = if below_floor {
-        StatusWord::BelowFloor
+        Status::BelowFloor
     } else {
-        StatusWord::of_optimum(res.status, StatusWord::Time)
+        Status::of_optimum(res.status, Status::Time)
     };
     let mut record = MaxRecord {
         board,

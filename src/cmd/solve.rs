@@ -33,18 +33,18 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cmd::{InputError, diag};
-use crate::engine::optimize::{Keep, Optimum, Sense, Status};
+use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::{
     Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, count_memoised, structure_bytes,
 };
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::output::Output;
 use crate::io::records::{
-    self, CountRecord, OptimumRecord, SolutionRecord, StatusWord, SummaryRecord, csv_writer,
-    write_json_line,
+    self, CountRecord, OptimumRecord, SolutionRecord, SummaryRecord, csv_writer, write_json_line,
 };
-use crate::io::shard::{self, Shard};
-use crate::io::solve_record;
+use crate::io::shard;
+use crate::records::solve as solve_record;
+use crate::records::{Shard, Status, partial_notice};
 
 /// Output formats of `xcover solve`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -285,7 +285,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             shard::write_records(&mut out, [&r], record_format(args.format))?;
         } else {
-            let status = StatusWord::of_end(outcome.end);
+            let status = Status::of_end(outcome.end);
             write_count(&mut out, args.format, counted.count, status)?;
         }
         if args.stats
@@ -305,7 +305,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         r?
     };
-    let status = StatusWord::of_end(outcome.end);
+    let status = Status::of_end(outcome.end);
     if args.stats && args.format == Format::Json && !(args.count && args.shard.is_some()) {
         let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
         let mut summary = SummaryRecord::new(status, &outcome.stats, bytes);
@@ -317,8 +317,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     out.finish()?;
 
     // A partial count says so; a listing stopped by its own --limit is what was asked for.
-    if (args.count || status != StatusWord::Limit)
-        && let Some(notice) = records::partial_notice(
+    if (args.count || status != Status::Limit)
+        && let Some(notice) = partial_notice(
             status,
             if args.count {
                 total
@@ -393,14 +393,14 @@ fn write_count(
     out: &mut Output,
     format: Format,
     count: u128,
-    status: StatusWord,
+    status: Status,
 ) -> anyhow::Result<()> {
     match format {
         Format::Text => writeln!(out, "{count}")?,
         Format::Csv => {
             let mut w = csv_writer(&mut *out);
             w.write_record(records::SOLVE_COUNT_CSV_HEADER)?;
-            w.write_record([count.to_string().as_str(), status.as_str()])?;
+            w.write_record([count.to_string().as_str(), status.name()])?;
             w.flush()?;
         }
         Format::Json => write_json_line(
@@ -506,17 +506,17 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
 /// One line for stderr saying what the result is.
 fn status_line(best: &Optimum) -> String {
     match (best.status, best.value(), best.bound) {
-        (Status::Optimal, Some(v), _) => format!("optimal: cost {v} (proven)"),
-        (Status::Feasible, Some(v), Some(b)) => {
+        (optimize::Status::Optimal, Some(v), _) => format!("optimal: cost {v} (proven)"),
+        (optimize::Status::Feasible, Some(v), Some(b)) => {
             format!("feasible: cost {v}, bound {b} (a budget ran out before the proof)")
         }
-        (Status::Feasible, Some(v), None) => {
+        (optimize::Status::Feasible, Some(v), None) => {
             format!("feasible: cost {v}, no bound (a budget ran out before the proof)")
         }
-        (Status::Unknown, _, Some(b)) => {
+        (optimize::Status::Unknown, _, Some(b)) => {
             format!("unknown: no solution found before the budget ran out (bound {b})")
         }
-        (Status::Unknown, _, None) => {
+        (optimize::Status::Unknown, _, None) => {
             "unknown: no solution found before the budget ran out (no bound)".to_string()
         }
         _ => "infeasible: the problem has no exact cover".to_string(),
@@ -531,7 +531,7 @@ fn write_optimum(
     format: Format,
     dlx: &DlxFile,
     best: &Optimum,
-    status: StatusWord,
+    status: Status,
 ) -> anyhow::Result<()> {
     let problem = &dlx.problem;
     match format {
@@ -585,13 +585,13 @@ fn write_optimum(
 
 /// The status word of an optimum. When no solution was found before a budget ran out, the
 /// optimiser does not say which budget: the statistics against the budget do.
-fn optimum_status(best: &Optimum, budget: &Budget) -> StatusWord {
+fn optimum_status(best: &Optimum, budget: &Budget) -> Status {
     let stopped_by = if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
-        StatusWord::Nodes
+        Status::Nodes
     } else if budget.mems.is_some_and(|m| best.stats.mems() >= m) {
-        StatusWord::Mems
+        Status::Mems
     } else {
-        StatusWord::Time
+        Status::Time
     };
-    StatusWord::of_optimum(best.status, stopped_by)
+    Status::of_optimum(best.status, stopped_by)
 }

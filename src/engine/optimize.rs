@@ -249,6 +249,18 @@ pub enum Status {
     Unknown,
 }
 
+impl Status {
+    /// The status in words: `optimal`, `feasible`, `infeasible`, `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
 /// A solution and its total weight (in the units of the weights, not gains).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scored {

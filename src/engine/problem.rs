@@ -405,3 +405,65 @@ impl fmt::Display for ItemId {
         write!(f, "item#{}", self.0)
     }
 }
+
+/// FNV-1a, 64 bits, over `bytes`: a hash that is the same on every machine and every version
+/// of Rust (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`). Fingerprints and the
+/// checks of records are made of it.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h = Fnv(FNV_OFFSET);
+    h.bytes(bytes);
+    h.0
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a fed piece by piece.
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= u64::from(x);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn u64(&mut self, x: u64) {
+        self.bytes(&x.to_le_bytes());
+    }
+    fn str(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.bytes(s.as_bytes());
+    }
+}
+
+impl Problem {
+    /// A stable 64-bit hash of the problem as parsed: the items (names, primary or secondary,
+    /// in order), the options in order with their items, colours (by name) and costs. Shards of
+    /// one run have the same fingerprint; another input, or the same options in another order
+    /// (which changes the split), has another. Comments, spacing and line numbers do not count.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv(FNV_OFFSET);
+        h.bytes(b"xcover-problem-1");
+        h.u64(self.item_count() as u64);
+        for item in self.items() {
+            h.bytes(&[u8::from(self.is_primary(item))]);
+            h.str(self.item_name(item));
+        }
+        h.u64(self.option_count() as u64);
+        for o in self.options() {
+            let entries = self.option_entries(o);
+            h.u64(entries.len() as u64);
+            for e in entries {
+                h.u64(u64::from(e.item.0));
+                h.str(self.colour_name(e.colour).unwrap_or(""));
+            }
+            h.u64(self.cost(o) as u64);
+        }
+        h.0
+    }
+
+    /// [`Problem::fingerprint`] as 16 lowercase hexadecimal digits.
+    pub fn fingerprint_hex(&self) -> String {
+        format!("{:016x}", self.fingerprint())
+    }
+}

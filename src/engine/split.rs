@@ -287,7 +287,7 @@ struct Found {
 
 /// Runs the parts of a split (or of one shard's parts) on the threads of `pool` (`_threads` is
 /// not used: the pool's size is) through the ordered window of
-/// [`super::parallel::ordered_window`], and
+/// [`super::window::ordered_window`], and
 /// reports every solution to `sink` on the calling thread, **in the order of the sequential
 /// search**: each part's solutions are buffered, and the parts are handed to `sink` in order.
 /// At most `window` parts are ahead of the last one handed over (finished or running), so the
@@ -349,7 +349,7 @@ where
         }
         found
     };
-    let done = super::parallel::ordered_window(Some(pool), &mine, window, work, |found: Found| {
+    let done = super::window::ordered_window(Some(pool), &mine, window, work, |found: Found| {
         let mut at = 0;
         for &len in &found.lengths {
             let s = &found.options[at..at + len];

@@ -6,7 +6,7 @@
 //! byte-order mark skipped at the start of the input. It fails at once, naming the line and
 //! column, on a line longer than its limit ([`MAX_LINE_BYTES`] by default), on a NUL byte (no
 //! text format we read has one: `/dev/zero` or a binary file fails on its first byte), and on
-//! invalid UTF-8. [`quote`] is how every parser shows an offending token in a message.
+//! invalid UTF-8. [`crate::quote`] is how every parser shows an offending token in a message.
 
 #[cfg(feature = "cli")]
 use std::fs::File;
@@ -242,67 +242,6 @@ pub(crate) fn chars_in_valid_prefix(bytes: &[u8]) -> usize {
     valid.chars().count()
 }
 
-/// The most characters of a token shown in a message; longer ones end in `…`.
-pub const QUOTE_CHARS: usize = 60;
-
-/// A token as shown in a message: at most [`QUOTE_CHARS`] characters, then `…`, with control
-/// characters, NUL, invisible format characters (U+FEFF, U+200B, ...) escaped Rust-style
-/// (`\0`, `\t`, `\u{feff}`).
-pub fn quote(token: &str) -> String {
-    let mut out = String::new();
-    for (k, c) in token.chars().enumerate() {
-        if k == QUOTE_CHARS {
-            out.push('…');
-            break;
-        }
-        push_escaped(&mut out, c);
-    }
-    out
-}
-
-/// [`quote`] for bytes that may not be UTF-8: an invalid byte shows as `\xNN`.
-pub fn quote_bytes(token: &[u8]) -> String {
-    let mut out = String::new();
-    let mut shown = 0;
-    for chunk in token.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if shown == QUOTE_CHARS {
-                out.push('…');
-                return out;
-            }
-            push_escaped(&mut out, c);
-            shown += 1;
-        }
-        for b in chunk.invalid() {
-            if shown == QUOTE_CHARS {
-                out.push('…');
-                return out;
-            }
-            out.push_str(&format!("\\x{b:02x}"));
-            shown += 1;
-        }
-    }
-    out
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    match c {
-        '\0' => out.push_str("\\0"),
-        '\t' => out.push_str("\\t"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        c if c.is_control() || is_invisible(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-        c => out.push(c),
-    }
-}
-
-/// Format characters that show as nothing (or reorder text) in a terminal.
-fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,16 +288,5 @@ mod tests {
         let zeros = io::Read::take(io::repeat(0), u64::MAX);
         let mut r = LineReader::new(BufReader::new(zeros), "zero");
         assert_eq!(r.next_line().unwrap_err().kind, InputErrorKind::Nul);
-    }
-
-    #[test]
-    fn quotes_short_and_escaped() {
-        assert_eq!(quote("abc"), "abc");
-        assert_eq!(quote("a\0b\u{feff}\t"), "a\\0b\\u{feff}\\t");
-        let long = "x".repeat(10_000);
-        let q = quote(&long);
-        assert_eq!(q.chars().count(), QUOTE_CHARS + 1);
-        assert!(q.ends_with('…'));
-        assert_eq!(quote_bytes(b"a\xff\x00"), "a\\xff\\0");
     }
 }

@@ -1,5 +1,6 @@
-//! Input and output formats: Knuth's DLX text ([`dlx_format`]), weight boards ([`weights`]),
-//! shard records ([`shard`]), and bounded line input ([`input`]). With the `cli` feature, also
+//! Codecs: Knuth's DLX text ([`dlx_format`]), weight boards ([`weights`]), the shard records'
+//! three spellings ([`shard`]; the records themselves are in [`crate::records`]), and bounded
+//! line input ([`input`]). With the `cli` feature, also
 //! what only the binary uses: the records every command prints and their CSV/JSON writers, the
 //! SVG board writer, and output files that do no more than `>`. docs/formats.md is the table of
 //! the records.
@@ -14,9 +15,7 @@ pub mod output;
 pub(crate) mod records;
 pub mod shard;
 #[cfg(feature = "cli")]
-pub(crate) mod solve_record;
-#[cfg(feature = "cli")]
 pub(crate) mod svg;
 pub mod weights;
 
-pub use input::{quote, quote_bytes};
+pub use crate::quote::{quote, quote_bytes};

@@ -9,7 +9,7 @@
 //!   the order of the CSV columns. Where a stream mixes kinds of record, a `record` field names
 //!   the kind.
 //! - No value is an empty CSV field and `null` in JSON; a numeric column never holds a word.
-//! - A result that may be partial carries a `status` ([`StatusWord`]).
+//! - A result that may be partial carries a `status` ([`crate::records::Status`]).
 
 // Without the `cli` feature only the layout rows (`ListFormat`, for the bits lister) are used;
 // the other writers serve the binary.
@@ -20,8 +20,7 @@ use std::io::Write;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use crate::engine::End;
-use crate::engine::optimize::Status;
+use crate::records::Status;
 
 /// The buffer of every CSV writer (the output beneath is buffered too; this one saves calls).
 const CSV_BUFFER: usize = 1 << 16;
@@ -38,104 +37,6 @@ pub fn write_json_line<W: Write>(w: &mut W, record: &impl Serialize) -> std::io:
     // As an io::Error, so that a closed pipe is recognised as one (exit 0).
     serde_json::to_writer(&mut *w, record).map_err(std::io::Error::from)?;
     w.write_all(b"\n")
-}
-
-/// How a result ended, in the `status` field of every count and optimum record.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StatusWord {
-    /// A count over the whole search tree.
-    Complete,
-    /// The best value, proven.
-    Optimal,
-    /// The best value found when a budget ran out (a bound says how far it may be off).
-    Feasible,
-    /// There is no solution at all.
-    Infeasible,
-    /// Stopped by the solution limit (`--limit`).
-    Limit,
-    /// Stopped by the time limit.
-    Time,
-    /// Stopped by the node budget.
-    Nodes,
-    /// Stopped by the mem budget.
-    Mems,
-    /// A search from a floor (`queens max --floor F`) proved that nothing reaches it.
-    #[serde(rename = "below-floor")]
-    BelowFloor,
-}
-
-impl StatusWord {
-    /// The word as written in the data.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StatusWord::Complete => "complete",
-            StatusWord::Optimal => "optimal",
-            StatusWord::Feasible => "feasible",
-            StatusWord::Infeasible => "infeasible",
-            StatusWord::Limit => "limit",
-            StatusWord::Time => "time",
-            StatusWord::Nodes => "nodes",
-            StatusWord::Mems => "mems",
-            StatusWord::BelowFloor => "below-floor",
-        }
-    }
-
-    /// How a search ended. A visitor's stop (a write error) reads as the solution limit: the
-    /// output is cut short either way.
-    pub fn of_end(end: End) -> StatusWord {
-        match end {
-            End::Exhausted => StatusWord::Complete,
-            End::SolutionLimit | End::Stopped => StatusWord::Limit,
-            End::NodeLimit => StatusWord::Nodes,
-            End::MemLimit => StatusWord::Mems,
-            End::TimeLimit => StatusWord::Time,
-        }
-    }
-
-    /// How an optimisation ended; `unknown` (no solution when a budget ran out) is said by the
-    /// budget that ran out (`stopped_by`).
-    pub fn of_optimum(status: Status, stopped_by: StatusWord) -> StatusWord {
-        match status {
-            Status::Optimal => StatusWord::Optimal,
-            Status::Feasible => StatusWord::Feasible,
-            Status::Infeasible => StatusWord::Infeasible,
-            Status::Unknown => stopped_by,
-        }
-    }
-
-    /// True when the answer is the whole answer (or proven).
-    // No caller since `io::records` became crate-internal (issue 13); kept while the
-    // subcommands are being edited on other branches: remove it if still unused after the merge.
-    #[allow(dead_code)]
-    pub fn is_final(self) -> bool {
-        matches!(
-            self,
-            StatusWord::Complete | StatusWord::Optimal | StatusWord::Infeasible
-        )
-    }
-
-    /// What stopped the search, in words for the stderr notice (`None` when it was not
-    /// stopped).
-    pub fn stopped_by(self) -> Option<&'static str> {
-        match self {
-            StatusWord::Limit => Some("the solution limit"),
-            StatusWord::Time => Some("the time limit"),
-            StatusWord::Nodes => Some("the node budget"),
-            StatusWord::Mems => Some("the mem budget"),
-            _ => None,
-        }
-    }
-}
-
-/// The stderr line for a partial count: `stopped by the time limit after 52 solutions
-/// (partial count)` (without the `xcover: ` prefix). `None` for a complete answer.
-pub fn partial_notice(status: StatusWord, solutions: u128) -> Option<String> {
-    let why = status.stopped_by()?;
-    let s = if solutions == 1 { "" } else { "s" };
-    Some(format!(
-        "stopped by {why} after {solutions} solution{s} (partial count)"
-    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,7 +397,7 @@ pub fn write_heatmap_text<W: Write>(
 #[derive(Serialize)]
 pub struct MaxRecord<'a> {
     pub board: usize,
-    pub status: StatusWord,
+    pub status: Status,
     pub score: Option<i128>,
     pub place: Option<usize>,
     /// Upper bound on the maximum (equal to it when optimal).
@@ -541,7 +442,7 @@ impl<W: Write> MaxCsv<W> {
         let w = &mut self.w;
         let mut buf = itoa::Buffer::new();
         w.write_field(buf.format(r.board))?;
-        w.write_field(r.status.as_str())?;
+        w.write_field(r.status.name())?;
         opt_field(w, r.score)?;
         opt_field(w, r.place)?;
         opt_field(w, r.bound)?;
@@ -591,14 +492,14 @@ pub struct SolutionRecord<'a> {
 pub struct CountRecord {
     pub record: &'static str,
     pub solutions: u128,
-    pub status: StatusWord,
+    pub status: Status,
 }
 
 /// `solve --stats --format json`: the search's statistics at the end.
 #[derive(Serialize)]
 pub struct SummaryRecord {
     pub record: &'static str,
-    pub status: StatusWord,
+    pub status: Status,
     pub solutions: u128,
     pub nodes: u64,
     pub updates: u64,
@@ -613,7 +514,7 @@ pub struct SummaryRecord {
 
 impl SummaryRecord {
     /// The summary of a search whose data structure took `bytes`.
-    pub fn new(status: StatusWord, stats: &crate::engine::Stats, bytes: u64) -> SummaryRecord {
+    pub fn new(status: Status, stats: &crate::engine::Stats, bytes: u64) -> SummaryRecord {
         SummaryRecord {
             record: "summary",
             status,
@@ -633,7 +534,7 @@ impl SummaryRecord {
 #[derive(Serialize)]
 pub struct OptimumRecord {
     pub record: &'static str,
-    pub status: StatusWord,
+    pub status: Status,
     pub cost: Option<i128>,
     pub bound: Option<i128>,
     pub solutions: usize,
@@ -650,6 +551,7 @@ pub const SOLVE_COUNT_CSV_HEADER: [&str; 2] = ["solutions", "status"];
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::partial_notice;
 
     #[test]
     fn places_share_ties() {
@@ -715,9 +617,9 @@ mod tests {
     #[test]
     fn notice_wording() {
         assert_eq!(
-            partial_notice(StatusWord::Time, 52).unwrap(),
+            partial_notice(Status::Time, 52).unwrap(),
             "stopped by the time limit after 52 solutions (partial count)"
         );
-        assert_eq!(partial_notice(StatusWord::Complete, 52), None);
+        assert_eq!(partial_notice(Status::Complete, 52), None);
     }
 }

@@ -2,7 +2,8 @@
 //! symmetry, shard, threads) gives a [`Counted`] result, whichever engine runs, and its
 //! [`ShardRecord`] for `queens count` and `merge`.
 
-use crate::io::shard::{Hex64, Kind, Shard, ShardRecord};
+use crate::quote::quote;
+use crate::records::{Hex64, Kind, Rule, Shard, ShardRecord, Status};
 
 use super::bits;
 use super::model::{self, CountConfig, Queens, Reduction};
@@ -285,22 +286,36 @@ impl Counted {
     }
 }
 
-/// The rules of a `queens-count` record, checked by [`crate::io::shard::merge`] on each record
+/// The rule the merge checks `queens-count` records by ([`check_record`]).
+pub fn record_rule() -> Rule {
+    Rule {
+        kind: Kind::QueensCount,
+        check: check_record,
+    }
+}
+
+/// The rules of a `queens-count` record, checked by [`crate::records::merge`] on each record
 /// and on the total: n in the engine's range, a known engine and symmetry it takes, the
 /// fingerprint of exactly these parameters, status complete, and for a whole count (1/1)
 /// `unique <= solutions <= 8·unique` when both are counted.
 pub fn check_record(r: &ShardRecord) -> Result<(), String> {
     let n = r.n.ok_or("a queens-count record without n")? as usize;
-    let engine = r
-        .engine
-        .as_deref()
-        .and_then(Engine::parse)
-        .ok_or_else(|| format!("unknown engine {:?}", r.engine.as_deref().unwrap_or("")))?;
+    let engine = r.engine.as_deref().and_then(Engine::parse).ok_or_else(|| {
+        format!(
+            "unknown engine '{}'",
+            quote(r.engine.as_deref().unwrap_or(""))
+        )
+    })?;
     let symmetry = r
         .symmetry
         .as_deref()
         .and_then(Reduction::parse)
-        .ok_or_else(|| format!("unknown symmetry {:?}", r.symmetry.as_deref().unwrap_or("")))?;
+        .ok_or_else(|| {
+            format!(
+                "unknown symmetry '{}'",
+                quote(r.symmetry.as_deref().unwrap_or(""))
+            )
+        })?;
     let request = Request {
         n,
         unique: r.unique.is_some(),
@@ -320,7 +335,7 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
             r.unique.is_some()
         ));
     }
-    if r.status != crate::io::shard::Status::Complete {
+    if r.status != Status::Complete {
         return Err(format!(
             "status {} (a count runs to the end)",
             r.status.name()

@@ -9,3 +9,9 @@ pub mod listing;
 pub mod model;
 pub mod symmetry;
 pub mod weighted;
+
+/// The merge rules of the queens record kinds (`queens-count`, `queens-max`), for
+/// [`crate::records::merge`].
+pub fn record_rules() -> [crate::records::Rule; 2] {
+    [count::record_rule(), weighted::record_rule()]
+}

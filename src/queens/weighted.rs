@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 pub use random::{SplitMix64, random_boards};
 pub use shard::{
     PartRequest, PartResult, SPLIT_PARTS_MIN, SPLIT_PARTS_PER_SHARD, SplitStats, check_record,
-    fingerprint, layout_text, method_name, parse_layout, split_target,
+    fingerprint, layout_text, method_name, parse_layout, record_rule, split_target,
 };
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};

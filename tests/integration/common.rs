@@ -3,7 +3,7 @@
 //! records as if read from a file.
 
 use assert_cmd::Command;
-use dancelinks::io::shard::{Located, ShardRecord, Source};
+use dancelinks::records::{Located, ShardRecord, Source};
 
 /// The `xcover` binary of this build.
 pub fn xcover() -> Command {

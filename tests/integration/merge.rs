@@ -1,4 +1,4 @@
-//! Tests: shard records (`dancelinks::io::shard`) and `xcover merge`: every single edit of a field
+//! Tests: shard records (`dancelinks::records`) and `xcover merge`: every single edit of a field
 //! is caught, the queens rules (n in range, unique <= solutions <= 8·unique, fingerprint),
 //! duplicates named by file and line, long lines, and the optimisation rules.
 
@@ -8,10 +8,18 @@ use predicates::prelude::*;
 
 use crate::common::{located, xcover};
 
-use dancelinks::io::shard::{
-    Format, Hex64, Kind, MAX_LINE, Problem, Sense, Shard, ShardRecord, Status, fnv1a64, merge,
-    read_records, write_records,
+use dancelinks::engine::fnv1a64;
+use dancelinks::engine::optimize::Sense;
+use dancelinks::io::shard::{Format, MAX_LINE, read_records, write_records};
+use dancelinks::queens;
+use dancelinks::records::{
+    Hex64, Kind, Located, MergeError, Merged, Problem, Shard, ShardRecord, Status,
 };
+
+/// The merge with the queens rules, as `xcover merge` runs it.
+fn merge(records: &[Located]) -> Result<Merged, MergeError> {
+    dancelinks::records::merge(records, &queens::record_rules())
+}
 use dancelinks::queens::count::{Engine, Request, count};
 use dancelinks::queens::model::Reduction;
 
@@ -248,7 +256,7 @@ fn optimisation_shards_merge_to_the_best_value() {
     let fp = Hex64::of(b"some problem");
     let rec = |i: u64, status: Status, value: Option<i128>, bound: Option<i128>| {
         let mut r = ShardRecord::new(Kind::SolveOptimize, fp, Shard::new(i, 3).unwrap());
-        r.sense = Some(Sense::Max);
+        r.sense = Some(Sense::Maximize);
         r.status = status;
         r.value = value;
         r.bound = bound;
@@ -355,4 +363,70 @@ fn estimate_prints_alone_and_suggests_shards_for_long_counts() {
     // the root).
     let t = dancelinks::queens::count::tree_size(8, 20_000, 1);
     assert!((t - 2057.0).abs() < 100.0, "{t}");
+}
+
+#[test]
+fn missing_shards_are_named_as_ranges_whatever_the_split() {
+    // One record of a split of 2^64 - 1 shards: the message says so at once, in ranges,
+    // without a list of every missing shard.
+    let mut r = queens_shards(6, 1, Engine::Dlx, false).remove(0);
+    r.shards = u64::MAX;
+    let e = merge(&located(&[r.seal()], "q.jsonl")).expect_err("refused");
+    let msg = e.to_string();
+    assert_eq!(
+        msg,
+        "missing shards of 18446744073709551615: 2..18446744073709551615 \
+         (18,446,744,073,709,551,614 of 18,446,744,073,709,551,615)"
+    );
+    // Many gaps: the first few ranges, then how many in all.
+    let records: Vec<ShardRecord> = queens_shards(6, 40, Engine::Dlx, false)
+        .into_iter()
+        .filter(|r| r.shard % 3 != 0 && r.shard != 10 && r.shard != 11)
+        .collect();
+    let msg = merge(&located(&records, "q.jsonl"))
+        .expect_err("refused")
+        .to_string();
+    assert_eq!(
+        msg,
+        "missing shards of 40: 3, 6, 9..12, 15, 18, 21, 24, 27 (15 of 40)"
+    );
+    // A few: each named, no count.
+    let mut records = queens_shards(6, 5, Engine::Dlx, false);
+    records.retain(|r| r.shard != 2 && r.shard != 4);
+    let msg = merge(&located(&records, "q.jsonl"))
+        .expect_err("refused")
+        .to_string();
+    assert_eq!(msg, "missing shards of 5: 2, 4");
+}
+
+#[test]
+fn values_quoted_in_messages_are_escaped_and_short() {
+    let records = queens_shards(6, 2, Engine::Dlx, false);
+    // An ESC (a terminal's escape sequence) in a field of one record.
+    let mut bad = records.clone();
+    bad[1].engine = Some("dlx\u{1b}[2J\u{202e}".into());
+    bad[1] = bad[1].clone().seal();
+    let msg = merge(&located(&bad, "q.jsonl"))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        !msg.contains('\u{1b}') && !msg.contains('\u{202e}'),
+        "{msg:?}"
+    );
+    assert!(msg.contains("dlx\\u{1b}[2J\\u{202e}"), "{msg}");
+    // The same value in every record reaches the queens rule, which quotes it too.
+    let mut bad = records.clone();
+    for r in &mut bad {
+        r.engine = Some(format!("\u{feff}{}\u{85}", "x".repeat(10_000)));
+        *r = r.clone().seal();
+    }
+    let msg = merge(&located(&bad, "q.jsonl"))
+        .expect_err("refused")
+        .to_string();
+    assert!(msg.contains("unknown engine '\\u{feff}xxx"), "{msg}");
+    assert!(
+        !msg.contains('\u{feff}') && !msg.contains('\u{85}'),
+        "{msg:?}"
+    );
+    assert!(msg.len() < 1_000, "{} bytes", msg.len());
 }

@@ -7,9 +7,10 @@ use serde_json::Value;
 
 use crate::common::xcover;
 
-use dancelinks::io::shard::{Format, Kind, Shard, ShardRecord, write_records};
+use dancelinks::io::shard::{Format, write_records};
 use dancelinks::queens::count::Request;
 use dancelinks::queens::model::{CountConfig, Queens, Reduction, count, task_count};
+use dancelinks::records::{Kind, Shard, ShardRecord};
 
 /// A000170 for n = 1..=14 (OEIS; also /work/shared/reference/queens-counts.csv).
 const A000170: [u128; 14] = [

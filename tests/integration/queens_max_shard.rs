@@ -11,12 +11,14 @@ use predicates::prelude::*;
 use crate::common::{located, placements, score, xcover};
 
 use dancelinks::engine::Budget;
+use dancelinks::engine::optimize::Sense;
 use dancelinks::engine::optimize::Status;
-use dancelinks::io::shard::{self, Kind, Problem, Shard, ShardRecord};
+use dancelinks::queens;
 use dancelinks::queens::weighted::{
     BoundKind, Method, PartRequest, Request, SplitMix64, WeightedQueens, check_record, fingerprint,
     layout_text, parse_layout, random_boards,
 };
+use dancelinks::records::{self as shard, Kind, Problem, Shard, ShardRecord};
 
 /// The maximum and the lexicographically smallest optimal layout, by brute force.
 fn brute_best(n: usize, board: &[i64]) -> (i128, Vec<u32>) {
@@ -54,7 +56,7 @@ fn shards(
 }
 
 fn merged(records: &[ShardRecord]) -> ShardRecord {
-    shard::merge(&located(records, "w.jsonl"))
+    shard::merge(&located(records, "w.jsonl"), &queens::record_rules())
         .unwrap_or_else(|e| panic!("{e}"))
         .total
 }
@@ -285,7 +287,7 @@ fn ties_go_to_the_smallest_layout() {
         );
         r.n = Some(n as u32);
         r.engine = Some("lagrangian-15".into());
-        r.sense = Some(shard::Sense::Max);
+        r.sense = Some(Sense::Maximize);
         r.status = shard::Status::Optimal;
         r.value = Some(score(n, &board, &q));
         r.bound = r.value;
@@ -308,7 +310,8 @@ fn tampered_mixed_missing_and_duplicate_records_are_refused() {
     let good = shards(&mut model, &boards[0], 4, Some(best - 30), &req);
     merged(&good);
     let refuse = |records: Vec<ShardRecord>, want: &dyn Fn(&Problem) -> bool| {
-        let e = shard::merge(&located(&records, "w.jsonl")).expect_err("refused");
+        let e = shard::merge(&located(&records, "w.jsonl"), &queens::record_rules())
+            .expect_err("refused");
         assert!(e.problems.iter().any(want), "{e}");
         e.to_string()
     };

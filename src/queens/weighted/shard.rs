@@ -25,7 +25,8 @@ use crate::engine::optimize::{
     self, Bound, BoundSplit, Config, Keep, Optimum, Sense, ShareBound, Status,
 };
 use crate::engine::{OptionId, Solver, Stats};
-use crate::io::shard::{self as records, Hex64, Kind, Shard, ShardRecord};
+use crate::quote::quote;
+use crate::records::{self, Hex64, Kind, Rule, Shard, ShardRecord};
 
 use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
@@ -177,6 +178,14 @@ pub fn parse_layout(s: &str, n: usize) -> Option<Vec<u32>> {
     Some(q)
 }
 
+/// The rule the merge checks `queens-max` records by ([`check_record`]).
+pub fn record_rule() -> Rule {
+    Rule {
+        kind: Kind::QueensMax,
+        check: check_record,
+    }
+}
+
 /// The rules of a `queens-max` record, checked by [`records::merge`] on each record and on the
 /// total: n in the model's range; a known branch-and-bound method; no symmetry or unique
 /// count; sense `max`; a layout exactly when there is a value, and then a placement of n
@@ -192,18 +201,18 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
     }
     let engine = r.engine.as_deref().unwrap_or("");
     if parse_method(engine).is_none() {
-        return Err(format!("unknown method '{engine}'"));
+        return Err(format!("unknown method '{}'", quote(engine)));
     }
     if r.symmetry.is_some() || r.unique.is_some() {
         return Err("a queens-max record has no symmetry or unique count".into());
     }
-    if r.sense != Some(records::Sense::Max) {
+    if r.sense != Some(Sense::Maximize) {
         return Err("a queens-max record maximises (sense=max)".into());
     }
     match (&r.layout, r.value) {
         (Some(l), Some(_)) => {
             parse_layout(l, n)
-                .ok_or_else(|| format!("layout '{l}' is not a placement of {n} queens"))?;
+                .ok_or_else(|| format!("layout '{}' is not a placement of {n} queens", quote(l)))?;
         }
         (None, None) => {}
         _ => return Err("a value without a layout, or a layout without a value".into()),
@@ -264,7 +273,7 @@ impl PartResult {
             Status::Infeasible => S::Infeasible,
             Status::Unknown => S::Time,
         };
-        r.sense = Some(records::Sense::Max);
+        r.sense = Some(Sense::Maximize);
         r.value = res.maximum();
         r.bound = res.bound;
         r.floor = self.floor;

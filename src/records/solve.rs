@@ -1,10 +1,10 @@
 //! The shard records of `xcover solve --shard I/M` (kinds `solve-count` and `solve-optimize`,
-//! see [`crate::io::shard`]): what a shard's search gives, in the one record type that
+//! see [`super::ShardRecord`]): what a shard's search gives, in the one record type that
 //! `xcover merge` reads.
 
-use crate::engine::optimize::{self, Optimum, Sense};
-use crate::engine::{End, Outcome, Problem, SplitInfo};
-use crate::io::shard::{Hex64, Kind, Shard, ShardRecord, Status};
+use super::{Hex64, Kind, Shard, ShardRecord, Status};
+use crate::engine::optimize::{Optimum, Sense};
+use crate::engine::{Outcome, Problem, SplitInfo};
 
 /// The record of a counting shard: the problem's fingerprint, the count and the statistics,
 /// the parts counted (`tasks`) and how the search ended.
@@ -20,13 +20,7 @@ pub fn count_record(
     r.nodes = outcome.stats.nodes();
     r.updates = Some(outcome.stats.updates());
     r.tasks = split.map_or(1, |s| s.mine as u64);
-    r.status = match outcome.end {
-        End::Exhausted => Status::Complete,
-        End::SolutionLimit | End::Stopped => Status::Limit,
-        End::NodeLimit => Status::Nodes,
-        End::MemLimit => Status::Mems,
-        End::TimeLimit => Status::Time,
-    };
+    r.status = Status::of_end(outcome.end);
     r.seconds = seconds;
     r.seal()
 }
@@ -43,22 +37,13 @@ pub fn optimize_record(
     seconds: f64,
     lines: impl Fn(crate::engine::OptionId) -> usize,
 ) -> ShardRecord {
-    let sense = match sense {
-        Sense::Maximize => crate::io::shard::Sense::Max,
-        Sense::Minimize => crate::io::shard::Sense::Min,
-    };
     let mut r = ShardRecord::new(Kind::SolveOptimize, Hex64(problem.fingerprint()), shard);
     r.solutions = u128::from(best.stats.solutions());
     r.nodes = best.stats.nodes();
     r.updates = Some(best.stats.updates());
     r.tasks = split.map_or(1, |s| s.mine as u64);
-    r.status = match best.status {
-        optimize::Status::Optimal => Status::Optimal,
-        optimize::Status::Feasible => Status::Feasible,
-        optimize::Status::Infeasible => Status::Infeasible,
-        // Only a deadline stops a shard before it has any solution.
-        optimize::Status::Unknown => Status::Time,
-    };
+    // Only a deadline stops a shard before it has any solution.
+    r.status = Status::of_optimum(best.status, Status::Time);
     r.sense = Some(sense);
     r.value = best.value();
     r.bound = best.bound;

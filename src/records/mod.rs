@@ -1,0 +1,19 @@
+//! The records: what a result is, apart from how it is written. The shard record with its
+//! check, the one status word of every record that may be partial, and the merge of shards.
+//!
+//! This room knows no model. A model that has a record kind of its own hands the merge its
+//! checks as a [`Rule`]; the codecs (JSON Lines, CSV, `key=value`) are in `io`, below the
+//! models and above this room.
+
+mod merge;
+mod shard;
+// The shard records of `xcover solve --shard`.
+#[cfg(feature = "cli")]
+pub(crate) mod solve;
+mod status;
+
+pub use merge::{MergeError, Merged, Problem, Rule, merge};
+pub use shard::{
+    FIELDS, Hex64, Kind, Located, Shard, ShardError, ShardRecord, Source, parse_sense, sense_name,
+};
+pub use status::{Status, partial_notice};

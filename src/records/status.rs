@@ -1,0 +1,129 @@
+//! The status word: how a result ended, in the `status` field of every record that may be
+//! partial (counts, optima, shards). One enum, so that a count and a shard of it cannot spell
+//! the same ending two ways.
+
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::End;
+use crate::engine::optimize;
+
+/// How a search ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// A count that ran to the end.
+    Complete,
+    /// Stopped by the solution limit.
+    Limit,
+    /// Stopped by the time limit.
+    Time,
+    /// Stopped by the node budget.
+    Nodes,
+    /// Stopped by the mem budget.
+    Mems,
+    /// Optimisation: the best value is proved.
+    Optimal,
+    /// Optimisation: a value was found, not proved best (a budget ran out; a bound says how
+    /// far it may be off).
+    Feasible,
+    /// Optimisation: proved to have no solution.
+    Infeasible,
+    /// Optimisation from a floor (`queens max --floor F`): proved that no solution reaches
+    /// the floor (the bound is `F − 1`).
+    BelowFloor,
+}
+
+impl Status {
+    /// Every status, in the order of the declaration.
+    pub const ALL: [Status; 9] = [
+        Status::Complete,
+        Status::Limit,
+        Status::Time,
+        Status::Nodes,
+        Status::Mems,
+        Status::Optimal,
+        Status::Feasible,
+        Status::Infeasible,
+        Status::BelowFloor,
+    ];
+
+    /// The word in the records (`complete`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Complete => "complete",
+            Status::Limit => "limit",
+            Status::Time => "time",
+            Status::Nodes => "nodes",
+            Status::Mems => "mems",
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::BelowFloor => "below-floor",
+        }
+    }
+
+    /// Whether the search finished (nothing left unexplored).
+    pub fn finished(self) -> bool {
+        matches!(
+            self,
+            Status::Complete | Status::Optimal | Status::Infeasible | Status::BelowFloor
+        )
+    }
+
+    /// How a search ended. A visitor's stop (a write error) reads as the solution limit: the
+    /// output is cut short either way.
+    pub fn of_end(end: End) -> Status {
+        match end {
+            End::Exhausted => Status::Complete,
+            End::SolutionLimit | End::Stopped => Status::Limit,
+            End::NodeLimit => Status::Nodes,
+            End::MemLimit => Status::Mems,
+            End::TimeLimit => Status::Time,
+        }
+    }
+
+    /// How an optimisation ended; `unknown` (no solution when a budget ran out) is said by the
+    /// budget that ran out (`stopped_by`).
+    pub fn of_optimum(status: optimize::Status, stopped_by: Status) -> Status {
+        match status {
+            optimize::Status::Optimal => Status::Optimal,
+            optimize::Status::Feasible => Status::Feasible,
+            optimize::Status::Infeasible => Status::Infeasible,
+            optimize::Status::Unknown => stopped_by,
+        }
+    }
+
+    /// What stopped the search, in words for the stderr notice (`None` when it was not
+    /// stopped).
+    pub fn stopped_by(self) -> Option<&'static str> {
+        match self {
+            Status::Limit => Some("the solution limit"),
+            Status::Time => Some("the time limit"),
+            Status::Nodes => Some("the node budget"),
+            Status::Mems => Some("the mem budget"),
+            _ => None,
+        }
+    }
+}
+
+impl FromStr for Status {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Status, String> {
+        Status::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown status '{s}'"))
+    }
+}
+
+/// The stderr line for a partial count: `stopped by the time limit after 52 solutions
+/// (partial count)` (without the `xcover: ` prefix). `None` for a complete answer.
+pub fn partial_notice(status: Status, solutions: u128) -> Option<String> {
+    let why = status.stopped_by()?;
+    let s = if solutions == 1 { "" } else { "s" };
+    Some(format!(
+        "stopped by {why} after {solutions} solution{s} (partial count)"
+    ))
+}
