@@ -183,7 +183,7 @@ pub struct BoardSize {
 /// The most worker threads `-t/--threads` takes.
 pub const MAX_THREADS: u32 = 1024;
 
-/// `-t/--threads T`, the same on every subcommand that computes (`solve`, `queens count`,
+/// `-t/--threads T` (or `-j T`, as make and cargo users type it), the same on every subcommand that computes (`solve`, `queens count`,
 /// `queens list`, `queens max`): 0 means all cores, 1 to [`MAX_THREADS`] that many threads.
 /// The default is all cores.
 #[derive(clap::Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -192,6 +192,7 @@ pub struct Threads {
     #[arg(
         long = "threads",
         short = 't',
+        visible_short_alias = 'j',
         value_name = "T",
         value_parser = clap::value_parser!(u32).range(0..=MAX_THREADS as i64)
     )]

@@ -210,6 +210,22 @@ fn threads_0_means_all_cores_and_changes_no_answer() {
 }
 
 #[test]
+fn dash_j_is_the_same_option_as_dash_t() {
+    for (path, words, _) in computing() {
+        let parse = |flag: &str| {
+            let mut argv = vec!["xcover"];
+            argv.extend(words.iter().copied());
+            argv.extend(flag.split(' '));
+            <dancelinks::cmd::Cli as clap::Parser>::try_parse_from(&argv)
+                .map(|cli| format!("{cli:?}"))
+                .unwrap_or_else(|e| panic!("{path} {flag}: {e}"))
+        };
+        assert_eq!(parse("-j 3"), parse("-t 3"), "{path}");
+        assert_ne!(parse("-j 3"), parse("-t 2"), "{path}");
+    }
+}
+
+#[test]
 fn errors_start_with_error_in_clap_style_without_colour_off_a_terminal() {
     // Our error and clap's usage error look alike.
     let ours = xcover()
