@@ -36,9 +36,10 @@ pub struct Args {
     /// Combine the records with `xcover merge`.
     #[arg(long, value_name = "I/M")]
     pub shard: Option<Shard>,
-    /// Counting engine: dancing links (the exact-cover model) or the word-parallel counter.
-    #[arg(long, value_enum, default_value_t = Engine::Dlx)]
-    pub engine: Engine,
+    /// Counting engine: dancing links (the exact-cover model) or the word-parallel counter
+    /// [default: bits, or dlx when --symmetry is mirror or none].
+    #[arg(long, value_enum)]
+    pub engine: Option<Engine>,
     /// Print search statistics on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -110,7 +111,7 @@ fn estimate_line(request: &Request, e: &count::Estimate) -> String {
         e.threads,
         if e.threads == 1 { "" } else { "s" },
     );
-    // The default engine searches the tree; say when the bits engine's totals are far faster.
+    // When dlx was chosen, say whether the bits engine's totals are far faster.
     let bits = Request {
         engine: Engine::Bits,
         ..*request
@@ -139,7 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let request = Request {
         n: args.board.n as usize,
         unique: args.unique,
-        engine: args.engine,
+        engine: args
+            .engine
+            .unwrap_or_else(|| Engine::fastest(args.board.n as usize, args.symmetry)),
         symmetry: args.symmetry,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         threads: Some(args.threads.get()),

@@ -305,7 +305,16 @@ fn shard_strings_are_validated() {
 #[test]
 fn estimate_prints_alone_and_suggests_shards_for_long_counts() {
     let out = xcover()
-        .args(["queens", "count", "24", "--estimate", "-t", "1"])
+        .args([
+            "queens",
+            "count",
+            "24",
+            "--estimate",
+            "--engine",
+            "dlx",
+            "-t",
+            "1",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());

@@ -75,6 +75,8 @@ fn count_prints_a000170_and_unique_prints_a002562() {
             "count",
             &n.to_string(),
             "--unique",
+            "--engine",
+            "dlx",
             "--format",
             "json",
         ]);
@@ -93,6 +95,26 @@ fn count_prints_a000170_and_unique_prints_a002562() {
         assert_eq!(r["check"].as_str().unwrap().len(), 16);
     }
     assert_eq!(stdout_of(&["queens", "count", "14"]), "365596\n");
+    // The default engine is the word-parallel counter, with the same answers.
+    for n in 1..=13usize {
+        let r = json_record(&["queens", "count", &n.to_string(), "--format", "json"]);
+        assert_eq!(as_u128(&r["solutions"]), A000170[n - 1], "n = {n}");
+        assert_eq!(r["engine"], "bits", "n = {n}");
+    }
+    // A symmetry only dancing links uses makes dlx the default.
+    let r = json_record(&[
+        "queens",
+        "count",
+        "9",
+        "--symmetry",
+        "none",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (as_u128(&r["solutions"]), &r["engine"]),
+        (352, &"dlx".into())
+    );
 }
 
 #[test]
@@ -109,7 +131,7 @@ fn count_csv_record_has_a_header_and_the_fields() {
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(row[0], "shard");
     assert_eq!(row[3], "6");
-    assert_eq!(row[4], "dlx");
+    assert_eq!(row[4], "bits");
     assert_eq!(row[8], "4");
     assert_eq!(row[9], "", "unique not computed");
     assert_eq!(lines.next(), None);
