@@ -281,4 +281,15 @@ pub mod diag {
     pub fn notice(message: &str) {
         eprintln!("{message}");
     }
+
+    /// Before reading stdin (no FILE, or `-`) from a terminal, says so: otherwise the command
+    /// seems to hang. `what` names the input, e.g. "a DLX problem".
+    pub fn stdin_hint(path: Option<&std::path::Path>, what: &str) {
+        let from_stdin = path.is_none_or(|p| p == std::path::Path::new("-"));
+        if from_stdin && std::io::stdin().is_terminal() {
+            notice(&format!(
+                "reading {what} from stdin (end it with Ctrl-D; or give a FILE, see --help)"
+            ));
+        }
+    }
 }

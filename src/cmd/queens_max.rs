@@ -386,6 +386,7 @@ fn read_boards(args: &Args) -> anyhow::Result<Boards> {
         }
         return Ok(b);
     }
+    super::diag::stdin_hint(args.input.as_deref(), "weight boards");
     weights::read_classic(crate::io::input::open(args.input.as_deref())?, args.n)
         .map_err(|e| InputError(e.0))
         .context("bad board input")

@@ -367,3 +367,38 @@ fn stats_line_is_knuths_dlx2_line_and_json_carries_its_fields() {
     );
     assert_eq!(String::from_utf8(out.stderr).unwrap(), line);
 }
+
+#[test]
+fn stdin_on_a_terminal_gets_a_hint_and_a_pipe_does_not() {
+    // A pipe: no hint on stderr.
+    let out = xcover()
+        .args(["solve", "--count"])
+        .write_stdin("a b\na b\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, b"1\n");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("from stdin"),
+        "{out:?}"
+    );
+    // A terminal: util-linux `script` runs the command on a pseudo-terminal.
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("`script` (util-linux) is not installed: the terminal half is not run");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_xcover");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &format!("{bin} solve --count"), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("reading a DLX problem from stdin (end it with Ctrl-D"),
+        "{text}"
+    );
+}
