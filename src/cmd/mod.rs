@@ -159,6 +159,8 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// A clap value parser for a duration given as a nonnegative decimal number of seconds.
+/// A value beyond what a `Duration` holds (`1e20`, `inf`, `18446744073709551616`) saturates
+/// to `Duration::MAX`: the callers add it to the clock with `checked_add`, so it means no limit.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .parse()
@@ -166,7 +168,7 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     if secs.is_nan() || secs < 0.0 {
         return Err(format!("'{s}' is not a nonnegative number of seconds"));
     }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("'{s}': {e}"))
+    Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
 }
 
 /// The board size argument of the n-queens commands that take one.

@@ -402,3 +402,31 @@ fn stdin_on_a_terminal_gets_a_hint_and_a_pipe_does_not() {
         "{text}"
     );
 }
+
+#[test]
+fn a_time_limit_beyond_the_clock_is_no_limit() {
+    for limit in ["18446744073709551615", "1e20", "inf"] {
+        let out = xcover()
+            .args(["solve", "--count", "--time-limit", limit])
+            .write_stdin("a b c\na\nb c\na b\nc\n")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{limit}: {out:?}");
+        assert_eq!(out.stdout, b"2\n", "{limit}");
+        let out = xcover()
+            .args(["queens", "max", "--time-limit", limit])
+            .write_stdin("1\n7\n")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{limit}: {out:?}");
+        assert!(out.stdout.starts_with(b"7\n"), "{limit}: {out:?}");
+    }
+    for bad in ["-1", "nan", "soon"] {
+        let out = xcover()
+            .args(["solve", "--count", "--time-limit", bad])
+            .write_stdin("a\na\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
