@@ -68,9 +68,14 @@ fn input_error(e: InputError) -> WeightsError {
     ))
 }
 
+/// The largest board side the reader keeps numbers for when n is not stated: the weighted
+/// model's limit (`queens::weighted::MAX_N`; a test keeps the two equal). Without it, an endless
+/// input would grow memory until the allocator aborts.
+pub const MAX_BOARD_N: usize = 14_653;
+
 /// Reads the classic format as a stream of lines (a [`LineReader`], which wraps any `BufRead`);
-/// `n` states the board size. Memory grows with the numbers read; with `n` given, a bad or
-/// extra number fails at once (without it, the rest of the input is counted, not kept, to infer
+/// `n` states the board size. Memory grows with the numbers read, at most k boards of n×n (of
+/// [`MAX_BOARD_N`]² without `n`); with `n` given, a bad or extra number fails at once (without it, the rest of the input is counted, not kept, to infer
 /// n and name the board in the message).
 pub fn read_classic<R: BufRead>(
     mut input: LineReader<R>,
@@ -133,13 +138,21 @@ pub fn read_classic<R: BufRead>(
                 }
             }
             if tokens == 1 && bad.is_none() && numbers[0] >= 0 {
-                want = n.map(|n| (numbers[0] as u64).saturating_mul((n as u64).pow(2)));
+                // Without n, k boards of the largest size bound what is kept.
+                let side = n.unwrap_or(MAX_BOARD_N) as u64;
+                want = Some((numbers[0] as u64).saturating_mul(side.pow(2)));
             }
             if let Some(w) = want
                 && (tokens - 1) as u64 > w
             {
                 let k = numbers[0];
-                let n = n.unwrap_or(0);
+                let Some(n) = n else {
+                    let m = MAX_BOARD_N;
+                    return Err(err(format!(
+                        "line {line}, column {col}: more numbers than {k} board(s) of the largest \
+                         size, {m}×{m}: k is too small or the input is not boards"
+                    )));
+                };
                 return Err(err(format!(
                     "line {line}, column {col}: more numbers than {k} board(s) of {n}×{n}: board {k} \
                      has too many numbers or k is too small"

@@ -977,3 +977,26 @@ fn the_output_does_not_depend_on_the_threads() {
         }
     }
 }
+
+#[test]
+fn without_n_the_reader_keeps_at_most_k_boards_of_the_largest_size() {
+    // The reader's cap is the model's limit.
+    assert_eq!(
+        dancelinks::io::weights::MAX_BOARD_N,
+        dancelinks::queens::weighted::MAX_N
+    );
+    // k = 0 boards leave room for no number: the first extra one is refused where it stands,
+    // not after the whole input (an endless input would otherwise grow until the allocator aborts).
+    let out = xcover()
+        .args(["queens", "max"])
+        .write_stdin("0\n5 6\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("<stdin>: line 2, column 1: more numbers than 0 board(s) of the largest size, 14653×14653"),
+        "{err}"
+    );
+}
