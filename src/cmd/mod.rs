@@ -171,6 +171,16 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
 }
 
+/// Opens a command's input FILE (stdin for none or `-`, with [`diag::stdin_hint`] on a terminal)
+/// as the bounded line reader; `what` names the input in the hint.
+pub fn open_input(
+    path: Option<&std::path::Path>,
+    what: &str,
+) -> anyhow::Result<crate::io::input::LineReader> {
+    diag::stdin_hint(path, what);
+    crate::io::input::open(path)
+}
+
 /// The board size argument of the n-queens commands that take one.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct BoardSize {
@@ -185,9 +195,9 @@ pub struct BoardSize {
 /// The most worker threads `-t/--threads` takes.
 pub const MAX_THREADS: u32 = 1024;
 
-/// `-t/--threads T` (or `-j T`, as make and cargo users type it), the same on every subcommand that computes (`solve`, `queens count`,
-/// `queens list`, `queens max`): 0 means all cores, 1 to [`MAX_THREADS`] that many threads.
-/// The default is all cores.
+/// `-t/--threads T` (or `-j T`, as make and cargo users type it), the same on every subcommand
+/// that computes (`solve`, `queens count`, `queens list`, `queens max`): 0 means all cores, 1 to
+/// [`MAX_THREADS`] that many threads. The default is all cores.
 #[derive(clap::Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Threads {
     /// Worker threads: 0 for all cores, or 1 to 1024 [default: all cores]
@@ -285,7 +295,8 @@ pub mod diag {
     }
 
     /// Before reading stdin (no FILE, or `-`) from a terminal, says so: otherwise the command
-    /// seems to hang. `what` names the input, e.g. "a DLX problem".
+    /// seems to hang. `what` names the input, e.g. "a DLX problem". [`super::open_input`] calls
+    /// it; `merge`, which reads stdin its own way, calls it directly.
     pub fn stdin_hint(path: Option<&std::path::Path>, what: &str) {
         let from_stdin = path.is_none_or(|p| p == std::path::Path::new("-"));
         if from_stdin && std::io::stdin().is_terminal() {

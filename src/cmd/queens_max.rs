@@ -386,14 +386,16 @@ fn read_boards(args: &Args) -> anyhow::Result<Boards> {
         }
         return Ok(b);
     }
-    super::diag::stdin_hint(args.input.as_deref(), "weight boards");
-    weights::read_classic(crate::io::input::open(args.input.as_deref())?, args.n)
-        .map_err(|e| InputError(e.0))
-        .context("bad board input")
-        .map_err(|e| {
-            // Keep the message one line: the parser's message says it all.
-            anyhow::anyhow!("{}", e.root_cause())
-        })
+    weights::read_classic(
+        super::open_input(args.input.as_deref(), "weight boards")?,
+        args.n,
+    )
+    .map_err(|e| InputError(e.0))
+    .context("bad board input")
+    .map_err(|e| {
+        // Keep the message one line: the parser's message says it all.
+        anyhow::anyhow!("{}", e.root_cause())
+    })
 }
 
 /// `-n`: a board size the model takes (1 to [`weighted::MAX_N`]).

@@ -158,8 +158,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    super::diag::stdin_hint(args.input.as_deref(), "a DLX problem");
-    let dlx = dlx_format::read(crate::io::input::open(args.input.as_deref())?)?;
+    let dlx = dlx_format::read(super::open_input(args.input.as_deref(), "a DLX problem")?)?;
     for w in &dlx.warnings {
         diag::warning(&format!("{}:{}: {}", w.file, w.line, w.message));
     }

@@ -75,8 +75,9 @@ pub const MAX_BOARD_N: usize = 14_653;
 
 /// Reads the classic format as a stream of lines (a [`LineReader`], which wraps any `BufRead`);
 /// `n` states the board size. Memory grows with the numbers read, at most k boards of n×n (of
-/// [`MAX_BOARD_N`]² without `n`); with `n` given, a bad or extra number fails at once (without it, the rest of the input is counted, not kept, to infer
-/// n and name the board in the message).
+/// [`MAX_BOARD_N`]² without `n`); with `n` given, a bad or extra number fails at once (without
+/// it, the rest of the input is counted, not kept, to infer n and name the board in the
+/// message).
 pub fn read_classic<R: BufRead>(
     mut input: LineReader<R>,
     n: Option<usize>,
