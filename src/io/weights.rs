@@ -1,4 +1,4 @@
-//! Weight boards for weighted N-queens (issue 4).
+//! Weight boards for weighted N-queens.
 //!
 //! Two formats:
 //! - The classic one: the number of boards k, then k boards of n×n integers, row by row,
@@ -8,8 +8,8 @@
 //!   fields each.
 //!
 //! Both are read as streams of bounded lines ([`crate::io::input::LineReader`]; a byte-order
-//! mark at the start is skipped). Errors name the input, line and column (1-based), and the
-//! board where it is known; a token is quoted short and escaped ([`crate::io::quote`]).
+//! mark at the start is skipped). Errors read `NAME:LINE:COLUMN: problem` (1-based) and name
+//! the board where it is known; a token is quoted short and escaped ([`crate::io::quote`]).
 
 use std::io::BufRead;
 
@@ -60,12 +60,15 @@ pub fn parse_classic(bytes: &[u8], name: &str, n: Option<usize>) -> Result<Board
     read_classic(LineReader::new(bytes, name), n)
 }
 
-/// A line reader's error in this module's words: `NAME: line L, column C: problem`.
+/// A line reader's error in the one location form: `NAME:LINE:COLUMN: problem`.
 fn input_error(e: InputError) -> WeightsError {
-    WeightsError(format!(
-        "{}: line {}, column {}: {}",
-        e.name, e.line, e.column, e.kind
-    ))
+    at(&e.name, e.line, e.column, e.kind)
+}
+
+/// An error at a place in the input: `NAME:LINE:COLUMN: problem` (1-based), the form every
+/// reader of the crate uses.
+fn at(name: &str, line: usize, column: usize, problem: impl std::fmt::Display) -> WeightsError {
+    WeightsError(format!("{name}:{line}:{column}: {problem}"))
 }
 
 /// The largest board side the reader keeps numbers for when n is not stated: the weighted
@@ -75,15 +78,16 @@ pub const MAX_BOARD_N: usize = 14_653;
 
 /// Reads the classic format as a stream of lines (a [`LineReader`], which wraps any `BufRead`);
 /// `n` states the board size. Memory grows with the numbers read, at most k boards of n×n (of
-/// [`MAX_BOARD_N`]² without `n`); with `n` given, a bad or extra number fails at once (without
-/// it, the rest of the input is counted, not kept, to infer n and name the board in the
-/// message).
+/// [`MAX_BOARD_N`]² without `n`); with `n` given, a bad or extra number fails at once; without
+/// it, a bad number is reported when the input ends, once n is known and the message can name
+/// its board.
 pub fn read_classic<R: BufRead>(
     mut input: LineReader<R>,
     n: Option<usize>,
 ) -> Result<Boards, WeightsError> {
     let name = input.name().to_string();
     let err = |msg: String| WeightsError(format!("{name}: {msg}"));
+    let err_at = |line: usize, col: usize, msg: String| at(&name, line, col, msg);
     let mut numbers: Vec<i64> = Vec::new();
     let mut bad: Option<BadToken> = None;
     let mut tokens = 0usize;
@@ -97,7 +101,7 @@ pub fn read_classic<R: BufRead>(
             Err(e) => {
                 // A bad number earlier in the input is the first problem.
                 if let Some(b) = &bad {
-                    return Err(err(bad_message(b, None)));
+                    return Err(bad_message(&name, b, None));
                 }
                 return Err(input_error(e));
             }
@@ -132,10 +136,10 @@ pub fn read_classic<R: BufRead>(
             tokens += 1;
             if let Some(b) = &bad {
                 if b.index == 0 {
-                    return Err(err(k_message(b)));
+                    return Err(k_message(&name, b));
                 }
                 if let Some(n) = n.filter(|&n| n > 0) {
-                    return Err(err(bad_message(b, Some(n))));
+                    return Err(bad_message(&name, b, Some(n)));
                 }
             }
             if tokens == 1 && bad.is_none() && numbers[0] >= 0 {
@@ -149,15 +153,23 @@ pub fn read_classic<R: BufRead>(
                 let k = numbers[0];
                 let Some(n) = n else {
                     let m = MAX_BOARD_N;
-                    return Err(err(format!(
-                        "line {line}, column {col}: more numbers than {k} board(s) of the largest \
-                         size, {m}×{m}: k is too small or the input is not boards"
-                    )));
+                    return Err(err_at(
+                        line,
+                        col,
+                        format!(
+                            "more numbers than {k} board(s) of the largest size, {m}×{m}: k is \
+                             too small or the input is not boards"
+                        ),
+                    ));
                 };
-                return Err(err(format!(
-                    "line {line}, column {col}: more numbers than {k} board(s) of {n}×{n}: board {k} \
-                     has too many numbers or k is too small"
-                )));
+                return Err(err_at(
+                    line,
+                    col,
+                    format!(
+                        "more numbers than {k} board(s) of {n}×{n}: board {k} has too many \
+                         numbers or k is too small"
+                    ),
+                ));
             }
         }
     }
@@ -172,13 +184,15 @@ pub fn read_classic<R: BufRead>(
     if let Some(b) = &bad
         && b.index == 0
     {
-        return Err(err(k_message(b)));
+        return Err(k_message(&name, b));
     }
     let k = numbers[0];
     if k < 0 {
-        return Err(err(format!(
-            "line {kl}, column {kc}: the number of boards must be non-negative, not {k}"
-        )));
+        return Err(err_at(
+            kl,
+            kc,
+            format!("the number of boards must be non-negative, not {k}"),
+        ));
     }
     let k = k as u64;
     // n: stated, or inferred from the count.
@@ -199,7 +213,7 @@ pub fn read_classic<R: BufRead>(
             Some(n) => n,
             None => {
                 if let Some(b) = &bad {
-                    return Err(err(bad_message(b, None)));
+                    return Err(bad_message(&name, b, None));
                 }
                 return Err(err(format!(
                     "cannot infer n: {count_numbers} numbers after the count are not {k} boards of n×n \
@@ -209,7 +223,7 @@ pub fn read_classic<R: BufRead>(
         },
     };
     if let Some(b) = &bad {
-        return Err(err(bad_message(b, Some(n))));
+        return Err(bad_message(&name, b, Some(n)));
     }
     let per = (n as u64).saturating_mul(n as u64);
     let want = k.saturating_mul(per);
@@ -217,9 +231,9 @@ pub fn read_classic<R: BufRead>(
     if have < want {
         let board = have.checked_div(per).map_or(1, |b| b + 1);
         let inside = if per == 0 { 0 } else { have % per };
-        return Err(err(format!(
-            "board {board} has too few numbers: the input ends after {inside} of its {per} \
-             (line {line}); expected {k} board(s) of {n}×{n}"
+        return Err(WeightsError(format!(
+            "{name}:{line}: board {board} has too few numbers: the input ends after {inside} of \
+             its {per}; expected {k} board(s) of {n}×{n}"
         )));
     }
     if have > want {
@@ -255,16 +269,17 @@ fn ascii_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-fn k_message(b: &BadToken) -> String {
-    format!(
-        "line {}, column {}: the number of boards must be a non-negative integer, not `{}`",
-        b.line, b.col, b.text
-    )
+fn k_message(name: &str, b: &BadToken) -> WeightsError {
+    let problem = format!(
+        "the number of boards must be a non-negative integer, not `{}`",
+        b.text
+    );
+    at(name, b.line, b.col, problem)
 }
 
-fn bad_message(b: &BadToken, n: Option<usize>) -> String {
+fn bad_message(name: &str, b: &BadToken, n: Option<usize>) -> WeightsError {
     let board = match n {
-        Some(n) if n > 0 => format!("board {}, ", (b.index - 1) / (n * n) + 1),
+        Some(n) if n > 0 => format!("board {}: ", (b.index - 1) / (n * n) + 1),
         _ => String::new(),
     };
     let what = if b.too_big {
@@ -272,10 +287,7 @@ fn bad_message(b: &BadToken, n: Option<usize>) -> String {
     } else {
         "is not an integer"
     };
-    format!(
-        "{board}line {}, column {}: `{}` {what}",
-        b.line, b.col, b.text
-    )
+    at(name, b.line, b.col, format!("{board}`{}` {what}", b.text))
 }
 
 /// An optional sign and decimal digits. `Err(true)` when it is an integer that does not fit.
@@ -306,12 +318,23 @@ pub fn parse_csv(bytes: &[u8], name: &str) -> Result<Boards, WeightsError> {
 }
 
 /// Reads one board as a CSV matrix, one record per line, as a stream of lines.
+///
+/// What pandas writes is accepted as it comes: `DataFrame(w).to_csv(path)` (a header row that
+/// starts with an empty cell, then an index column), `to_csv(path, index=False)` (a header row
+/// `0,1,...,n-1`), `to_csv(path, header=False)` (an index column `0..n-1`), and a header of
+/// names. A header row is one whose first cell is empty or that holds no integer; the header
+/// `0,1,...,n-1` and the index column `0..n-1` are dropped only where the numbers would
+/// otherwise not be square, so a square board of numbers is always read as it is.
 pub fn read_csv<R: BufRead>(mut input: LineReader<R>) -> Result<Boards, WeightsError> {
     let name = input.name().to_string();
     let err = |msg: String| WeightsError(format!("{name}: {msg}"));
+    let err_at = |line: usize, col: usize, msg: String| at(&name, line, col, msg);
     let mut numbers = Vec::new();
     let mut n = None;
     let mut rows = 0usize;
+    // The header row and the index column pandas writes by default.
+    let mut first = true;
+    let mut index_column = false;
     while let Some((line, text)) = input.next_line().map_err(input_error)? {
         if text.trim().is_empty() {
             continue; // blank line
@@ -321,45 +344,92 @@ pub fn read_csv<R: BufRead>(mut input: LineReader<R>) -> Result<Boards, WeightsE
             .flexible(true)
             .trim(csv::Trim::All)
             .from_reader(text.as_bytes());
+        let columns = field_columns(text);
         for rec in rdr.byte_records() {
-            let rec = rec.map_err(|e| err(format!("line {line}: {e}")))?;
-            let width = *n.get_or_insert(rec.len());
-            if rec.len() != width {
-                return Err(err(format!(
-                    "line {line}: {} fields, but the first row has {width}",
-                    rec.len()
-                )));
+            let rec = rec.map_err(|e| err_at(line, 1, e.to_string()))?;
+            if std::mem::take(&mut first) {
+                let empty_first = rec.get(0).is_some_and(<[u8]>::is_empty);
+                if empty_first || rec.iter().all(|f| parse_i64(f).is_err()) {
+                    index_column = empty_first;
+                    n = Some(rec.len() - usize::from(empty_first));
+                    continue;
+                }
             }
-            for (j, f) in rec.iter().enumerate() {
+            let skip = usize::from(index_column);
+            let fields = rec.len().saturating_sub(skip);
+            let width = *n.get_or_insert(fields);
+            if fields != width {
+                return Err(err_at(
+                    line,
+                    1,
+                    format!("{fields} fields, but the first row has {width}"),
+                ));
+            }
+            for (j, f) in rec.iter().enumerate().skip(skip) {
                 let v = parse_i64(f).map_err(|too_big| {
                     let what = if too_big {
                         "does not fit in 64 bits"
                     } else {
                         "is not an integer"
                     };
-                    err(format!(
-                        "line {line}, field {}: `{}` {what}",
-                        j + 1,
-                        quote_bytes(f)
-                    ))
+                    let col = columns.get(j).copied().unwrap_or(1);
+                    err_at(line, col, format!("`{}` {what}", quote_bytes(f)))
                 })?;
                 numbers.push(v);
             }
             rows += 1;
-            if rows > width {
-                return Err(err(format!(
-                    "line {line}: more than {width} rows of {width} numbers: a board must be square"
-                )));
+            // One row more than square is allowed while it may be pandas' `0,1,...` header.
+            if rows > width + 1 || (rows == width + 1 && !is_ramp(&numbers[..width], width)) {
+                return Err(err_at(
+                    line,
+                    1,
+                    format!("more than {width} rows of {width} numbers: a board must be square"),
+                ));
             }
         }
     }
-    let n = n.ok_or_else(|| err("empty board".to_string()))?;
-    if rows != n {
+    let Some(mut width) = n else {
+        return Err(err("empty board".to_string()));
+    };
+    if rows == width + 1 {
+        // pandas' `to_csv(index=False)`: the header `0,1,...,n-1` was read as a row.
+        numbers.drain(..width);
+        rows -= 1;
+    } else if rows + 1 == width && (0..rows).all(|r| numbers[r * width] == r as i64) {
+        // pandas' `to_csv(header=False)`: an index column `0..n-1`.
+        let mut r = 0;
+        numbers.retain(|_| {
+            r += 1;
+            (r - 1) % width != 0
+        });
+        width -= 1;
+    }
+    if rows != width {
         return Err(err(format!(
-            "{rows} rows of {n} numbers: a board must be square"
+            "{rows} rows of {width} numbers: a board must be square"
         )));
     }
-    Ok(Boards { n, numbers })
+    Ok(Boards { n: width, numbers })
+}
+
+/// True when `row` is `0, 1, ..., width - 1`.
+fn is_ramp(row: &[i64], width: usize) -> bool {
+    row.len() == width && row.iter().enumerate().all(|(j, &v)| v == j as i64)
+}
+
+/// The 1-based character column where each field of a CSV line starts (commas inside double
+/// quotes do not separate fields).
+fn field_columns(text: &str) -> Vec<usize> {
+    let mut columns = vec![1];
+    let mut quoted = false;
+    for (col, c) in text.chars().enumerate() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => columns.push(col + 2),
+            _ => {}
+        }
+    }
+    columns
 }
 
 /// Writes boards in the classic format: k, then each board as n lines of n numbers, a blank
@@ -399,7 +469,39 @@ mod tests {
     #[test]
     fn names_board_line_column() {
         let e = parse_classic(b"2\n1 2\n3 4\n5 x\n7 8\n", "in", None).unwrap_err();
-        assert_eq!(e.0, "in: board 2, line 4, column 3: `x` is not an integer");
+        assert_eq!(e.0, "in:4:3: board 2: `x` is not an integer");
+    }
+
+    #[test]
+    fn reads_what_pandas_writes() {
+        let board = |text: &str| {
+            let b = parse_csv(text.as_bytes(), "w.csv").unwrap();
+            (b.n, b.numbers)
+        };
+        let want = (2, vec![1, 2, 3, 4]);
+        // DataFrame(w).to_csv(): a header row with an empty first cell, then an index column.
+        assert_eq!(board(",0,1\n0,1,2\n1,3,4\n"), want);
+        // to_csv(index=False): the header 0,1,...,n-1.
+        assert_eq!(board("0,1\n1,2\n3,4\n"), want);
+        // to_csv(header=False): the index column 0..n-1.
+        assert_eq!(board("0,1,2\n1,3,4\n"), want);
+        // Named columns.
+        assert_eq!(board("a,b\n1,2\n3,4\n"), want);
+        assert_eq!(board(",0\n0,5\n"), (1, vec![5]));
+        // A square board of numbers is read as it is, even one that starts 0, 1, ...
+        assert_eq!(board("0,1\n2,3\n"), (2, vec![0, 1, 2, 3]));
+        assert_eq!(
+            board("0,1,2\n1,3,4\n2,5,6\n").1,
+            vec![0, 1, 2, 1, 3, 4, 2, 5, 6]
+        );
+        // Neither form: still not square.
+        let e = parse_csv(b"5,1\n1,2\n3,4\n", "w.csv").unwrap_err();
+        assert_eq!(
+            e.0,
+            "w.csv:3:1: more than 2 rows of 2 numbers: a board must be square"
+        );
+        let e = parse_csv(b",0,1\n0,1,x\n", "w.csv").unwrap_err();
+        assert_eq!(e.0, "w.csv:2:5: `x` is not an integer");
     }
 
     #[test]

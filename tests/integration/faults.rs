@@ -407,13 +407,13 @@ fn long_and_strange_tokens_are_quoted_short_and_escaped() {
     let err = rejected(
         &["queens", "max"],
         format!("1\n1 2\n3 {long}\n").into_bytes(),
-        &["line 3, column 3", "…` is not an integer"],
+        &["<stdin>:3:3: board 1: `yyy", "…` is not an integer"],
     );
     assert!(!err.contains(&"y".repeat(61)));
     rejected(
         &["queens", "max", "--weights", "-"],
         format!("1,2\n3,{long}\n").into_bytes(),
-        &["line 2, field 2", "…` is not an integer"],
+        &["<stdin>:2:3: `yyy", "…` is not an integer"],
     );
     // Control characters and an inner byte-order mark are escaped, never sent raw.
     let err = rejected(

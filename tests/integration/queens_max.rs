@@ -447,9 +447,7 @@ fn weights_csv_and_atomic_output() {
         .arg(&bad_out)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "line 2, field 2: `x` is not an integer",
-        ));
+        .stderr(predicate::str::contains("b.csv:2:3: `x` is not an integer"));
     assert!(!bad_out.exists());
     std::fs::write(&csv, "1,2\n3,4\n5,6\n").unwrap();
     xcover()
@@ -485,26 +483,26 @@ fn bad_input_cases() {
     bad(
         "-1\n1",
         &[],
-        "line 1, column 1: the number of boards must be non-negative",
+        "<stdin>:1:1: the number of boards must be non-negative",
         d,
     );
     bad(
         "x 1 2 3 4",
         &[],
-        "line 1, column 1: the number of boards must be a non-negative integer, not `x`",
+        "<stdin>:1:1: the number of boards must be a non-negative integer, not `x`",
         d,
     );
     // Not an integer: board, line and column.
     bad(
         &format!("2\n{four}\n1 2\n3 4.5\n"),
         &[],
-        "board 2, line 4, column 3: `4.5` is not an integer",
+        "<stdin>:4:3: board 2: `4.5` is not an integer",
         d,
     );
     bad(
         "1\n1 2\n3 99999999999999999999\n",
         &[],
-        "board 1, line 3, column 3: `99999999999999999999` does not fit in 64 bits",
+        "<stdin>:3:3: board 1: `99999999999999999999` does not fit in 64 bits",
         d,
     );
     bad(
@@ -526,7 +524,7 @@ fn bad_input_cases() {
     bad(
         &format!("2\n{four}{four}9\n"),
         &["-n", "2"],
-        "line 2, column 17: more numbers than 2 board(s) of 2×2",
+        "<stdin>:2:17: more numbers than 2 board(s) of 2×2",
         d,
     );
     bad(
@@ -996,7 +994,7 @@ fn without_n_the_reader_keeps_at_most_k_boards_of_the_largest_size() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("<stdin>: line 2, column 1: more numbers than 0 board(s) of the largest size, 14653×14653"),
+        err.contains("<stdin>:2:1: more numbers than 0 board(s) of the largest size, 14653×14653"),
         "{err}"
     );
 }
