@@ -178,6 +178,8 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
             pb.set_message(solutions.to_string());
         }
     };
+    // Ctrl-C stops the count and writes it with status `interrupted`, a lower bound.
+    crate::io::output::stop_gracefully_on_interrupt();
     let start = Instant::now();
     let counted = count::count(request, &progress)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -203,7 +205,7 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
     let record = counted.record(request, seconds);
     let mut out = Output::create(args.output.as_deref())?;
     match args.format {
-        Format::Text if args.shard.is_none() => {
+        Format::Text if args.shard.is_none() && !counted.interrupted => {
             let c = if args.unique {
                 counted.unique.unwrap_or(0)
             } else {
@@ -214,5 +216,12 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
         f => shard::write_records(&mut out, [&record], f)?,
     }
     out.finish()?;
-    Ok(ExitCode::SUCCESS)
+    if counted.interrupted {
+        let c = counted.solutions;
+        super::diag::notice(&format!(
+            "xcover: interrupted after {c} solution{} (a lower bound: status=interrupted)",
+            if c == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS))
 }

@@ -158,6 +158,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return run_shard(&args, &boards, method, shard);
     }
     let mut out = Output::create(args.output.as_deref())?;
+    // Ctrl-C stops the search: the boards done and the current one's best layout and bound
+    // are written, status `interrupted`.
+    crate::io::output::stop_gracefully_on_interrupt();
     // The first board's time limit covers building the model too.
     let mut model_started = Some(std::time::Instant::now());
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
@@ -221,11 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             None => (model.solve(board, &req), false),
         };
-        let status = if below_floor {
-            "below-floor"
-        } else {
-            res.status.name()
-        };
+        let status = status_word(&res, below_floor);
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);
             pb.set_message(format!(
@@ -270,6 +269,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 pic.board(&mut out, k, &title, Some(board), queens)?;
             }
         }
+        // Interrupted: the boards done and this one's best layout and bound are written.
+        if crate::engine::stop_requested() {
+            break;
+        }
     }
     if let Some(pb) = &pb {
         pb.finish_and_clear();
@@ -278,7 +281,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pic.finish(&mut out)?;
     }
     out.finish()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupted_or_success())
+}
+
+/// 128 + the signal after an interrupt (130 for Ctrl-C), else success.
+fn interrupted_or_success() -> ExitCode {
+    crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS)
+}
+
+/// A board's status in text, `--stats` and SVG titles: the optimiser's word, `below-floor`,
+/// or `interrupted` for an unproven result after an interrupt.
+fn status_word(res: &BoardResult, below_floor: bool) -> &'static str {
+    if below_floor {
+        "below-floor"
+    } else if crate::engine::stop_requested()
+        && !matches!(
+            res.status,
+            optimize::Status::Optimal | optimize::Status::Infeasible
+        )
+    {
+        "interrupted"
+    } else {
+        res.status.name()
+    }
 }
 
 /// Threads for a board: all cores by default, but one thread for boards too small for the
@@ -344,6 +369,7 @@ fn run_shard(
         shard: Some(shard.as_pair()),
         floor: args.floor,
     };
+    crate::io::output::stop_gracefully_on_interrupt();
     let p = model.solve_part(board, &req, &part);
     let seconds = started.elapsed().as_secs_f64();
     let record = p.record(board, shard, seconds);
@@ -364,7 +390,7 @@ fn run_shard(
             s.searched,
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupted_or_success())
 }
 
 /// `--floor F`: a score, any integer of 128 bits.
@@ -451,7 +477,8 @@ fn write_text(
         res.status,
         optimize::Status::Feasible | optimize::Status::Unknown
     ) {
-        line.push_str(&format!(" {} bound={}", res.status.name(), opt(res.bound)));
+        let word = status_word(res, false);
+        line.push_str(&format!(" {word} bound={}", opt(res.bound)));
     }
     if args.all_optimal
         && let Some(c) = res.optimal_count

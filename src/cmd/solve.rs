@@ -198,6 +198,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         plan.threads = 1;
     }
     let mut out = Output::create(args.output.as_deref())?;
+    // Ctrl-C stops the search; what it found is written with status `interrupted`.
+    crate::io::output::stop_gracefully_on_interrupt();
     // Solutions so far and the time, on a terminal only.
     let streams = !(args.count || args.minimize || args.maximize);
     let pb = super::progress(
@@ -250,7 +252,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 diag::notice(&split_line(&s));
             }
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(interrupted_or_success());
     }
     // The number of solutions, remembered ones included.
     let mut total = 0u128;
@@ -341,7 +343,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             diag::notice(&split_line(&s));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupted_or_success())
+}
+
+/// 128 + the signal after an interrupt (130 for Ctrl-C), else success.
+fn interrupted_or_success() -> ExitCode {
+    crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS)
 }
 
 /// Knuth's `Altogether ...` line of a search of the file's problem.
@@ -505,19 +512,24 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
 
 /// One line for stderr saying what the result is.
 fn status_line(best: &Optimum) -> String {
+    let why = if crate::engine::stop_requested() {
+        "interrupted"
+    } else {
+        "a budget ran out"
+    };
     match (best.status, best.value(), best.bound) {
         (optimize::Status::Optimal, Some(v), _) => format!("optimal: cost {v} (proven)"),
         (optimize::Status::Feasible, Some(v), Some(b)) => {
-            format!("feasible: cost {v}, bound {b} (a budget ran out before the proof)")
+            format!("feasible: cost {v}, bound {b} ({why} before the proof)")
         }
         (optimize::Status::Feasible, Some(v), None) => {
-            format!("feasible: cost {v}, no bound (a budget ran out before the proof)")
+            format!("feasible: cost {v}, no bound ({why} before the proof)")
         }
         (optimize::Status::Unknown, _, Some(b)) => {
-            format!("unknown: no solution found before the budget ran out (bound {b})")
+            format!("unknown: no solution found ({why}; bound {b})")
         }
         (optimize::Status::Unknown, _, None) => {
-            "unknown: no solution found before the budget ran out (no bound)".to_string()
+            format!("unknown: no solution found ({why}; no bound)")
         }
         _ => "infeasible: the problem has no exact cover".to_string(),
     }

@@ -37,11 +37,10 @@
 //! on a [`Budget`], and can be watched and pruned by a [`Visitor`] (the optimising layer).
 
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use super::memo::{Memo, MemoStats};
 use super::problem::{Entry, ItemId, OptionId, Problem};
-use super::stats::{Budget, End, Outcome, Stats};
+use super::stats::{Budget, End, Outcome, Stats, out_of_time};
 
 #[derive(Copy, Clone, Debug, Default)]
 #[repr(C)]
@@ -1443,11 +1442,10 @@ impl<'p> Solver<'p> {
                 depth_to_unwind = level;
                 break;
             }
-            if let Some(d) = deadline
-                && nodes & 0x3ff == 0
-                && Instant::now() >= d
+            if nodes & 0x3ff == 0
+                && let Some(e) = out_of_time(deadline)
             {
-                end = End::TimeLimit;
+                end = e;
                 depth_to_unwind = level;
                 break;
             }

@@ -26,5 +26,8 @@ pub use split::{
     MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,
 };
-pub use stats::{Budget, End, Outcome, Stats, structure_bytes};
+pub use stats::{
+    Budget, End, Outcome, Stats, clear_stop, out_of_time, request_stop, stop_requested,
+    structure_bytes,
+};
 pub use window::ordered_window;

@@ -31,10 +31,9 @@
 //! Everything is undone in exactly the reverse order.
 
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use super::problem::{OptionId, Problem};
-use super::stats::{Budget, End, Outcome, Stats};
+use super::stats::{Budget, End, Outcome, Stats, out_of_time};
 
 /// Link-level counters of a search.
 #[derive(Default)]
@@ -219,11 +218,10 @@ impl<'p> MultiplicitySolver<'p> {
         if budget.mems.is_some_and(|m| self.c.mems >= m) {
             return Err(Stop(End::MemLimit));
         }
-        if let Some(d) = budget.deadline
-            && self.c.nodes & 0x3ff == 0
-            && Instant::now() >= d
+        if self.c.nodes & 0x3ff == 0
+            && let Some(e) = out_of_time(budget.deadline)
         {
-            return Err(Stop(End::TimeLimit));
+            return Err(Stop(e));
         }
         self.c.nodes += 1;
         self.c.max_level = self.c.max_level.max(depth as u32);

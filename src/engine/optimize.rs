@@ -384,13 +384,13 @@ impl<'a, B: Bound> BranchBound<'a, B> {
         self.bound.deadline(at);
     }
 
-    /// Whether the deadline has passed (read every [`CLOCK_NODES`] nodes).
+    /// Whether the deadline has passed or a stop was requested (read every [`CLOCK_NODES`]
+    /// nodes).
     fn late(&mut self) -> bool {
-        if !self.late
-            && let Some(d) = self.deadline
-        {
+        if !self.late {
             self.entered = self.entered.wrapping_add(1);
-            self.late = self.entered.is_multiple_of(CLOCK_NODES) && Instant::now() >= d;
+            self.late = self.entered.is_multiple_of(CLOCK_NODES)
+                && super::stats::out_of_time(self.deadline).is_some();
         }
         self.late
     }

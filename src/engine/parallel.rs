@@ -268,10 +268,7 @@ impl Plan {
                 Keep::Top(k) => k,
                 Keep::AllOptimal { limit } => limit.max(1),
             });
-            if budget
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if super::stats::out_of_time(budget.deadline).is_some() {
                 complete = false;
                 unbounded = true;
                 break;

@@ -1,6 +1,7 @@
 //! Statistics of a search, budgets (termination conditions) and how a search ended.
 
 use std::ops::{Add, AddAssign};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What a search did, in Knuth's terms. Statistics of several runs (threads, sub-problems,
@@ -144,6 +145,41 @@ impl Budget {
     }
 }
 
+/// The process-wide request to stop: every search of the crate looks at it where it looks at
+/// its deadline (every 1,024 nodes or each sub-problem, with or without a deadline) and ends
+/// with [`End::Interrupted`], keeping what it has. The command line sets it on the first
+/// SIGINT or SIGTERM; a library caller may set it from any thread.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every running search to stop as soon as it next looks ([`STOP`]).
+pub fn request_stop() {
+    STOP.store(true, Ordering::Relaxed);
+}
+
+/// Whether a stop was requested and not cleared since.
+#[inline]
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+/// Withdraws a stop request, so that later searches run (a library caller's next call).
+pub fn clear_stop() {
+    STOP.store(false, Ordering::Relaxed);
+}
+
+/// How the clock and the stop request end a search now: `Interrupted` before `TimeLimit`,
+/// `None` while it may go on.
+#[inline]
+pub fn out_of_time(deadline: Option<Instant>) -> Option<End> {
+    if stop_requested() {
+        Some(End::Interrupted)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        Some(End::TimeLimit)
+    } else {
+        None
+    }
+}
+
 /// How a search ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -160,6 +196,8 @@ pub enum End {
     MemLimit,
     /// The deadline passed.
     TimeLimit,
+    /// A stop was requested ([`request_stop`]: Ctrl-C on the command line).
+    Interrupted,
 }
 
 impl End {

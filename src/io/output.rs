@@ -10,14 +10,17 @@
 //! - An existing file that could not be opened for writing is refused, and so is a file with
 //!   no write permission bit at all (0444), even for root, whose `>` would overwrite it.
 //! - On SIGINT, SIGTERM and SIGHUP the temporary files are removed and the process exits with
-//!   128 + the signal's number.
+//!   128 + the signal's number — except in a command that stops gracefully
+//!   ([`stop_gracefully_on_interrupt`]): there the first SIGINT or SIGTERM asks the searches to
+//!   stop ([`crate::engine::request_stop`]) and the command writes what it found, complete
+//!   files included, then exits 128 + the signal; a second signal exits at once as above.
 //!
 //! docs/failures.md tells the whole story.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, Once};
 
 use anyhow::Context;
@@ -305,8 +308,29 @@ impl Drop for Registered {
     }
 }
 
-/// On SIGINT, SIGTERM or SIGHUP: remove the temporary files, exit with 128 + the signal. A
-/// thread of signal-hook's does it (a signal handler itself could not take the lock).
+/// Set by a command that stops gracefully on an interrupt.
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+
+/// The signal that asked for a graceful stop (0: none yet).
+static INTERRUPTED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// Makes the first SIGINT or SIGTERM a request to stop ([`crate::engine::request_stop`]) for a
+/// command that then writes what it has and exits with [`interrupt_exit_code`].
+pub fn stop_gracefully_on_interrupt() {
+    GRACEFUL.store(true, Ordering::Relaxed);
+    install_signal_handler();
+}
+
+/// The exit code after a graceful stop, 128 + the signal (130 for SIGINT, 143 for SIGTERM);
+/// `None` when no signal came.
+pub fn interrupt_exit_code() -> Option<std::process::ExitCode> {
+    let signal = INTERRUPTED_BY.load(Ordering::Relaxed);
+    (signal != 0).then(|| std::process::ExitCode::from((128 + signal) as u8))
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: remove the temporary files, exit with 128 + the signal (the
+/// first SIGINT or SIGTERM of a graceful command only asks for a stop). A thread of
+/// signal-hook's does it (a signal handler itself could not take the lock).
 fn install_signal_handler() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -315,7 +339,20 @@ fn install_signal_handler() {
             return;
         };
         std::thread::spawn(move || {
-            if let Some(signal) = signals.forever().next() {
+            for signal in signals.forever() {
+                if signal != SIGHUP
+                    && GRACEFUL.load(Ordering::Relaxed)
+                    && INTERRUPTED_BY
+                        .compare_exchange(0, signal, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                {
+                    crate::engine::request_stop();
+                    eprintln!(
+                        "xcover: interrupted: stopping the search and writing what it found \
+                         (interrupt again to quit at once)"
+                    );
+                    continue;
+                }
                 let files = temp_files();
                 for f in files.iter() {
                     let _ = fs::remove_file(f);

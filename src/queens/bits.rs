@@ -393,6 +393,10 @@ pub fn count_with(
             .map(|&(k, _)| {
                 let (mut solutions, mut nodes) = (0u128, 0u64);
                 for i in (k..len).step_by(stride) {
+                    // Interrupted: the units counted so far are a lower bound.
+                    if crate::engine::stop_requested() {
+                        break;
+                    }
                     join(i, &mut |s, tested| {
                         solutions = solutions.checked_add(s).expect("count overflows u128");
                         nodes = nodes.saturating_add(tested);
@@ -454,6 +458,9 @@ pub fn count_with(
     }
     mine.par_iter()
         .map(|(_, t)| {
+            if crate::engine::stop_requested() {
+                return BitsCount::default();
+            }
             let mut c = run_task(n, t);
             if !unique {
                 c.unique = 0;

@@ -225,6 +225,9 @@ pub struct Counted {
     pub tasks_total: usize,
     /// `solutions mod RESIDUE_MODULUS`, summed task by task (equal to it: [`count`] checks).
     pub residue: u64,
+    /// A stop was requested ([`crate::engine::request_stop`]) during the count: the counts
+    /// are lower bounds.
+    pub interrupted: bool,
 }
 
 /// Counts as asked, on a pool of `request.threads` threads. `progress(done, total,
@@ -240,7 +243,7 @@ pub fn count(
         .map_err(|e| CountError::Threads(e.to_string()))?;
     let n = request.n;
     let shard = request.shard.as_pair();
-    let counted = match request.engine {
+    let mut counted = match request.engine {
         Engine::Dlx => {
             let model = Queens::new(n).map_err(|_| CountError::BadSize {
                 n,
@@ -269,9 +272,11 @@ pub fn count(
                 tasks: (0..tasks_total).filter(|&k| request.shard.owns(k)).count(),
                 tasks_total,
                 residue: c.residue,
+                interrupted: false,
             }
         }
     };
+    counted.interrupted = crate::engine::stop_requested();
     if counted.solutions % u128::from(RESIDUE_MODULUS) != u128::from(counted.residue) {
         return Err(CountError::Residue {
             solutions: counted.solutions,
@@ -294,6 +299,9 @@ impl Counted {
         r.updates = self.work.updates;
         r.tasks = self.tasks as u64;
         r.seconds = seconds;
+        if self.interrupted {
+            r.status = Status::Interrupted;
+        }
         r.seal()
     }
 }

@@ -431,6 +431,7 @@ pub fn count(
         tasks: total,
         tasks_total: tasks.len(),
         residue,
+        interrupted: false,
     };
     Ok(out)
 }

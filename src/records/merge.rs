@@ -263,7 +263,13 @@ pub fn merge(records: &[Located], rules: &[Rule]) -> Result<Merged, MergeError> 
         if r.kind.optimizes() && r.sense.is_none() {
             problems.push(invalid("an optimisation record without a sense".into()));
         }
-        if let Some(rule) = rule
+        if r.status == Status::Interrupted {
+            // Its counts are lower bounds of an unknown part of the shard.
+            problems.push(invalid(format!(
+                "shard {} was interrupted (status=interrupted): run it again",
+                r.shard
+            )));
+        } else if let Some(rule) = rule
             && let Err(reason) = rule(r)
         {
             problems.push(invalid(reason));

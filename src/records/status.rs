@@ -33,11 +33,14 @@ pub enum Status {
     /// Optimisation from a floor (`queens max --floor F`): proved that no solution reaches
     /// the floor (the bound is `F − 1`).
     BelowFloor,
+    /// Stopped by an interrupt (SIGINT, SIGTERM): a count is a lower bound; an optimum is the
+    /// best found, with the bound proven so far.
+    Interrupted,
 }
 
 impl Status {
     /// Every status, in the order of the declaration.
-    pub const ALL: [Status; 9] = [
+    pub const ALL: [Status; 10] = [
         Status::Complete,
         Status::Limit,
         Status::Time,
@@ -47,6 +50,7 @@ impl Status {
         Status::Feasible,
         Status::Infeasible,
         Status::BelowFloor,
+        Status::Interrupted,
     ];
 
     /// The word in the records (`complete`, ...).
@@ -61,6 +65,7 @@ impl Status {
             Status::Feasible => "feasible",
             Status::Infeasible => "infeasible",
             Status::BelowFloor => "below-floor",
+            Status::Interrupted => "interrupted",
         }
     }
 
@@ -81,16 +86,21 @@ impl Status {
             End::NodeLimit => Status::Nodes,
             End::MemLimit => Status::Mems,
             End::TimeLimit => Status::Time,
+            End::Interrupted => Status::Interrupted,
         }
     }
 
     /// How an optimisation ended; `unknown` (no solution when a budget ran out) is said by the
-    /// budget that ran out (`stopped_by`).
+    /// budget that ran out (`stopped_by`). After a stop request
+    /// ([`crate::engine::stop_requested`]) an unproven result is `interrupted`: the best found
+    /// with the bound proven so far.
     pub fn of_optimum(status: optimize::Status, stopped_by: Status) -> Status {
+        let interrupted = crate::engine::stop_requested();
         match status {
             optimize::Status::Optimal => Status::Optimal,
-            optimize::Status::Feasible => Status::Feasible,
             optimize::Status::Infeasible => Status::Infeasible,
+            _ if interrupted => Status::Interrupted,
+            optimize::Status::Feasible => Status::Feasible,
             optimize::Status::Unknown => stopped_by,
         }
     }
@@ -103,6 +113,7 @@ impl Status {
             Status::Time => Some("the time limit"),
             Status::Nodes => Some("the node budget"),
             Status::Mems => Some("the mem budget"),
+            Status::Interrupted => Some("an interrupt"),
             _ => None,
         }
     }

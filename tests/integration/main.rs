@@ -8,6 +8,7 @@ mod engine;
 mod faults;
 mod formats;
 mod instances;
+mod interrupt;
 mod layering;
 mod listing;
 mod merge;

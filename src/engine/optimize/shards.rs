@@ -194,7 +194,7 @@ pub fn optimize_parts<'p, B: Bound + Send>(
     let mut unbounded = !split.complete;
     if split.complete {
         for &k in &mine {
-            if config.budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            if crate::engine::out_of_time(config.budget.deadline).is_some() {
                 unbounded = true;
                 break;
             }

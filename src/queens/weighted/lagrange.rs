@@ -798,13 +798,10 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
     /// the last look passes [`CLOCK_WORK`]; true (and from then on `timed_out`) once the
     /// deadline has passed.
     fn clock(&mut self, m: usize) -> bool {
-        let Some(deadline) = self.deadline else {
-            return false;
-        };
         self.work += (m * m) as u64;
         if self.work >= CLOCK_WORK {
             self.work = 0;
-            self.timed_out = Instant::now() >= deadline;
+            self.timed_out = crate::engine::out_of_time(self.deadline).is_some();
         }
         self.timed_out
     }

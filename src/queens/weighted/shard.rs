@@ -266,12 +266,10 @@ impl PartResult {
         r.nodes = self.stats.nodes();
         r.updates = Some(self.stats.updates());
         r.tasks = self.split.map_or(1, |s| s.mine as u64);
-        r.status = match res.status {
-            _ if self.below_floor => S::BelowFloor,
-            Status::Optimal => S::Optimal,
-            Status::Feasible => S::Feasible,
-            Status::Infeasible => S::Infeasible,
-            Status::Unknown => S::Time,
+        r.status = if self.below_floor {
+            S::BelowFloor
+        } else {
+            S::of_optimum(res.status, S::Time)
         };
         r.sense = Some(Sense::Maximize);
         r.value = res.maximum();
