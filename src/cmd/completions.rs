@@ -23,8 +23,17 @@ pub struct Args {
 #[derive(clap::Args, Debug)]
 pub struct ManArgs {
     /// Write to FILE (atomically) instead of stdout.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        conflicts_with = "dir"
+    )]
     pub output: Option<PathBuf>,
+    /// Write one page per command into DIR instead: xcover.1, xcover-solve.1,
+    /// xcover-queens-count.1, ... (each replaced atomically; DIR must exist).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// The completion script of `shell`, as bytes.
@@ -52,7 +61,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Every page, `xcover.1` and one per subcommand (`xcover-queens-count.1`), as (file name,
+/// roff) pairs, rendered by clap_mangen into a temporary directory.
+pub fn man_pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let tmp = tempfile::tempdir()?;
+    clap_mangen::generate_to(super::Cli::command(), tmp.path())?;
+    let mut pages = Vec::new();
+    for entry in std::fs::read_dir(tmp.path())? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        pages.push((name, std::fs::read(entry.path())?));
+    }
+    pages.sort();
+    Ok(pages)
+}
+
 pub fn run_man(args: ManArgs) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &args.dir {
+        if !dir.is_dir() {
+            return Err(
+                super::InputError(format!("--dir {}: not a directory", dir.display())).into(),
+            );
+        }
+        for (name, page) in man_pages()? {
+            let mut out = Output::create(Some(&dir.join(&name)))?;
+            out.write_all(&page)?;
+            out.finish()?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let page = man_page()?;
     let mut out = Output::create(args.output.as_deref())?;
     out.write_all(&page)?;

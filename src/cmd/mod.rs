@@ -39,7 +39,7 @@ pub enum Command {
     /// Print a shell's completion script for xcover on stdout.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(completions::Args),
-    /// Print xcover's man page (roff) on stdout.
+    /// Print xcover's man page (roff) on stdout, or one page per command into a directory.
     #[command(after_help = MAN_EXAMPLES)]
     Man(completions::ManArgs),
 }
@@ -90,7 +90,8 @@ Examples:
 const MAN_EXAMPLES: &str = "\
 Examples:
   xcover man | man -l -
-  xcover man -o ~/.local/share/man/man1/xcover.1";
+  xcover man -o ~/.local/share/man/man1/xcover.1
+  xcover man --dir ~/.local/share/man/man1       # xcover.1, xcover-solve.1, ...";
 const COUNT_EXAMPLES: &str = "\
 Examples:
   xcover queens count 12 --unique            # 1787 classes under the square's symmetries

@@ -85,6 +85,39 @@ fn man_page_generates() {
     }
 }
 
+#[test]
+fn man_dir_writes_a_page_per_command() {
+    let dir = tempfile::tempdir().unwrap();
+    xcover()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout("");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for want in [
+        "xcover.1",
+        "xcover-solve.1",
+        "xcover-queens-count.1",
+        "xcover-queens-max.1",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{names:?} lacks {want}");
+    }
+    // Every subcommand has its page, and each page names its command.
+    let page = std::fs::read_to_string(dir.path().join("xcover-queens-max.1")).unwrap();
+    assert!(page.contains(".TH xcover-queens-max 1"), "{page}");
+    assert!(page.contains(r"\-\-time\-limit"), "{page}");
+    xcover()
+        .args(["man", "--dir", "/nonexistent/dir"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not a directory"));
+}
+
 /// The examples at the end of a help text: the lines after `Examples:`, each a command.
 fn examples(help: &str) -> Vec<String> {
     let Some((_, tail)) = help.split_once("\nExamples:\n") else {
