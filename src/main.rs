@@ -7,19 +7,25 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Whether stdout was closed (`>&-`) when the process started. Rust's runtime then points
-/// descriptor 1 at `/dev/null` before `main`, where writes would vanish; this check runs
-/// earlier, from `.init_array`, as the C library starts the program.
+/// Whether stdin or stdout was closed (`<&-`, `>&-`) when the process started. Rust's
+/// runtime then points the descriptor at `/dev/null` before `main`, where reads would find an
+/// empty input and writes would vanish; this check runs earlier, from `.init_array`, as the C
+/// library starts the program.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-mod closed_stdout {
+mod closed_stdio {
     use std::sync::atomic::{AtomicBool, Ordering};
 
-    static CLOSED: AtomicBool = AtomicBool::new(false);
+    static STDIN: AtomicBool = AtomicBool::new(false);
+    static STDOUT: AtomicBool = AtomicBool::new(false);
 
     extern "C" fn check() {
-        // SAFETY: F_GETFD only asks whether descriptor 1 is open.
+        // SAFETY: F_GETFD only asks whether a descriptor is open.
+        if unsafe { libc::fcntl(0, libc::F_GETFD) } == -1 {
+            STDIN.store(true, Ordering::Relaxed);
+        }
+        // SAFETY: as above.
         if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
-            CLOSED.store(true, Ordering::Relaxed);
+            STDOUT.store(true, Ordering::Relaxed);
         }
     }
 
@@ -27,21 +33,32 @@ mod closed_stdout {
     #[unsafe(link_section = ".init_array")]
     static CHECK: extern "C" fn() = check;
 
-    pub fn was_closed() -> bool {
-        CLOSED.load(Ordering::Relaxed)
+    pub fn stdin_was_closed() -> bool {
+        STDIN.load(Ordering::Relaxed)
+    }
+
+    pub fn stdout_was_closed() -> bool {
+        STDOUT.load(Ordering::Relaxed)
     }
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-mod closed_stdout {
-    pub fn was_closed() -> bool {
+mod closed_stdio {
+    pub fn stdin_was_closed() -> bool {
+        false
+    }
+
+    pub fn stdout_was_closed() -> bool {
         false
     }
 }
 
 fn main() -> ExitCode {
-    if closed_stdout::was_closed() {
+    if closed_stdio::stdout_was_closed() {
         dancelinks::io::output::set_stdout_closed();
+    }
+    if closed_stdio::stdin_was_closed() {
+        dancelinks::io::input::set_stdin_closed();
     }
     let cli = match dancelinks::cmd::Cli::try_parse() {
         Ok(cli) => cli,
@@ -67,7 +84,7 @@ fn main() -> ExitCode {
 /// Help or version text: clap's colours on a terminal; elsewhere plain text, with the write
 /// checked (`--help > /dev/full` is an error).
 fn print_help(e: &clap::Error) -> anyhow::Result<()> {
-    if std::io::stdout().is_terminal() && !closed_stdout::was_closed() {
+    if std::io::stdout().is_terminal() && !closed_stdio::stdout_was_closed() {
         e.print()?;
         return Ok(());
     }

@@ -34,6 +34,7 @@ pub struct Args {
 fn read(path: &Path) -> anyhow::Result<Vec<Located>> {
     if path == Path::new("-") {
         super::diag::stdin_hint(Some(path), "shard records");
+        crate::io::input::check_stdin()?;
         let stdin = std::io::stdin();
         return Ok(shard::read_records(&mut stdin.lock(), "<stdin>")?);
     }

@@ -69,9 +69,30 @@ pub struct LineReader<R = Box<dyn BufRead>> {
     done: bool,
 }
 
+static STDIN_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tells the library that the process started with its stdin closed (`<&-`): reading stdin
+/// then fails instead of reading an empty input. The binary finds it out before Rust's runtime
+/// points a closed descriptor 0 at `/dev/null`.
+pub fn set_stdin_closed() {
+    STDIN_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// An error when stdin was closed at the start ([`set_stdin_closed`]).
+#[cfg(feature = "cli")]
+pub fn check_stdin() -> anyhow::Result<()> {
+    if STDIN_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        anyhow::bail!("cannot read stdin: Bad file descriptor (stdin is closed)");
+    }
+    Ok(())
+}
+
 /// Opens a file, or stdin for `None` or `-`, named in messages by its path or `<stdin>`.
 #[cfg(feature = "cli")]
 pub fn open(path: Option<&Path>) -> anyhow::Result<LineReader> {
+    if path.is_none_or(|p| p == Path::new("-")) {
+        check_stdin()?;
+    }
     match path {
         Some(p) if p != Path::new("-") => {
             let f = File::open(p).with_context(|| format!("cannot read {}", p.display()))?;

@@ -320,6 +320,25 @@ fn signals_remove_the_temporary_file() {
 }
 
 #[test]
+fn a_closed_stdin_is_an_error_not_an_empty_input() {
+    for args in ["solve", "solve -", "queens max", "merge -"] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec <&-; exec \"$0\" {args}"))
+            .arg(BIN)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+        assert!(
+            err.contains("cannot read stdin: Bad file descriptor"),
+            "{args}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{args}");
+    }
+}
+
+#[test]
 fn a_closed_stdout_is_an_error() {
     for args in ["queens list 8", "queens count 8", "--help", "--version"] {
         let o = Command::new("sh")
