@@ -81,7 +81,7 @@ const LONG_RUN_SECONDS: f64 = 3600.0;
 const BEYOND_REACH_SHARDS: u64 = 10_000_000;
 
 /// A duration in words: seconds, minutes, hours, days or years.
-fn human(seconds: f64) -> String {
+pub(super) fn human(seconds: f64) -> String {
     let units = [
         (365.25 * 86400.0, "years"),
         (86400.0, "days"),

@@ -8,7 +8,9 @@ use super::queens_count::thread_pool;
 use crate::io::output::Output;
 use crate::io::records::{HeatmapCsv, HeatmapRecord, write_heatmap_text, write_json_line};
 use crate::io::svg;
+use crate::queens::count::{self, Engine, Request};
 use crate::queens::heatmap::heatmap;
+use crate::queens::model::Reduction;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -50,6 +52,27 @@ pub enum Format {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.board.n as usize;
     let pool = thread_pool(args.threads.threads)?;
+    // A heat map visits every solution (of half the board): from n = 18 on that takes long,
+    // so say first about how long, as `queens count` does.
+    const ESTIMATE_FROM_N: usize = 18;
+    if n >= ESTIMATE_FROM_N {
+        let request = Request {
+            engine: Engine::Dlx,
+            symmetry: Some(Reduction::Mirror),
+            threads: Some(pool.current_num_threads()),
+            ..Request::new(n)
+        };
+        if let Ok(e) = count::estimate(&request) {
+            super::diag::notice(&format!(
+                "estimate: queens heatmap {n} visits every solution, a search the size of \
+                 `queens count {n} --engine dlx --symmetry mirror` but faster per node: at \
+                 most about {} on {} thread{} (rough: within a factor of a few)",
+                super::queens_count::human(e.seconds),
+                e.threads,
+                if e.threads == 1 { "" } else { "s" },
+            ));
+        }
+    }
     let h = pool.install(|| heatmap(n, args.unique));
     let mut out = Output::create(args.output.as_deref())?;
     match args.format {

@@ -1,4 +1,4 @@
-//! Interrupted runs keep what they found: the first SIGINT or SIGTERM of `queens count`,
+//! Long runs: interrupted ones keep what they found, and a long heat map says so first.  the first SIGINT or SIGTERM of `queens count`,
 //! `solve` and `queens max` stops the search, writes the records with status `interrupted`
 //! (a count as a lower bound, the best layout with its proven bound) and exits 128 + the
 //! signal; `merge` refuses such a shard.
@@ -162,4 +162,23 @@ fn an_interrupted_queens_max_gives_a_layout_and_a_proven_bound() {
     assert_eq!(get("score"), value.to_string());
     let bound: i128 = get("bound").parse().unwrap();
     assert!(bound >= value, "{out}");
+}
+
+#[test]
+fn a_long_heatmap_says_first_how_long_it_takes() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xcover"))
+        .args(["queens", "heatmap", "32"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(line.starts_with("estimate: queens heatmap 32"), "{line}");
+    assert!(line.contains("years"), "{line}");
 }
