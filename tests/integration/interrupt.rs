@@ -1,7 +1,7 @@
-//! Long runs: interrupted ones keep what they found, and a long heat map says so first.  the first SIGINT or SIGTERM of `queens count`,
-//! `solve` and `queens max` stops the search, writes the records with status `interrupted`
-//! (a count as a lower bound, the best layout with its proven bound) and exits 128 + the
-//! signal; `merge` refuses such a shard.
+//! Long runs. The first SIGINT or SIGTERM of `queens count`, `solve` and `queens max` stops
+//! the search, writes the records with status `interrupted` (a count as a lower bound, the
+//! best layout with its proven bound) and exits 128 + the signal; `merge` refuses such a
+//! shard. A heat map that takes long says so first.
 
 use std::io::{Read, Write};
 use std::process::{Child, Stdio};
