@@ -257,6 +257,69 @@ pub fn progress(
     Some(pb)
 }
 
+/// Shows the engine's progress board ([`crate::engine::PROGRESS`]) as the message of `pb`,
+/// four times a second, until the returned guard is dropped. `line` formats a reading and the
+/// time since the watch began.
+pub fn watch_progress(
+    pb: &indicatif::ProgressBar,
+    line: impl Fn(&crate::engine::ProgressSnapshot, Duration) -> String + Send + 'static,
+) -> ProgressWatch {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (pb, flag) = (pb.clone(), stop.clone());
+    let started = std::time::Instant::now();
+    let thread = std::thread::spawn(move || {
+        while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+            pb.set_message(line(&crate::engine::PROGRESS.snapshot(), started.elapsed()));
+            std::thread::park_timeout(Duration::from_millis(250));
+        }
+    });
+    ProgressWatch {
+        stop,
+        thread: Some(thread),
+    }
+}
+
+/// The guard of [`watch_progress`]: dropping it ends the watch.
+pub struct ProgressWatch {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for ProgressWatch {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+    }
+}
+
+/// `1.2M`-style counts for progress lines.
+pub fn short_count(x: u64) -> String {
+    match x {
+        0..=9_999 => x.to_string(),
+        10_000..=9_999_999 => format!("{:.1}k", x as f64 / 1e3),
+        10_000_000..=9_999_999_999 => format!("{:.1}M", x as f64 / 1e6),
+        _ => format!("{:.1}G", x as f64 / 1e9),
+    }
+}
+
+/// `done/total sub-problems, about T left` for a split search's progress line (empty before
+/// the split is made).
+pub fn parts_line(p: &crate::engine::ProgressSnapshot, elapsed: Duration) -> String {
+    if p.parts_total == 0 {
+        return String::new();
+    }
+    let mut s = format!("{}/{} sub-problems", p.parts_done, p.parts_total);
+    if p.parts_done > 0 && p.parts_done < p.parts_total {
+        let left =
+            elapsed.as_secs_f64() * (p.parts_total - p.parts_done) as f64 / p.parts_done as f64;
+        s += &format!(", about {} left", queens_count::human(left));
+    }
+    s
+}
+
 /// Diagnostics on stderr, in one style (clap's): `error: ...` and `warning: ...` with the
 /// word in bold colour when stderr is a terminal and `NO_COLOR` is unset; notices (how a
 /// search ended, a partial count, an estimate) are plain lines without a prefix, as Knuth's

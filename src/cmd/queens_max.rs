@@ -191,10 +191,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         true,
         args.output.as_deref(),
     );
-    if let Some(pb) = &pb {
-        pb.set_message(format!("board 1: n={n}, searching"));
-    }
+    // The board searched now (1-based) for the progress line, which shows its best score,
+    // the root's bound, the gap, the nodes and the sub-problems done.
+    let current = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(1));
+    let _watch = pb.as_ref().map(|pb| {
+        let current = current.clone();
+        super::watch_progress(pb, move |p, _| {
+            let k = current.load(std::sync::atomic::Ordering::Relaxed);
+            max_progress_line(k, n, p)
+        })
+    });
     for k in 0..boards.count() {
+        current.store(k + 1, std::sync::atomic::Ordering::Relaxed);
+        crate::engine::PROGRESS.reset();
         let board = boards.board(k);
         let mut budget = Budget::unlimited();
         // A limit beyond what the clock can hold is no limit; the first board's limit counts
@@ -227,13 +236,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let status = status_word(&res, below_floor);
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);
-            pb.set_message(format!(
-                "board {}: value {} bound {} ({})",
-                k + 1,
-                opt(res.maximum()),
-                opt(res.bound),
-                status
-            ));
         }
         if args.stats {
             eprintln!(
@@ -282,6 +284,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.finish()?;
     Ok(interrupted_or_success())
+}
+
+/// The progress line of board `k`: `board 2: n=40, best 3198, bound 3704 (gap 15.8%),
+/// 1.2M nodes, 3/64 sub-problems`.
+fn max_progress_line(k: usize, n: usize, p: &crate::engine::ProgressSnapshot) -> String {
+    let mut s = format!("board {k}: n={n}");
+    match (p.best, p.bound) {
+        (Some(v), Some(b)) => {
+            s += &format!(", best {v}, bound {b}");
+            if b != 0 {
+                let gap = (b - v) as f64 / (b as f64).abs() * 100.0;
+                s += &format!(" (gap {gap:.1}%)");
+            }
+        }
+        (Some(v), None) => s += &format!(", best {v}"),
+        (None, Some(b)) => s += &format!(", bound {b}"),
+        (None, None) => s += ", searching",
+    }
+    if p.nodes > 0 {
+        s += &format!(", {} nodes", super::short_count(p.nodes));
+    }
+    if p.parts_total > 0 {
+        s += &format!(", {}/{} sub-problems", p.parts_done, p.parts_total);
+    }
+    s
 }
 
 /// 128 + the signal after an interrupt (130 for Ctrl-C), else success.

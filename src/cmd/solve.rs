@@ -208,9 +208,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         streams,
         args.output.as_deref(),
     );
-    if let Some(pb) = &pb {
-        pb.set_message("searching");
-    }
+    crate::engine::PROGRESS.reset();
+    // Counts and optimisations show the sub-problems done of total and the time left; an
+    // optimisation also its best cost and the root's bound.
+    let sense = if args.maximize {
+        Sense::Maximize
+    } else {
+        Sense::Minimize
+    };
+    let optimises = args.minimize || args.maximize;
+    let _watch = match &pb {
+        Some(pb) if !streams => Some(super::watch_progress(pb, move |p, elapsed| {
+            let mut s = String::from("searching");
+            if optimises {
+                if let Some(v) = p.best {
+                    s += &format!(", best cost {}", sense.value(v));
+                }
+                if let Some(b) = p.bound {
+                    s += &format!(", bound {}", sense.value(b));
+                }
+            }
+            let parts = super::parts_line(p, elapsed);
+            if !parts.is_empty() {
+                s += ", ";
+                s += &parts;
+            }
+            s
+        })),
+        Some(pb) => {
+            pb.set_message("searching");
+            None
+        }
+        None => None,
+    };
     if args.minimize || args.maximize {
         let sense = if args.maximize {
             Sense::Maximize

@@ -27,7 +27,7 @@ pub use split::{
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,
 };
 pub use stats::{
-    Budget, End, Outcome, Stats, clear_stop, out_of_time, request_stop, stop_requested,
-    structure_bytes,
+    Budget, End, Outcome, PROGRESS, Progress, ProgressSnapshot, Stats, clear_stop, out_of_time,
+    request_stop, stop_requested, structure_bytes,
 };
 pub use window::ordered_window;

@@ -389,8 +389,10 @@ impl<'a, B: Bound> BranchBound<'a, B> {
     fn late(&mut self) -> bool {
         if !self.late {
             self.entered = self.entered.wrapping_add(1);
-            self.late = self.entered.is_multiple_of(CLOCK_NODES)
-                && super::stats::out_of_time(self.deadline).is_some();
+            if self.entered.is_multiple_of(CLOCK_NODES) {
+                super::stats::PROGRESS.add_nodes(u64::from(CLOCK_NODES));
+                self.late = super::stats::out_of_time(self.deadline).is_some();
+            }
         }
         self.late
     }
@@ -507,6 +509,7 @@ impl<B: Bound> BranchBound<'_, B> {
         if self.kept.iter().any(|(g, o)| *g == gain && o == options) {
             return;
         }
+        super::stats::PROGRESS.offer_best(gain);
         match self.keep {
             Keep::Best => {
                 let new = Incumbent {
@@ -1049,6 +1052,7 @@ fn search_parallel<'p, B: Bound + Send>(
     let mut kept: Vec<Incumbent> = placed(std::mem::take(&mut top.kept), top.kept_place);
     let root = top.root_bound.flatten();
     // The parts, shared out in order.
+    super::stats::PROGRESS.add_parts(parts.len() as u64);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let results: Vec<WorkerResult> = std::thread::scope(|scope| {
@@ -1076,6 +1080,7 @@ fn search_parallel<'p, B: Bound + Send>(
                             &mut bb,
                         );
                         stats += o.stats;
+                        super::stats::PROGRESS.part_done();
                         if o.end != End::Exhausted || bb.late {
                             complete = false;
                             stop.store(true, Ordering::Relaxed);

@@ -252,20 +252,25 @@ where
     F: Fn() -> Solver<'p> + Sync + Send,
 {
     let mine = split.shard_parts(shard);
+    super::stats::PROGRESS.add_parts(mine.len() as u64);
     let (stats, end) = mine
         .par_iter()
-        .map_init(&make, |solver, &k| match &split.parts[k] {
-            Part::Solution(_) => (
-                Stats {
-                    solutions: 1,
-                    ..Stats::default()
-                },
-                End::Exhausted,
-            ),
-            Part::Subproblem(prefix) => {
-                let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
-                (o.stats, o.end)
-            }
+        .map_init(&make, |solver, &k| {
+            let r = match &split.parts[k] {
+                Part::Solution(_) => (
+                    Stats {
+                        solutions: 1,
+                        ..Stats::default()
+                    },
+                    End::Exhausted,
+                ),
+                Part::Subproblem(prefix) => {
+                    let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
+                    (o.stats, o.end)
+                }
+            };
+            super::stats::PROGRESS.part_done();
+            r
         })
         .reduce(
             || (Stats::default(), End::Exhausted),

@@ -1,7 +1,8 @@
 //! Statistics of a search, budgets (termination conditions) and how a search ended.
 
 use std::ops::{Add, AddAssign};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What a search did, in Knuth's terms. Statistics of several runs (threads, sub-problems,
@@ -177,6 +178,93 @@ pub fn out_of_time(deadline: Option<Instant>) -> Option<End> {
         Some(End::TimeLimit)
     } else {
         None
+    }
+}
+
+/// What running searches post for a display to read ([`PROGRESS`]): nodes entered, parts of
+/// a split done of total, and for an optimisation the best gain found and a proven bound (a
+/// model that knows one posts it: the engine's searches of parts and neighbourhoods do not).
+/// Relaxed and approximate — a display, never a result. A caller that shows it calls
+/// [`Progress::reset`] before each search.
+#[derive(Debug)]
+pub struct Progress {
+    nodes: AtomicU64,
+    parts_done: AtomicU64,
+    parts_total: AtomicU64,
+    /// (best gain found, root bound), in the optimiser's gains.
+    optimum: Mutex<(Option<i128>, Option<i128>)>,
+}
+
+/// The process-wide progress board.
+pub static PROGRESS: Progress = Progress::new();
+
+/// A reading of [`PROGRESS`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProgressSnapshot {
+    /// Nodes entered so far (by the searches that post them: the optimiser).
+    pub nodes: u64,
+    /// Parts of a split finished.
+    pub parts_done: u64,
+    /// Parts of the split (0: no split).
+    pub parts_total: u64,
+    /// The best gain found so far.
+    pub best: Option<i128>,
+    /// The least bound posted, in gains.
+    pub bound: Option<i128>,
+}
+
+impl Progress {
+    const fn new() -> Progress {
+        Progress {
+            nodes: AtomicU64::new(0),
+            parts_done: AtomicU64::new(0),
+            parts_total: AtomicU64::new(0),
+            optimum: Mutex::new((None, None)),
+        }
+    }
+
+    /// Clears the board for a new search.
+    pub fn reset(&self) {
+        self.nodes.store(0, Ordering::Relaxed);
+        self.parts_done.store(0, Ordering::Relaxed);
+        self.parts_total.store(0, Ordering::Relaxed);
+        *self.optimum.lock().unwrap_or_else(|e| e.into_inner()) = (None, None);
+    }
+
+    /// What the board says now.
+    pub fn snapshot(&self) -> ProgressSnapshot {
+        let (best, bound) = *self.optimum.lock().unwrap_or_else(|e| e.into_inner());
+        ProgressSnapshot {
+            nodes: self.nodes.load(Ordering::Relaxed),
+            parts_done: self.parts_done.load(Ordering::Relaxed),
+            parts_total: self.parts_total.load(Ordering::Relaxed),
+            best,
+            bound,
+        }
+    }
+
+    pub(crate) fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub(crate) fn add_parts(&self, total: u64) {
+        self.parts_total.fetch_add(total, Ordering::Relaxed);
+    }
+
+    pub(crate) fn part_done(&self) {
+        self.parts_done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A solution of `gain` was found (the best is kept).
+    pub(crate) fn offer_best(&self, gain: i128) {
+        let mut o = self.optimum.lock().unwrap_or_else(|e| e.into_inner());
+        o.0 = Some(o.0.map_or(gain, |b| b.max(gain)));
+    }
+
+    /// No solution gains more than `gain` (the least is kept).
+    pub(crate) fn offer_bound(&self, gain: i128) {
+        let mut o = self.optimum.lock().unwrap_or_else(|e| e.into_inner());
+        o.1 = Some(o.1.map_or(gain, |b| b.min(gain)));
     }
 }
 

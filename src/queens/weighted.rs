@@ -256,6 +256,8 @@ impl WeightedQueens {
     /// Solves one board (`board[r·n + c]` is the number on square (r, c)).
     pub fn solve(&mut self, board: &[i64], req: &Request) -> BoardResult {
         assert_eq!(board.len(), self.n * self.n, "board of n² numbers");
+        // The cheap bound of the whole board, for a progress display.
+        crate::engine::PROGRESS.offer_bound(rank_file_maxima(self.n, board));
         let method = match req.method {
             Method::Auto if self.n <= ENUMERATE_MAX_N => Method::Enumerate,
             Method::Auto => Method::BranchBound(BoundKind::Lagrangian(DEFAULT_LAGRANGE_STEPS)),

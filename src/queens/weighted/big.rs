@@ -107,6 +107,7 @@ impl WeightedQueens {
         let Some(mut upper) = probe.bound else {
             return out;
         };
+        crate::engine::PROGRESS.offer_bound(upper);
         let config = config(None);
         let mut steps = optimize::AimSteps::new(upper, 1);
         while upper > score {
@@ -134,6 +135,7 @@ impl WeightedQueens {
                     // but small enough to end before the deadline (one that cannot end
                     // proves nothing): at most half the time left.
                     upper = floor - 1;
+                    crate::engine::PROGRESS.offer_bound(upper);
                     steps.failed(floor, r.stats.nodes());
                     let left = deadline.saturating_duration_since(Instant::now());
                     let took = began.elapsed().as_secs_f64().max(1e-3);
