@@ -1,4 +1,4 @@
-//! Word-parallel n-queens counter (issue 5): ranks are the branching items, files and both
+//! Word-parallel n-queens counter: ranks are the branching items, files and both
 //! diagonal families are bit masks in one `u32` each, and the full 8-fold symmetry of the square
 //! is used, so that one search gives both the number of solutions (OEIS A000170) and the number
 //! of fundamental solutions, the classes under rotations and reflections (A002562).

@@ -953,7 +953,7 @@ pub(crate) mod tests {
         assert_eq!(seen, 1);
     }
 
-    /// The rows the `queens list` command prints today, formatted the slow way.
+    /// The rows the `queens list` command prints, formatted the slow way.
     fn reference(n: usize, unique: bool, format: ListFormat) -> String {
         let mut s = String::new();
         for (i, (q, class)) in dlx(n, unique).into_iter().enumerate() {

@@ -12,7 +12,7 @@
 //! recipes are run by `tests/cluster/*.sh`, docs/engine.md's domino model is the test
 //! `engine::docs_example_domino_tilings` (its colour example `engine::taocp_colour_example`).
 //!
-//! The inputs of the examples are in `examples/`; [`example_files_are_what_their_recipes_give`]
+//! The inputs of the examples are in `examples/data/`; [`example_files_are_what_their_recipes_give`]
 //! checks that the generated ones are still what their generators give.
 
 use std::path::Path;
@@ -108,9 +108,9 @@ fn example_files_are_what_their_recipes_give() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
     assert_eq!(
-        read("examples/queens13.dlx"),
+        read("examples/data/queens13.dlx"),
         instances::queens(13, true),
-        "examples/queens13.dlx is instances::queens(13, true)"
+        "examples/data/queens13.dlx is instances::queens(13, true)"
     );
     let boards = Command::new(BIN)
         .args(["queens", "random", "8", "--boards", "3", "--seed", "1"])
@@ -120,8 +120,8 @@ fn example_files_are_what_their_recipes_give() {
         .stdout
         .clone();
     assert_eq!(
-        read("examples/boards-8.txt"),
+        read("examples/data/boards-8.txt"),
         String::from_utf8(boards).unwrap(),
-        "examples/boards-8.txt is `xcover queens random 8 --boards 3 --seed 1`"
+        "examples/data/boards-8.txt is `xcover queens random 8 --boards 3 --seed 1`"
     );
 }
