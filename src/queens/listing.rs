@@ -31,7 +31,7 @@
 //! [`ordered_window`] runs tasks on a rayon pool with at most `window` tasks in flight (started
 //! or finished but not yet written) and hands their results to a sink in task order. Memory is
 //! bounded by `window` task results. [`list`] puts it all together, and halves the search with
-//! the left-right mirror (see [`list`] and docs/listing.md).
+//! the left-right mirror (see [`list`] and docs/queens.md).
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
