@@ -42,7 +42,10 @@ fn main() {
     let (mut a, mut b) = (1u64, 1u64); // F(n), F(n+1) for n = 1
     for n in 1..=12 {
         let problem = dominoes(2, n);
-        let count = Solver::new(&problem).count(&Budget::unlimited()).stats.solutions();
+        let count = Solver::new(&problem)
+            .count(&Budget::unlimited())
+            .stats
+            .solutions();
         println!("2x{n}: {count} tilings");
         assert_eq!(count, b, "2x{n} should have F({}) = {b} tilings", n + 1);
         (a, b) = (b, a + b);
@@ -61,7 +64,11 @@ fn main() {
     let mut horizontal = None;
     solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
         if s.iter().all(|&o| problem.cost(o) == 1) {
-            horizontal = Some(s.iter().map(|&o| problem.format_option(o)).collect::<Vec<_>>());
+            horizontal = Some(
+                s.iter()
+                    .map(|&o| problem.format_option(o))
+                    .collect::<Vec<_>>(),
+            );
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -74,9 +81,13 @@ fn main() {
 
     // The same 2×3 problem read from DLX text: the reader gives the problem and each option's
     // input line.
-    let text = "| 2x3 dominoes\na0 a1 a2 b0 b1 b2\na0 a1\na1 a2\nb0 b1\nb1 b2\na0 b0\na1 b1\na2 b2\n";
+    let text =
+        "| 2x3 dominoes\na0 a1 a2 b0 b1 b2\na0 a1\na1 a2\nb0 b1\nb1 b2\na0 b0\na1 b1\na2 b2\n";
     let file = dlx_format::parse(text.as_bytes(), "2x3.dlx").unwrap();
-    let count = Solver::new(&file.problem).count(&Budget::unlimited()).stats.solutions();
+    let count = Solver::new(&file.problem)
+        .count(&Budget::unlimited())
+        .stats
+        .solutions();
     assert_eq!(count, 3);
     println!("2x3 from DLX text: {count} tilings");
 

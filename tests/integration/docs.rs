@@ -9,8 +9,8 @@
 //! line of its own matches any number of lines, `[..]` any text within a line (timings,
 //! checksums, message prefixes).
 //! Blocks fenced as `sh`, `bash`, `text` or `rust` are not run by trycmd: docs/cluster.md's
-//! recipes are run by `tests/cluster/*.sh`, docs/engine.md's domino model is the test
-//! `engine::docs_example_domino_tilings` (its colour example `engine::taocp_colour_example`).
+//! recipes are run by `tests/cluster/*.sh`; the library example docs/engine.md points to is
+//! `examples/dominoes.rs` (built by `cargo test`, run by `cargo run --example dominoes`).
 //!
 //! The inputs of the examples are in `examples/data/`; [`example_files_are_what_their_recipes_give`]
 //! checks that the generated ones are still what their generators give.
