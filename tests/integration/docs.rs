@@ -28,13 +28,7 @@ const DOCS: &[&str] = &["README.md", "docs/*.md"];
 
 /// Blocks that show a command (`$ ...`) but are not run, as (file, first command): each is
 /// long-running or needs files the repository does not hold. Keep this list short.
-const UNCHECKED: &[(&str, &str)] = &[
-    // The merged total of a 20-queens cluster run (hours of work).
-    (
-        "docs/cluster.md",
-        "$ xcover merge results/q20-*-of-200.json --format json",
-    ),
-];
+const UNCHECKED: &[(&str, &str)] = &[];
 
 #[test]
 fn console_examples_in_readme_and_docs() {
