@@ -6,7 +6,7 @@
 //! and for n <= 16 the time of the DLX engine (one thread, the organ-pipe exact-cover model)
 //! and the ratio DLX time / bits time. Options (after `--`):
 //! `--min N` (default 12), `--max N` (default 17; `--max 18` asks for n = 18 too),
-//! `--dlx-max N` (default 16, as issue 5 asks for the ratio up to n=16; DLX n=16 takes about
+//! `--dlx-max N` (default 16: the ratio up to n=16; DLX n=16 takes about
 //! 30 s on an idle machine; 0 skips the DLX runs), `--threads T` (only T threads instead of
 //! both 1 and 2), `--reps R` (default 1).
 //!
@@ -15,7 +15,7 @@
 //! `count` does without `--unique`), `both` (default: search and auto).
 //! `--baseline` also times a plain bitboard counter (takaken/Somers, mirror symmetry only,
 //! one thread) at n = 16 in the same run and prints each row's CPU time as a multiple of it
-//! (issue 15's yardstick). `--prev PATH` runs a previous xcover binary's
+//! (the yardstick of docs/performance.md). `--prev PATH` runs a previous xcover binary's
 //! `queens count N --engine bits -t T` for the same rows (its CPU time from the children's
 //! times in /proc/self/stat). `--shard I/M` counts only shard I of M and extrapolates the
 //! CPU time ×M (the table is built in every shard, so this overstates a little); the count
@@ -92,7 +92,7 @@ fn proc_ticks(i: usize) -> f64 {
 }
 
 /// The plain bitboard counter of takaken and Jeff Somers (left-right mirror symmetry only):
-/// the yardstick of issue 15. Returns the number of solutions.
+/// the yardstick of docs/performance.md. Returns the number of solutions.
 fn plain_count(n: usize) -> u64 {
     fn rec(mask: u32, cols: u32, l: u32, r: u32) -> u64 {
         if cols == mask {
@@ -168,7 +168,7 @@ fn time_bits(
     (best, cpu, result)
 }
 
-/// OEIS A000170 and A002562 for n = 12..=23 (/work/shared/reference/queens-counts.csv); every
+/// OEIS A000170 and A002562 for n = 12..=23; every
 /// whole run is checked against them.
 const OEIS: [(u128, u128); 12] = [
     (14200, 1787),

@@ -1,4 +1,4 @@
-//! Engine benchmark (issue 2): the same DLX inputs solved by xcover's engine and by the crate
+//! Engine benchmark: the same DLX inputs solved by xcover's engine and by the crate
 //! `dlx` 0.8.5 (its DLX1-style solver `x`, the fastest dancing-links crate we found), side by
 //! side in one run. Prints solutions, nodes, updates, mems and time for each, and the ratio.
 //!

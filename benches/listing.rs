@@ -1,15 +1,15 @@
-//! `queens list` at the speed of the output (issue 17), side by side in one run, harness = false.
+//! `queens list` at the speed of the output, side by side in one run, harness = false.
 //!
 //! Runs the binaries as the user does, output to /dev/null, under `/usr/bin/time` (wall, user +
 //! system CPU, peak RSS), interleaved (every variant once per round), `--reps R` rounds
 //! (default 3), and prints per variant the best and median wall time, the CPU time, MB/s of CSV
-//! and the peak RSS, then the ratios the issue asks for:
+//! and the peak RSS, then the ratios:
 //!
-//! 1. `queens list 16 --engine bits --format csv`, this build `-t 1` and `-t 2` (and main before
-//!    this round's work, `XCOVER_PREV`): one thread at least 100 MB/s, two threads at least
+//! 1. `queens list 16 --engine bits --format csv`, this build `-t 1` and `-t 2` (and an earlier
+//!    build, `XCOVER_PREV`): one thread at least 100 MB/s, two threads at least
 //!    1.7× one.
-//! 2. `queens list 14 --format csv`: the binary before issue 17 (`XCOVER_OLD`, dancing links,
-//!    no `--engine`), main (`XCOVER_PREV`, `--engine dlx`) and this build (`--engine dlx`), on
+//! 2. `queens list 14 --format csv`: an old binary without `--engine` (`XCOVER_OLD`,
+//!    dancing links), an earlier build (`XCOVER_PREV`, `--engine dlx`) and this build (`--engine dlx`), on
 //!    1 and 2 threads: this build at least 2× faster than the old one on two threads.
 //! 3. Peak memory (`--memory`): this build's `queens list N --format csv`, whole for N = 12..=16
 //!    (bits; 12..=15 dlx; `--big` adds the whole 17), and with `--limit 1000000` beyond (bits
@@ -198,12 +198,12 @@ fn main() {
         .max(1);
     let only = value("--only");
     let want = |part: &str| only.as_deref().is_none_or(|o| o == part);
-    let old =
-        std::env::var("XCOVER_OLD").unwrap_or_else(|_| "/work/base/target/release/xcover".into());
-    let prev = std::env::var("XCOVER_PREV").unwrap_or_else(|_| "/work/prev/xcover-b291c55".into());
+    // Earlier binaries to compare with: unset (or missing) skips their rows.
+    let old = std::env::var("XCOVER_OLD").unwrap_or_default();
+    let prev = std::env::var("XCOVER_PREV").unwrap_or_default();
     let have = |p: &str| Path::new(p).exists();
     println!(
-        "queens list benchmark: new = {NEW}\n  old (before issue 17) = {old}{}\n  prev (main) = {prev}{}",
+        "queens list benchmark: new = {NEW}\n  old = {old}{}\n  prev (main) = {prev}{}",
         if have(&old) {
             ""
         } else {

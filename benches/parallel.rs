@@ -1,4 +1,4 @@
-//! Parallel and sharded solving (issue 16), side by side in one run:
+//! Parallel and sharded solving, side by side in one run:
 //!
 //! - `solve --count` on 1 and 2 threads (`Plan::count`; one thread is the plain sequential
 //!   search), alternating, best of `XCOVER_BENCH_REPS` (default 3) wall times, and the ratio

@@ -1,4 +1,4 @@
-//! Benchmark of weighted n-queens (issue 4). Run with `cargo bench --bench weighted`.
+//! Benchmark of weighted n-queens. Run with `cargo bench --bench weighted`.
 //!
 //! 1. Throughput: many seeded random 1..99 8×8 boards, parsed from the classic text format
 //!    and solved (enumeration path and branch-and-bound path), boards per second.

@@ -3,14 +3,14 @@
 
 The bench writes one seeded board per size to target/weighted-bench/n{N}.txt (classic format:
 k, then k boards of n*n integers). This script solves the first board of each file as the
-integer program of the issue -- x[r][c] binary, every rank and file sums to 1, every diagonal
+integer program -- x[r][c] binary, every rank and file sums to 1, every diagonal
 (both directions) sums to at most 1, maximise sum w[r][c] x[r][c] -- with
   * HiGHS (PyPI `highspy`), --threads threads (default 1), and
   * OR-Tools CP-SAT (PyPI `ortools`), --threads workers, linearization_level 2,
 and prints wall seconds, the value, the best bound and whether optimality was proven.
 
-Each `--xcover BIN` adds an xcover binary (e.g. target/release/xcover and the previous one,
-/work/prev/xcover-b291c55), run as `BIN queens max FILE --format json --time-limit T
+Each `--xcover BIN` adds an xcover binary (e.g. target/release/xcover and a build of the previous
+commit), run as `BIN queens max FILE --format json --time-limit T
 --threads K`, so the MIP solvers and the xcover binaries get the same limit and threads in
 one run. A solver whose Python package is missing is skipped with a note on stderr (`pip
 install highspy ortools`).

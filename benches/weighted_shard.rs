@@ -1,4 +1,4 @@
-//! Benchmark of weighted proofs split over shards (issue 14 §2). Run with
+//! Benchmark of weighted proofs split over shards. Run with
 //! `cargo bench --bench weighted_shard`.
 //!
 //! For each size, one seeded random 1..99 board: the unsharded proof (one thread), then for

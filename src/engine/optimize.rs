@@ -1,4 +1,4 @@
-//! The optimising layer: branch and bound over the dancing-links search (issue 4).
+//! The optimising layer: branch and bound over the dancing-links search.
 //!
 //! Every option carries a weight (an `i64`; the costs of a DLX5-style model are one source, see
 //! [`Problem::cost`], but the weights are passed separately so that one built model serves many

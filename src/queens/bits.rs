@@ -1,23 +1,58 @@
-//! Word-parallel n-queens counter (issue 5): ranks are the branching items, files and both
+//! Word-parallel n-queens counter: ranks are the branching items, files and both
 //! diagonal families are bit masks in one `u32` each, and the full 8-fold symmetry of the square
 //! is used, so that one search gives both the number of solutions (OEIS A000170) and the number
 //! of fundamental solutions, the classes under rotations and reflections (A002562).
 //!
-//! # Method (see docs/bits.md for the details and the proofs)
+//! # Method: full symmetry, exactly
 //!
-//! A solution is a permutation `p` (`p[r]` is the file of the queen on rank `r`). Its
-//! *canonical form* is the lexicographically smallest of its 8 images. Every class is counted
-//! once, at its canonical form, with weight 8, 4 or 2 (the class size, `8 / |stabiliser|`).
-//! The search only visits a superset `S` of the canonical forms:
+//! The 8 symmetries of the square act on permutations as the 8 combinations of: take the inverse
+//! permutation or not (transpose), reverse the ranks or not, reverse the files or not. The
+//! *canonical form* of a solution is the lexicographically smallest of its 8 images. Each class is
+//! counted once, at its canonical form, with weight `8 / s` where `s` is the number of images equal
+//! to the solution (its stabiliser): 8, 4 (symmetric under the half turn) or 2 (under the quarter
+//! turn); 1 only for n = 1. So `solutions = 8·C8 + 4·C4 + 2·C2` and `unique = C8 + C4 + C2` come
+//! out of one search.
 //!
-//! - *Corner*: a queen in a corner. At most one corner is occupied, and then the class has 8
-//!   members, of which exactly two (`p` and its transpose) have the queen at (0, 0). `S` is
-//!   `p[0] = 0` and `p[1] < p⁻¹[1]` (the file-1 queen stands below rank `p[1]`): exactly the
-//!   canonical forms, each of weight 8; no check is needed.
-//! - *Edge*: no corner queen. Let `b = p[0]`. `S` asks `b < n-1-b` and that each of the other
-//!   three edge queens is at least `b` squares from its nearest corner. The canonical form is
-//!   in `S`; a leaf of `S` is canonical exactly when no image with `b` on rank 0 is smaller,
-//!   which a short test at the leaf decides (and it also finds the stabiliser).
+//! The search visits only a set `S` that contains every canonical form, and which is easy to
+//! enforce with masks (this is takaken's split into a corner part and a "BOUND1/BOUND2" part, with
+//! our own leaf test):
+//!
+//! **Corner part.** At most one corner holds a queen (any two corners share a rank, a file or a
+//! long diagonal). If one does, the only symmetries that keep the queen on the top-left corner are
+//! the identity and the transpose, and no solution with n > 1 is symmetric under a transpose
+//! (queens `(i, j)` and `(j, i)` share an anti-diagonal, so an involution would have at most one
+//! 2-cycle and one fixed point); so the class has 8 members, exactly two of them (`p` and `p⁻¹`)
+//! with the queen on (0, 0), and the canonical one has `p[1] < p⁻¹[1]`. `S` is exactly
+//! `p[0] = 0, p[1] = k` (`2 <= k <= n-2`) with file 1 forbidden on ranks `2..k` — precisely the
+//! canonical forms, all of weight 8, with no test at the leaves.
+//!
+//! **Edge part.** No corner queen: each edge of the board has exactly one queen, not on a corner.
+//! Measure each edge queen's distance to its nearest corner; rotations and reflections permute the
+//! four edge queens and keep these distances, and the rank-0 file of any image is one of them, so
+//! every image has `p'[0] >= b_min` (the smallest distance). `S` is: `p[0] = b` with
+//! `b < n-1-b` (left half; the middle file is impossible as the minimum, since queens in the
+//! middles of two adjacent edges share a diagonal), the queens on files 0 and n-1 on ranks
+//! `b..=n-1-b`, the queen on rank n-1 on files `b..=n-1-b`. The masks forbid the side files on
+//! ranks `1..b` and `n-b..n-1`, and the outer files on the last rank; on rank `n-1-b`, the side
+//! files not yet taken must be taken there (none left → prune; one left → only that file), which
+//! prunes takaken's way. The canonical form is in `S` (its rank-0 file is the minimum distance,
+//! in the left half), and a leaf `p` of `S` is canonical iff no image `g(p)` is smaller. An image
+//! whose rank-0 file differs from `b` is larger (it is at least `b`), so the leaf test
+//! (`symmetry::representative_class`, the one allocation-free canonical test, shared with the
+//! dlx model: it compares each image with `p` rank by rank as it computes it and drops it at the
+//! first difference) only looks at images with `g(p)[0] = b` — few, found from `p[0]`,
+//! `p[n-1]`, `p⁻¹[0]`, `p⁻¹[n-1]` — rejects `p` if one is smaller and counts the equal ones for
+//! the stabiliser.
+//!
+//! This is where careless implementations over-count (1788 instead of 1787 classes for n=12): when
+//! two or more edge queens tie for the minimum distance, several images of one class lie in the
+//! searched set, and weights given by the pre-placement alone count that class more than once.
+//! Here every leaf is compared with all its images, so each class is counted exactly once; the
+//! tests check n=1..15 against A002562 and, for n=1..10, against an independent brute force that
+//! lists every solution and collects the canonical forms in a set.
+//!
+//! Boards with n < 6 are counted by a plain enumeration of all solutions with the full 8-image
+//! comparison (one task); the split needs at least four ranks below the pre-placement.
 //!
 //! # Totals only
 //!

@@ -378,7 +378,7 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
 pub const ESTIMATE_PROBES: u32 = 20_000;
 
 /// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
-/// this was measured on (2 cores, November 2026; `queens count` of n = 13 to 16 against the
+/// this was measured on (2 cores; `queens count` of n = 13 to 16 against the
 /// estimated trees). The engines do not walk that tree (symmetry, MRV order), so this folds
 /// their savings in; good to a factor of about 2 to 4, enough to tell
 /// seconds from hours from years.
@@ -393,7 +393,7 @@ fn seconds_per_node(request: &Request) -> f64 {
 
 /// Measured CPU-seconds of the bits engine's whole totals count (no `--unique`) where it does
 /// not search the tree ([`bits::totals_method`]: meeting in the middle or quadrants), on one
-/// thread of the 2-core development machine (December 2026; docs/bits.md, docs/cluster.md).
+/// thread of the 2-core development machine (docs/performance.md, docs/cluster.md).
 /// The tree's size says nothing about these methods (n = 21: the tree would take about 11
 /// hours on 2 threads, the quadrants took 17 minutes), so their estimate is this table.
 /// n = 22 and 23 are extrapolated from n = 18..21 (the upper ends of docs/cluster.md).

@@ -31,7 +31,7 @@
 //! [`ordered_window`] runs tasks on a rayon pool with at most `window` tasks in flight (started
 //! or finished but not yet written) and hands their results to a sink in task order. Memory is
 //! bounded by `window` task results. [`list`] puts it all together, and halves the search with
-//! the left-right mirror (see [`list`] and docs/listing.md).
+//! the left-right mirror (see [`list`] and docs/queens.md).
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -953,7 +953,7 @@ pub(crate) mod tests {
         assert_eq!(seen, 1);
     }
 
-    /// The rows the `queens list` command prints today, formatted the slow way.
+    /// The rows the `queens list` command prints, formatted the slow way.
     fn reference(n: usize, unique: bool, format: ListFormat) -> String {
         let mut s = String::new();
         for (i, (q, class)) in dlx(n, unique).into_iter().enumerate() {

@@ -1,4 +1,4 @@
-//! Weighted n-queens, "the Sultan's Successors" (issue 4): a board of integers, place n
+//! Weighted n-queens, "the Sultan's Successors": a board of integers, place n
 //! non-attacking queens so that the numbers under them add up to as much as possible.
 //!
 //! The model is the exact-cover one: primary items for the ranks and files (organ-pipe order,

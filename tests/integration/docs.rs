@@ -9,10 +9,10 @@
 //! line of its own matches any number of lines, `[..]` any text within a line (timings,
 //! checksums, message prefixes).
 //! Blocks fenced as `sh`, `bash`, `text` or `rust` are not run by trycmd: docs/cluster.md's
-//! recipes are run by `tests/cluster/*.sh`, docs/engine.md's domino model is the test
-//! `engine::docs_example_domino_tilings` (its colour example `engine::taocp_colour_example`).
+//! recipes are run by `tests/cluster/*.sh`; the library example docs/engine.md points to is
+//! `examples/dominoes.rs` (built by `cargo test`, run by `cargo run --example dominoes`).
 //!
-//! The inputs of the examples are in `examples/`; [`example_files_are_what_their_recipes_give`]
+//! The inputs of the examples are in `examples/data/`; [`example_files_are_what_their_recipes_give`]
 //! checks that the generated ones are still what their generators give.
 
 use std::path::Path;
@@ -28,13 +28,7 @@ const DOCS: &[&str] = &["README.md", "docs/*.md"];
 
 /// Blocks that show a command (`$ ...`) but are not run, as (file, first command): each is
 /// long-running or needs files the repository does not hold. Keep this list short.
-const UNCHECKED: &[(&str, &str)] = &[
-    // The merged total of a 20-queens cluster run (hours of work).
-    (
-        "docs/cluster.md",
-        "$ xcover merge results/q20-*-of-200.json --format json",
-    ),
-];
+const UNCHECKED: &[(&str, &str)] = &[];
 
 #[test]
 fn console_examples_in_readme_and_docs() {
@@ -108,9 +102,9 @@ fn example_files_are_what_their_recipes_give() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
     assert_eq!(
-        read("examples/queens13.dlx"),
+        read("examples/data/queens13.dlx"),
         instances::queens(13, true),
-        "examples/queens13.dlx is instances::queens(13, true)"
+        "examples/data/queens13.dlx is instances::queens(13, true)"
     );
     let boards = Command::new(BIN)
         .args(["queens", "random", "8", "--boards", "3", "--seed", "1"])
@@ -120,8 +114,8 @@ fn example_files_are_what_their_recipes_give() {
         .stdout
         .clone();
     assert_eq!(
-        read("examples/boards-8.txt"),
+        read("examples/data/boards-8.txt"),
         String::from_utf8(boards).unwrap(),
-        "examples/boards-8.txt is `xcover queens random 8 --boards 3 --seed 1`"
+        "examples/data/boards-8.txt is `xcover queens random 8 --boards 3 --seed 1`"
     );
 }

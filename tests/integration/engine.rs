@@ -590,7 +590,7 @@ fn reader_accepts_knuths_layout_and_extensions() {
     );
 }
 
-/// The user-built model of docs/engine.md ("The library API"), kept in step with it: domino
+/// The user-built model of `examples/dominoes.rs` (docs/engine.md, "The library API"): domino
 /// tilings of a 3x4 board (11 of them).
 #[test]
 fn docs_example_domino_tilings() {

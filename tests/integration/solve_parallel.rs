@@ -453,7 +453,7 @@ fn a_shard_cut_short_reports_no_bound_it_did_not_prove() {
         let out = xcover()
             .args([
                 "solve",
-                "examples/queens13.dlx",
+                "examples/data/queens13.dlx",
                 "--minimize",
                 "--shard",
                 "1/2",

@@ -1,4 +1,4 @@
-//! A branch and bound split over machines (issue 14 §2): the deterministic split of a
+//! A branch and bound split over machines: the deterministic split of a
 //! `Keep::Best` search into parts, and the search of one shard's parts.
 //!
 //! [`split_bound`] searches the top of the tree with the bound, as the sequential search

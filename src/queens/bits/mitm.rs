@@ -1,4 +1,4 @@
-//! Totals by meeting in the middle (issue 5). The board is cut into `h` top ranks, a middle
+//! Totals by meeting in the middle. The board is cut into `h` top ranks, a middle
 //! band of `b` ranks (one for odd `n`, two for even `n`) and `h` bottom ranks. A *unit* is a
 //! file set `C` of the top half and a placement `P` of the band; the bottom half then has the
 //! files `D = !C - files(P)`. The unit's solutions are the pairs (top placement on the files

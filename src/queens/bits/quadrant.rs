@@ -1,4 +1,4 @@
-//! Totals by quadrants (issue 15). The board is cut by a vertical line into a West half (the
+//! Totals by quadrants. The board is cut by a vertical line into a West half (the
 //! files `0..h`, `h = n / 2`) and an East half (the files `h..n`, `n - h` of them), and by
 //! horizontal lines into North (ranks `0..h`), for odd `n` a middle rank `h`, and South (ranks
 //! `n - h..n`). The outer loop runs over the sets `R` of ranks whose queen stands in the East

@@ -1,4 +1,4 @@
-//! Big boards under a time limit (issue 14 §3, "the best answer in a minute"): from n =
+//! Big boards under a time limit: from n =
 //! [`LNS_MIN_N`](super::LNS_MIN_N), a search with a deadline first improves the heuristic's
 //! layout by the large-neighbourhood search ([`super::lns`]) for [`LNS_SHARE`](super::LNS_SHARE)
 //! of the time, then spends the rest proving the bound down from the root's: searches for a

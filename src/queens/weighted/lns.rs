@@ -1,6 +1,5 @@
-//! Large-neighbourhood search on a layout (issue 14 §3, "the best answer in a minute on big
-//! boards"): repeatedly free the queens of k ranks and place them again as well as possible,
-//! keeping the other queens where they are.
+//! Large-neighbourhood search on a layout: repeatedly free the queens of k ranks and place them
+//! again as well as possible, keeping the other queens where they are.
 //!
 //! A neighbourhood is a set of k ranks (a window of consecutive ranks, the ranks whose queens
 //! stand in a window of consecutive files, a window around the queen that loses most against

@@ -1,4 +1,4 @@
-//! Weighted proofs split over machines, and searches from a floor (issue 14 §2).
+//! Weighted proofs split over machines, and searches from a floor.
 //!
 //! [`WeightedQueens::solve_part`] runs shard `I` of `M` of the deterministic split of a
 //! board's branch and bound, or the whole search, optionally from a *floor* `F`: only layouts
