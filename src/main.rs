@@ -1,6 +1,7 @@
 //! The `xcover` binary: parse the command line, run the subcommand, map errors to exit codes:
 //! 0 success (a broken pipe too), 2 an error (one line on stderr, `error: ...` in clap's
-//! style), 128 + n killed by signal n while writing `-o FILE` (see docs/failures.md).
+//! style), 128 + n stopped by signal n (after writing what was found, for the commands that
+//! stop gracefully; see docs/failures.md).
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
