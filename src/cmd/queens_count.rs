@@ -10,10 +10,12 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::io::output::Output;
+use crate::io::records::QueensCountRecord;
 use crate::io::shard::{self, Format};
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::model::Reduction;
 use crate::records::Shard;
+use crate::records::Status;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -202,10 +204,13 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
         }
         eprintln!("{line} seconds={seconds:.3}");
     }
-    let record = counted.record(request, seconds);
     let mut out = Output::create(args.output.as_deref())?;
     match args.format {
-        Format::Text if args.shard.is_none() && !counted.interrupted => {
+        _ if args.shard.is_some() => {
+            let record = counted.record(request, seconds);
+            shard::write_records(&mut out, [&record], args.format)?;
+        }
+        Format::Text if !counted.interrupted => {
             let c = if args.unique {
                 counted.unique.unwrap_or(0)
             } else {
@@ -213,7 +218,21 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
             };
             writeln!(out, "{c}")?;
         }
-        f => shard::write_records(&mut out, [&record], f)?,
+        format => QueensCountRecord {
+            n: request.n as u32,
+            solutions: counted.solutions,
+            unique: counted.unique,
+            status: if counted.interrupted {
+                Status::Interrupted
+            } else {
+                Status::Complete
+            },
+            engine: request.engine.name(),
+            symmetry: request.reduction().name(),
+            nodes: counted.work.nodes,
+            seconds,
+        }
+        .write(&mut out, format)?,
     }
     out.finish()?;
     if counted.interrupted {

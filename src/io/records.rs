@@ -487,6 +487,54 @@ pub struct SolutionRecord<'a> {
     pub lines: &'a [usize],
 }
 
+/// `queens count` without `--shard`: the count, plain, with the same fields in CSV and JSON
+/// (`--shard` writes the sealed shard record that `merge` takes instead).
+#[derive(Serialize)]
+pub struct QueensCountRecord<'a> {
+    pub n: u32,
+    pub solutions: u128,
+    /// Fundamental solutions, when counted (`--unique`); empty otherwise.
+    pub unique: Option<u128>,
+    /// `complete`, or `interrupted` (the counts are then lower bounds).
+    pub status: Status,
+    pub engine: &'a str,
+    pub symmetry: &'a str,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl QueensCountRecord<'_> {
+    /// Writes the record: a header row and one row in CSV, a JSON line, or `key=value` words
+    /// in text.
+    pub fn write(
+        &self,
+        out: &mut dyn Write,
+        format: crate::io::shard::Format,
+    ) -> std::io::Result<()> {
+        use crate::io::shard::Format;
+        match format {
+            Format::Csv => {
+                let mut w = csv_writer(&mut *out);
+                w.serialize(self).map_err(std::io::Error::other)?;
+                w.flush()
+            }
+            Format::Json => write_json_line(&mut &mut *out, self),
+            Format::Text => writeln!(
+                out,
+                "n={} solutions={} unique={} status={} engine={} symmetry={} nodes={} seconds={:.3}",
+                self.n,
+                self.solutions,
+                self.unique.map_or_else(String::new, |u| u.to_string()),
+                self.status.name(),
+                self.engine,
+                self.symmetry,
+                self.nodes,
+                self.seconds
+            ),
+        }
+    }
+}
+
 /// `solve --count`: the number of solutions and whether that is all of them.
 #[derive(Serialize)]
 pub struct CountRecord {

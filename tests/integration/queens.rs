@@ -86,14 +86,23 @@ fn count_prints_a000170_and_unique_prints_a002562() {
         assert_eq!(r["engine"], "dlx");
         assert!(r["nodes"].as_u64().unwrap() > 0);
         assert!(r["seconds"].as_f64().unwrap() >= 0.0);
-        assert_eq!(r["record"], "shard");
-        assert_eq!(r["kind"], "queens-count");
-        assert_eq!(
-            (r["shard"].as_u64(), r["shards"].as_u64()),
-            (Some(1), Some(1))
-        );
-        assert_eq!(r["check"].as_str().unwrap().len(), 16);
+        assert_eq!(r["status"], "complete");
+        assert_eq!(r["symmetry"], "full");
+        // The plain record: no shard fields without --shard.
+        assert!(r.get("check").is_none() && r.get("record").is_none(), "{r}");
     }
+    // With --shard, the sealed shard record merge takes.
+    let r = json_record(&["queens", "count", "8", "--shard", "1/1", "--format", "json"]);
+    assert_eq!(
+        (r["record"].as_str(), r["kind"].as_str()),
+        (Some("shard"), Some("queens-count"))
+    );
+    assert_eq!(
+        (r["shard"].as_u64(), r["shards"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(r["check"].as_str().unwrap().len(), 16);
+    assert_eq!(as_u128(&r["solutions"]), 92);
     assert_eq!(stdout_of(&["queens", "count", "14"]), "365596\n");
     // The default engine is the word-parallel counter, with the same answers.
     for n in 1..=13usize {
@@ -123,28 +132,29 @@ fn count_csv_record_has_a_header_and_the_fields() {
     let mut lines = out.lines();
     assert_eq!(
         lines.next(),
-        Some(
-            "record,kind,fingerprint,n,engine,symmetry,shard,shards,solutions,unique,nodes,\
-             updates,tasks,status,sense,value,bound,floor,layout,seconds,check"
-        )
+        Some("n,solutions,unique,status,engine,symmetry,nodes,seconds")
     );
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
-    assert_eq!(row[0], "shard");
-    assert_eq!(row[3], "6");
-    assert_eq!(row[4], "bits");
-    assert_eq!(row[8], "4");
-    assert_eq!(row[9], "", "unique not computed");
+    assert_eq!(&row[..6], ["6", "4", "", "complete", "bits", "full"]);
     assert_eq!(lines.next(), None);
+    // With --unique, the classes; with --shard, the shard record.
+    let out = stdout_of(&["queens", "count", "8", "--unique", "--format", "csv"]);
+    assert!(
+        out.lines().nth(1).unwrap().starts_with("8,92,12,complete,"),
+        "{out}"
+    );
+    let out = stdout_of(&["queens", "count", "6", "--format", "csv", "--shard", "1/1"]);
+    assert!(out.starts_with("record,kind,fingerprint,n,"), "{out}");
 }
 
 #[test]
 fn same_answer_and_work_with_one_and_two_threads() {
     for n in ["10", "11"] {
         let a = json_record(&[
-            "queens", "count", n, "--unique", "--format", "json", "-t", "1",
+            "queens", "count", n, "--unique", "--format", "json", "-t", "1", "--shard", "1/1",
         ]);
         let b = json_record(&[
-            "queens", "count", n, "--unique", "--format", "json", "-t", "2",
+            "queens", "count", n, "--unique", "--format", "json", "-t", "2", "--shard", "1/1",
         ]);
         for key in [
             "solutions",
@@ -412,7 +422,9 @@ fn merge_json(files: &[std::path::PathBuf]) -> Value {
 #[test]
 fn merged_shards_equal_the_single_count() {
     let n = 10;
-    let single = json_record(&["queens", "count", "10", "--unique", "--format", "json"]);
+    let single = json_record(&[
+        "queens", "count", "10", "--unique", "--format", "json", "--shard", "1/1",
+    ]);
     let tasks = task_count(n).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for (m, format) in [
