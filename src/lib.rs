@@ -5,6 +5,9 @@
 //! The crate is four rooms with arrows one way:
 //! - [`engine`]: the dancing-links search, statistics, budgets, the optimising
 //!   (branch-and-bound) layer and the split into sub-problems. It knows nothing of queens.
+//! - [`models`]: classic exact-cover models (Langford pairs, polyomino tilings, sudoku,
+//!   perfect matchings, queens, double word squares, domino tilings with multiplicities), each
+//!   a problem and a decoder of its solutions. They know nothing of the command line.
 //! - [`queens`]: the N-queens models (exact cover, symmetry, word-parallel counter, weighted).
 //!   They know nothing of the command line.
 //! - [`io`]: input and output formats (Knuth's DLX text, weight boards, shard records, bounded
@@ -28,6 +31,7 @@
 pub mod cmd;
 pub mod engine;
 pub mod io;
+pub mod models;
 pub mod queens;
 pub mod quote;
 pub mod records;
