@@ -11,6 +11,7 @@ mod instances;
 mod layering;
 mod listing;
 mod merge;
+mod model;
 mod queens;
 mod queens_bits;
 mod queens_max;
