@@ -15,21 +15,36 @@ use crate::models::{self, Model, ModelError};
 #[derive(clap::Subcommand, Debug)]
 pub enum ModelCommand {
     /// Langford pairs: two of each number 1..N in a row, k places between the two k's.
+    #[command(after_help = LANGFORD_EXAMPLES)]
     Langford(LangfordArgs),
     /// The twelve pentominoes on a board (default 6x10), in all rotations and reflections.
+    #[command(after_help = PENTOMINOES_EXAMPLES)]
     Pentominoes(PentominoArgs),
     /// A sudoku puzzle (81 characters, `.` or `0` for blanks), or a file of them with --solve.
+    #[command(after_help = SUDOKU_EXAMPLES)]
     Sudoku(SudokuArgs),
     /// Perfect matchings of the complete graph K_N.
+    #[command(after_help = MATCHINGS_EXAMPLES)]
     Matchings(SizeArgs),
     /// N queens on an NxN board (diagonals are secondary items).
+    #[command(after_help = QUEENS_EXAMPLES)]
     Queens(QueensArgs),
     /// Double word squares from a word list (an exact cover with colours).
+    #[command(after_help = WORD_SQUARES_EXAMPLES)]
     WordSquares(WordSquareArgs),
     /// Domino tilings of a rectangle, with the number of horizontal and vertical dominoes
     /// bounded (items with multiplicities, `u:v|h`).
+    #[command(after_help = DOMINOES_EXAMPLES)]
     Dominoes(DominoArgs),
 }
+
+const LANGFORD_EXAMPLES: &str = "Examples:\n  xcover model langford 7 | xcover solve --count            # 52\n  xcover model langford 12 -o langford12.dlx";
+const PENTOMINOES_EXAMPLES: &str = "Examples:\n  xcover model pentominoes 3x20 | xcover solve --count       # 8\n  xcover model pentominoes 8x8-minus-centre | xcover solve --count\n  xcover model pentominoes --board board.txt -o board.dlx";
+const SUDOKU_EXAMPLES: &str = "Examples:\n  xcover model sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 --solve\n  xcover model sudoku --file puzzles.txt --solve -o solutions.txt";
+const MATCHINGS_EXAMPLES: &str = "Examples:\n  xcover model matchings 10 | xcover solve --count          # 945\n  xcover model matchings 18 | xcover solve --count --memo on";
+const QUEENS_EXAMPLES: &str = "Examples:\n  xcover model queens 8 | xcover solve --count             # 92\n  xcover model queens 13 -o queens13.dlx";
+const WORD_SQUARES_EXAMPLES: &str = "Examples:\n  xcover model word-squares examples/words3.txt | xcover solve --count\n  xcover model word-squares examples/words3.txt | xcover solve --limit 1";
+const DOMINOES_EXAMPLES: &str = "Examples:\n  xcover model dominoes 6 6 | xcover solve --count          # 6728\n  xcover model dominoes 4 5 --horizontal 2:4 | xcover solve --count";
 
 /// `-o FILE`, on every model.
 #[derive(clap::Args, Debug)]

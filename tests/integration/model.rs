@@ -17,7 +17,11 @@ fn xcover() -> Command {
 /// The DLX text of `xcover model ARGS`.
 fn model(args: &[&str]) -> Vec<u8> {
     let out = xcover().arg("model").args(args).output().unwrap();
-    assert!(out.status.success(), "model {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "model {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stdout.starts_with(b"| "), "a title comment first");
     out.stdout
 }
@@ -29,8 +33,16 @@ fn count(dlx: &[u8]) -> u64 {
         .write_stdin(dlx.to_vec())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap().trim().parse().unwrap()
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -118,11 +130,7 @@ fn sudoku_model_solved_by_solve_is_the_known_grid() {
     let dlx = model(&["sudoku", PUZZLE]);
     assert_eq!(count(&dlx), 1);
     // Decode `xcover solve`'s listing: each option starts `p{r}{c} r{r}{d}`.
-    let out = xcover()
-        .arg("solve")
-        .write_stdin(dlx)
-        .output()
-        .unwrap();
+    let out = xcover().arg("solve").write_stdin(dlx).output().unwrap();
     let mut grid: Vec<char> = PUZZLE.chars().collect();
     for line in String::from_utf8(out.stdout).unwrap().lines().skip(1) {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -179,7 +187,10 @@ fn sudoku_batch_solutions_are_valid_and_keep_the_clues() {
     }
     assert_eq!(per_puzzle[0], 1);
     assert_eq!(per_puzzle[4], 4, "the blank grid gives --limit solutions");
-    assert!(per_puzzle.iter().all(|&n| (1..=4).contains(&n)), "{per_puzzle:?}");
+    assert!(
+        per_puzzle.iter().all(|&n| (1..=4).contains(&n)),
+        "{per_puzzle:?}"
+    );
 
     // The library's batch, directly: one grid per puzzle, in order.
     use dancelinks::models::sudoku::{Puzzle, line, solve_batch};
@@ -227,14 +238,23 @@ fn bad_arguments_exit_2_with_the_place_and_leave_no_file() {
     let out = dir.path().join("out.dlx");
     let path = |p: &Path| p.display().to_string();
     let cases: Vec<(Vec<String>, String)> = vec![
-        (vec!["langford".into(), "0".into()], "0 is not in 1..=200".into()),
-        (vec!["langford".into(), "201".into()], "201 is not in 1..=200".into()),
+        (
+            vec!["langford".into(), "0".into()],
+            "0 is not in 1..=200".into(),
+        ),
+        (
+            vec!["langford".into(), "201".into()],
+            "201 is not in 1..=200".into(),
+        ),
         (vec!["matchings".into(), "x".into()], "invalid digit".into()),
         (
             vec!["pentominoes".into(), "7x7".into()],
             "the board has 49 cells, but the pieces cover 60".into(),
         ),
-        (vec!["pentominoes".into(), "hexagon".into()], "unknown board 'hexagon'".into()),
+        (
+            vec!["pentominoes".into(), "hexagon".into()],
+            "unknown board 'hexagon'".into(),
+        ),
         (
             vec!["pentominoes".into(), "--board".into(), path(&board)],
             format!("{}:2:2: 'x' in a board picture", path(&board)),
@@ -244,7 +264,12 @@ fn bad_arguments_exit_2_with_the_place_and_leave_no_file() {
             "argument:1:4: a puzzle has 81 cells; this line has 3 characters".into(),
         ),
         (
-            vec!["sudoku".into(), "--solve".into(), "--file".into(), path(&puzzles)],
+            vec![
+                "sudoku".into(),
+                "--solve".into(),
+                "--file".into(),
+                path(&puzzles),
+            ],
             format!(
                 "{}:3:81: a puzzle has 81 cells; this line has 80 characters",
                 path(&puzzles)
@@ -266,7 +291,13 @@ fn bad_arguments_exit_2_with_the_place_and_leave_no_file() {
             ),
         ),
         (
-            vec!["dominoes".into(), "2".into(), "2".into(), "--horizontal".into(), "3:2".into()],
+            vec![
+                "dominoes".into(),
+                "2".into(),
+                "2".into(),
+                "--horizontal".into(),
+                "3:2".into(),
+            ],
             "need U <= V and V >= 1".into(),
         ),
     ];
@@ -280,6 +311,9 @@ fn bad_arguments_exit_2_with_the_place_and_leave_no_file() {
             .code(2)
             .stdout("")
             .stderr(predicate::str::contains(message.as_str()));
-        assert!(leftovers(dir.path()).is_empty(), "model {args:?} left a file");
+        assert!(
+            leftovers(dir.path()).is_empty(),
+            "model {args:?} left a file"
+        );
     }
 }
