@@ -12,6 +12,19 @@
 //! them. Counting and listing are the engine's: [`solve_count`] picks the solver that fits
 //! (Algorithm M for a model with multiplicities); `crate::io::dlx_format::write` writes a
 //! model's problem as Knuth's DLX text, its title as the comment line.
+//!
+//! ```
+//! use dancelinks::engine::{Budget, Solver};
+//! use dancelinks::models::{Model, langford::Langford, solve_count};
+//!
+//! let model = Langford::new(7).unwrap();
+//! assert_eq!(solve_count(model.problem(), &Budget::unlimited()), 52);
+//! let first = Solver::new(model.problem()).first().unwrap();
+//! let row = model.decode(&first); // e.g. "1 7 1 2 6 4 2 5 3 7 4 6 3 5\n"
+//! assert_eq!(row.split_whitespace().count(), 14);
+//! let text = dancelinks::io::dlx_format::to_string(model.problem(), &model.title()).unwrap();
+//! assert!(text.starts_with("| Langford pairs, n = 7\n1 2 3 4 5 6 7 s1 s2"));
+//! ```
 
 use std::ops::ControlFlow;
 
