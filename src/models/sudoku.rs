@@ -85,9 +85,9 @@ impl Puzzle {
                 continue;
             }
             let (r, c) = (k / 9, k % 9);
-            for j in 0..k {
+            for (j, &e) in cells[..k].iter().enumerate() {
                 let (r2, c2) = (j / 9, j % 9);
-                if cells[j] != d {
+                if e != d {
                     continue;
                 }
                 let unit = if r2 == r {

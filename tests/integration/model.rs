@@ -317,3 +317,22 @@ fn bad_arguments_exit_2_with_the_place_and_leave_no_file() {
         );
     }
 }
+
+/// The pentomino model has the options of the test suite's own generator
+/// (`instances::pentominoes`), written independently: the same items, the same set of options.
+#[test]
+fn pentominoes_match_the_independent_generator() {
+    let lines = |text: &str| -> (String, BTreeSet<String>) {
+        let mut rest = text.lines().filter(|l| !l.starts_with('|'));
+        let items = rest.next().unwrap().trim().to_string();
+        (items, rest.map(|l| l.trim().to_string()).collect())
+    };
+    for (rows, cols) in [(6, 10), (5, 12), (4, 15), (3, 20)] {
+        let ours = String::from_utf8(model(&["pentominoes", &format!("{rows}x{cols}")])).unwrap();
+        let theirs = crate::instances::pentominoes(rows, cols, false);
+        let (a, b) = (lines(&ours), lines(&theirs));
+        assert_eq!(a.0, b.0, "{rows}x{cols} items");
+        assert_eq!(a.1.len(), b.1.len(), "{rows}x{cols} options");
+        assert!(a.1 == b.1, "{rows}x{cols}: the options differ");
+    }
+}
