@@ -39,19 +39,27 @@ pub enum ModelCommand {
 }
 
 const LANGFORD_EXAMPLES: &str = "Examples:\n  xcover model langford 7 | xcover solve --count            # 52\n  xcover model langford 12 -o langford12.dlx";
-const PENTOMINOES_EXAMPLES: &str = "Examples:\n  xcover model pentominoes 3x20 | xcover solve --count       # 8\n  xcover model pentominoes 8x8-minus-centre | xcover solve --count\n  xcover model pentominoes --board board.txt -o board.dlx";
+const PENTOMINOES_EXAMPLES: &str = "Examples:\n  xcover model pentominoes 3x20 | xcover solve --count       # 8\n  xcover model pentominoes 8x8-minus-centre | xcover solve --count\n  xcover model pentominoes 3x20 --solve --limit 2   # two tilings, drawn";
 const SUDOKU_EXAMPLES: &str = "Examples:\n  xcover model sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 --solve\n  xcover model sudoku --file puzzles.txt --solve -o solutions.txt";
 const MATCHINGS_EXAMPLES: &str = "Examples:\n  xcover model matchings 10 | xcover solve --count          # 945\n  xcover model matchings 18 | xcover solve --count --memo on";
 const QUEENS_EXAMPLES: &str = "Examples:\n  xcover model queens 8 | xcover solve --count             # 92\n  xcover model queens 13 -o queens13.dlx";
 const WORD_SQUARES_EXAMPLES: &str = "Examples:\n  xcover model word-squares examples/words3.txt | xcover solve --count\n  xcover model word-squares examples/words3.txt | xcover solve --limit 1";
 const DOMINOES_EXAMPLES: &str = "Examples:\n  xcover model dominoes 6 6 | xcover solve --count          # 6728\n  xcover model dominoes 4 5 --horizontal 2:4 | xcover solve --count";
 
-/// `-o FILE`, on every model.
+/// What every model writes, and where.
 #[derive(clap::Args, Debug)]
 pub struct Out {
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Solve the model here instead of writing its DLX text: each solution as a picture
+    /// followed by a blank line (sudoku: each as one 81-character line).
+    #[arg(long)]
+    pub solve: bool,
+    /// With --solve: at most N solutions (of each puzzle, for sudoku).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "solve",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -109,14 +117,6 @@ pub struct SudokuArgs {
     /// with `#` are skipped); without --solve it must hold one.
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
-    /// Solve the puzzles here, one problem per puzzle, and print each solution as an
-    /// 81-character line instead of the DLX text.
-    #[arg(long)]
-    pub solve: bool,
-    /// With --solve: at most N solutions of each puzzle.
-    #[arg(long, value_name = "N", default_value_t = 1, requires = "solve",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: u64,
     // With --solve: the puzzles are solved in parallel.
     #[command(flatten)]
     pub threads: super::Threads,
@@ -198,9 +198,33 @@ fn read_text(path: &Path, what: &str) -> anyhow::Result<(String, String)> {
 }
 
 /// Writes a model's DLX text to `-o FILE` or stdout.
+/// Writes a model's DLX text to `-o FILE` or stdout; with `--solve`, its first `--limit`
+/// solutions as pictures instead.
 fn write_model(model: &dyn Model, out: &Out) -> anyhow::Result<ExitCode> {
     let mut o = Output::create(out.output.as_deref())?;
-    dlx_format::write(model.problem(), &model.title(), &mut o)?;
+    if out.solve {
+        let mut result = Ok(());
+        let mut found = 0u64;
+        models::for_each_solution(
+            model.problem(),
+            &crate::engine::Budget::solutions(out.limit),
+            |s| {
+                found += 1;
+                result = writeln!(o, "{}", model.decode(s));
+                if result.is_ok() {
+                    std::ops::ControlFlow::Continue(())
+                } else {
+                    std::ops::ControlFlow::Break(())
+                }
+            },
+        );
+        result?;
+        if found == 0 {
+            diag::notice("no solution");
+        }
+    } else {
+        dlx_format::write(model.problem(), &model.title(), &mut o)?;
+    }
     o.finish()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -276,14 +300,14 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
     let Some(path) = &a.file else {
         let text = a.puzzle.as_deref().unwrap_or_default();
         let puzzle = Puzzle::parse(text).map_err(|e| at_line(e, "argument", 1))?;
-        if !a.solve {
+        if !a.out.solve {
             return write_model(
                 &Sudoku::new(puzzle).map_err(|e| input_error(e, ""))?,
                 &a.out,
             );
         }
         let mut out = Output::create(a.out.output.as_deref())?;
-        let grids = &solve_batch(&[puzzle], a.limit)[0];
+        let grids = &solve_batch(&[puzzle], a.out.limit)[0];
         if grids.is_empty() {
             diag::notice("the puzzle has no solution");
         }
@@ -295,7 +319,7 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
     };
     let mut input = super::open_input(Some(path), "sudoku puzzles")?;
     let name = input.name().to_string();
-    if !a.solve {
+    if !a.out.solve {
         let mut first: Option<Puzzle> = None;
         while let Some((number, text)) = input.next_line()? {
             if text.trim().is_empty() || text.trim_start().starts_with('#') {
@@ -324,7 +348,7 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
     let mut lines = Vec::with_capacity(BATCH);
     let flush =
         |batch: &mut Vec<Puzzle>, lines: &mut Vec<usize>, out: &mut Output| -> anyhow::Result<()> {
-            let answers = pool.install(|| solve_batch(batch, a.limit));
+            let answers = pool.install(|| solve_batch(batch, a.out.limit));
             let mut text = String::new();
             for (grids, number) in answers.iter().zip(lines.iter()) {
                 if grids.is_empty() {

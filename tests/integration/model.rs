@@ -336,3 +336,45 @@ fn pentominoes_match_the_independent_generator() {
         assert!(a.1 == b.1, "{rows}x{cols}: the options differ");
     }
 }
+
+/// `--solve` draws the solutions: the eight 3×20 tilings, each piece's letter on five cells.
+#[test]
+fn solve_draws_every_tiling() {
+    let out = xcover()
+        .args(["model", "pentominoes", "3x20", "--solve", "--limit", "100"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let pictures: BTreeSet<&str> = text.split("\n\n").filter(|p| !p.is_empty()).collect();
+    assert_eq!(pictures.len(), 8);
+    for p in &pictures {
+        assert_eq!(p.lines().count(), 3);
+        assert!(p.lines().all(|l| l.chars().count() == 20));
+        for letter in "FILNPTUVWXYZ".chars() {
+            assert_eq!(p.matches(letter).count(), 5, "{p}");
+        }
+    }
+    // Domino tilings with exactly two horizontal dominoes (Algorithm M), and none at all.
+    xcover()
+        .args([
+            "model",
+            "dominoes",
+            "2",
+            "3",
+            "--horizontal",
+            "2",
+            "--solve",
+            "--limit",
+            "9",
+        ])
+        .assert()
+        .success()
+        .stdout("<>^\n<>v\n\n^<>\nv<>\n\n");
+    xcover()
+        .args(["model", "queens", "3", "--solve"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("no solution\n");
+}
