@@ -1,7 +1,8 @@
 //! `xcover model NAME ARGS`: write a classic exact-cover model in Knuth's DLX format (stdout,
 //! or `-o FILE` written atomically), for `xcover solve`. The models are `crate::models`; this
-//! layer reads the arguments and input files and writes the text. `model sudoku --solve`
-//! solves its puzzles in-process instead, one 81-character line per solution.
+//! layer reads the arguments and input files and writes the text. With `--solve` a model is
+//! solved in-process instead and each solution drawn by the model's decoder; `model sudoku
+//! --solve` solves every puzzle of its file, one 81-character line per solution.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

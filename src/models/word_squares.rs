@@ -109,6 +109,16 @@ impl WordSquares {
                 words[0]
             )));
         }
+        // Refused before anything is built: 2k·n options of k + 2 items each.
+        let nodes = (2 * k as u64) * (words.len() as u64) * (k as u64 + 3);
+        if nodes > crate::engine::MAX_NODES {
+            return Err(ModelError::Invalid(format!(
+                "{} words of {k} letters make a problem of about {nodes} nodes, more than the \
+                 engine's {}",
+                words.len(),
+                crate::engine::MAX_NODES
+            )));
+        }
         let mut b = ProblemBuilder::new();
         let rows: Vec<_> = (1..=k)
             .map(|i| b.primary(&format!("a{i}")))
