@@ -1,10 +1,14 @@
 //! dancelinks, the library of the `xcover` command: Knuth's Algorithm X over dancing links,
 //! for generalised exact cover with colours (XCC), and the models built on it (N-queens,
-//! weighted N-queens).
+//! weighted N-queens, and the classic models of docs/models.md).
 //!
-//! The crate is four rooms with arrows one way:
+//! The crate is rooms with arrows one way:
 //! - [`engine`]: the dancing-links search, statistics, budgets, the optimising
-//!   (branch-and-bound) layer and the split into sub-problems. It knows nothing of queens.
+//!   (branch-and-bound) layer and the split into sub-problems. It knows nothing of queens or
+//!   the other models.
+//! - [`models`]: classic exact-cover models (Langford pairs, polyomino tilings, sudoku,
+//!   perfect matchings, queens, double word squares, domino tilings with multiplicities), each
+//!   a problem and a decoder of its solutions. They know nothing of the command line.
 //! - [`queens`]: the N-queens models (exact cover, symmetry, word-parallel counter, weighted).
 //!   They know nothing of the command line.
 //! - [`io`]: input and output formats (Knuth's DLX text, weight boards, shard records, bounded
@@ -28,6 +32,7 @@
 pub mod cmd;
 pub mod engine;
 pub mod io;
+pub mod models;
 pub mod queens;
 pub mod quote;
 pub mod records;

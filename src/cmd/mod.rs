@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 pub mod completions;
 pub mod merge;
+pub mod model;
 pub mod queens_count;
 pub mod queens_heatmap;
 pub mod queens_list;
@@ -36,6 +37,9 @@ pub enum Command {
     /// N-queens: count, list, weighted maximum, random boards, shard merging.
     #[command(subcommand, after_help = QUEENS_EXAMPLES)]
     Queens(QueensCommand),
+    /// Write a classic exact-cover model in Knuth's DLX format, for `xcover solve`.
+    #[command(subcommand, after_help = MODEL_EXAMPLES)]
+    Model(model::ModelCommand),
     /// Print a shell's completion script for xcover on stdout.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(completions::Args),
@@ -82,6 +86,11 @@ const QUEENS_EXAMPLES: &str = "\
 Examples:
   xcover queens count 12 --unique
   xcover queens random 8 --boards 3 --seed 1 | xcover queens max --board";
+const MODEL_EXAMPLES: &str = "\
+Examples:
+  xcover model langford 7 | xcover solve --count        # 52
+  xcover model pentominoes 3x20 -o p.dlx && xcover solve --count p.dlx
+  xcover model sudoku --file puzzles.txt --solve        # one solution per line";
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
   xcover completions bash > ~/.local/share/bash-completion/completions/xcover
@@ -120,6 +129,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             QueensCommand::Random(a) => queens_random::run(a),
             QueensCommand::Merge(a) => merge::run(a),
         },
+        Command::Model(m) => model::run(m),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => completions::run_man(a),
     }

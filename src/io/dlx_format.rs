@@ -530,3 +530,119 @@ impl Reader<'_> {
         }
     }
 }
+
+/// Writes `problem` in the format this module reads, so that reading it back gives the same
+/// problem (the same items in the same order within each kind, the same options in the same
+/// order, the same colours and costs):
+/// - each line of `comment` as a comment line `| ...`;
+/// - the item line: the primary items in declaration order, an item with a multiplicity as
+///   `u:v|name` (`v|name` when `u = v`), then ` | ` and the secondary items;
+/// - one line per option, as [`Problem::format_option`] writes it, with ` |n` for a cost `n`
+///   other than 0.
+///
+/// A negative cost, which the format cannot hold, is an `InvalidInput` error.
+pub fn write<W: std::io::Write>(
+    problem: &Problem,
+    comment: &str,
+    w: &mut W,
+) -> std::io::Result<()> {
+    for line in comment.lines() {
+        writeln!(w, "| {line}")?;
+    }
+    let mut first = true;
+    let mut item = |w: &mut W, text: &str| -> std::io::Result<()> {
+        if !first {
+            w.write_all(b" ")?;
+        }
+        first = false;
+        w.write_all(text.as_bytes())
+    };
+    for i in problem.items().filter(|&i| problem.is_primary(i)) {
+        let name = problem.item_name(i);
+        match problem.bounds(i) {
+            (1, 1) => item(w, name)?,
+            (u, v) if u == v => item(w, &format!("{v}|{name}"))?,
+            (u, v) => item(w, &format!("{u}:{v}|{name}"))?,
+        }
+    }
+    if problem.secondary_count() > 0 {
+        item(w, "|")?;
+        for i in problem.items().filter(|&i| !problem.is_primary(i)) {
+            item(w, problem.item_name(i))?;
+        }
+    }
+    w.write_all(b"\n")?;
+    let mut line = String::new();
+    for o in problem.options() {
+        line.clear();
+        line.push_str(&problem.format_option(o));
+        match problem.cost(o) {
+            0 => {}
+            c if c > 0 => {
+                line.push_str(" |");
+                line.push_str(&c.to_string());
+            }
+            c => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!(
+                        "option {} has cost {c}: the DLX format holds no negative costs",
+                        o.0
+                    ),
+                ));
+            }
+        }
+        line.push('\n');
+        w.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// [`write`] into a `String`.
+pub fn to_string(problem: &Problem, comment: &str) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    write(problem, comment, &mut bytes)?;
+    // Names, colours and the comment are `&str`: the bytes are UTF-8.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[cfg(test)]
+mod writer_tests {
+    use super::*;
+
+    #[test]
+    fn written_problems_read_back_the_same() {
+        let text = "| a comment\n2|a 0:3|b c | x y\na b x:A |3\nb c y\na x:B y:A\nc b |7\n";
+        let read = parse(text.as_bytes(), "t").unwrap().problem;
+        let written = to_string(&read, "one\ntwo").unwrap();
+        assert!(
+            written.starts_with("| one\n| two\n2|a 0:3|b c | x y\n"),
+            "{written}"
+        );
+        let again = parse(written.as_bytes(), "w").unwrap().problem;
+        assert_eq!(read.fingerprint(), again.fingerprint());
+        for i in read.items() {
+            assert_eq!(read.bounds(i), again.bounds(i));
+        }
+        assert_eq!(to_string(&again, "one\ntwo").unwrap(), written);
+    }
+
+    #[test]
+    fn primary_items_come_first_whatever_the_declaration_order() {
+        let mut b = ProblemBuilder::new();
+        b.secondary("s").unwrap();
+        b.primary("p").unwrap();
+        b.add_option_named("s p", 0).unwrap();
+        let p = b.build().unwrap();
+        assert_eq!(to_string(&p, "").unwrap(), "p | s\ns p\n");
+    }
+
+    #[test]
+    fn a_negative_cost_is_refused() {
+        let mut b = ProblemBuilder::new();
+        b.primary("p").unwrap();
+        b.add_option_named("p", -1).unwrap();
+        let p = b.build().unwrap();
+        assert!(to_string(&p, "").is_err());
+    }
+}

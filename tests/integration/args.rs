@@ -93,6 +93,40 @@ fn base(path: &str, dir: &std::path::Path) -> Base {
                 stdin: None,
             }
         }
+        "model langford" | "model matchings" | "model queens" => Base {
+            positional: vec![("n", s("4"))],
+            options: vec![],
+            stdin: None,
+        },
+        "model pentominoes" => Base {
+            positional: vec![("name", s("3x20"))],
+            options: vec![],
+            stdin: None,
+        },
+        "model sudoku" => Base {
+            positional: vec![(
+                "puzzle",
+                s(
+                    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+                ),
+            )],
+            options: vec![("solve", vec![s("--solve")])],
+            stdin: None,
+        },
+        "model word-squares" => {
+            let f = dir.join("words.txt");
+            std::fs::write(&f, "cat\nore\nwed\ncow\nare\nted\n").unwrap();
+            Base {
+                positional: vec![("words", f.display().to_string())],
+                options: vec![],
+                stdin: None,
+            }
+        }
+        "model dominoes" => Base {
+            positional: vec![("rows", s("2")), ("cols", s("3"))],
+            options: vec![],
+            stdin: None,
+        },
         "completions" => Base {
             positional: vec![("shell", s("bash"))],
             options: vec![],

@@ -118,4 +118,16 @@ fn example_files_are_what_their_recipes_give() {
         String::from_utf8(boards).unwrap(),
         "examples/data/boards-8.txt is `xcover queens random 8 --boards 3 --seed 1`"
     );
+    let langford = Command::new(BIN)
+        .args(["model", "langford", "3"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        read("examples/data/langford3.dlx"),
+        String::from_utf8(langford).unwrap(),
+        "examples/data/langford3.dlx is `xcover model langford 3`"
+    );
 }
