@@ -1,0 +1,575 @@
+"""dancelinks: exact cover by dancing links, and the N-queens models built on it.
+
+The Python face of the Rust library behind the ``xcover`` command (the same engine, the same
+answers)::
+
+    >>> import dancelinks
+    >>> dancelinks.count(8)
+    92
+
+- :func:`count`, :func:`solutions`, :func:`solutions_array`, :func:`heatmap`: n-queens.
+- :func:`maximise`: weighted n-queens (the Sultan's successors) for one board or a stack.
+- :class:`Problem`: any exact-cover model (colours, costs, multiplicities), or
+  :func:`read_dlx` for a file in Knuth's DLX format.
+
+Long calls run without the interpreter lock. Ctrl-C stops them: the call raises
+:class:`Interrupted` (a ``KeyboardInterrupt``) whose ``partial`` attribute holds what was
+found so far, with status ``"interrupted"``, where the search can give it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+
+__all__ = [
+    "MAX_N",
+    "Interrupted",
+    "MaxResult",
+    "CountResult",
+    "Optimum",
+    "Problem",
+    "count",
+    "heatmap",
+    "maximise",
+    "maximize",
+    "read_dlx",
+    "solutions",
+    "solutions_array",
+]
+
+__version__ = "0.1.0"
+
+#: The largest board of :func:`count`, :func:`solutions` and :func:`heatmap`.
+MAX_N: int = _native.MAX_N
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a call: ``partial`` is what it had found (status ``"interrupted"``).
+
+    A subclass of ``KeyboardInterrupt``, so a script stops as usual; catch it to keep the
+    partial result::
+
+        try:
+            res = dancelinks.maximise(boards)
+        except dancelinks.Interrupted as e:
+            res = e.partial
+    """
+
+    def __init__(self, partial: Any):
+        super().__init__("interrupted")
+        #: The partial result (same type as the call's result), or None.
+        self.partial = partial
+
+
+def _progress_callback(progress: Union[None, bool, Callable[[int, int, int], Any]], unit: str):
+    """A callback ``(done, total, found)`` for ``progress``: itself, a tqdm bar for True
+    (when tqdm is installed), or None. Returns (callback, close)."""
+    if progress is None or progress is False:
+        return None, lambda: None
+    if progress is True:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            return None, lambda: None
+        bar = tqdm(total=0, unit=unit)
+
+        def update(done: int, total: int, found: int) -> None:
+            if total and bar.total != total:
+                bar.total = total
+            bar.n = done
+            bar.set_postfix(found=found, refresh=False)
+            bar.refresh()
+
+        return update, bar.close
+    if not callable(progress):
+        raise TypeError("progress must be None, True or a callable (done, total, found)")
+    return progress, lambda: None
+
+
+# --------------------------------------------------------------------------------------------
+# N-queens
+
+
+def count(n: int, unique: bool = False, threads: int = 0, progress=None) -> int:
+    """The number of ways to place n non-attacking queens on an n×n board (OEIS A000170), or
+    with ``unique=True`` of fundamental solutions, classes under the 8 symmetries of the
+    square (A002562). The same count as ``xcover queens count n [--unique]``, by the same
+    fastest engine for n.
+
+    ``threads``: worker threads, 0 for all cores. ``progress``: a callable
+    ``(tasks_done, tasks_total, solutions_so_far)`` called about 20 times a second, or True
+    for a tqdm bar (when tqdm is installed).
+
+    Raises ValueError for n outside 1..32, and :class:`Interrupted` on Ctrl-C (the count
+    cannot be stopped midway: Ctrl-C takes effect when it ends, and ``partial`` is the count).
+    """
+    cb, close = _progress_callback(progress, "tasks")
+    try:
+        solutions, fundamental, interrupted = _native.count(
+            _index(n, "n"), bool(unique), _index(threads, "threads"), cb
+        )
+    finally:
+        close()
+    result = fundamental if unique else solutions
+    if interrupted:
+        raise Interrupted(result)
+    return result
+
+
+def _index(x: Any, what: str) -> int:
+    """x as a nonnegative int (numpy integers too), else TypeError/ValueError."""
+    try:
+        i = int(np.int64(x)) if isinstance(x, np.integer) else x.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(f"{what} must be an integer, not {type(x).__name__}") from None
+    if i < 0:
+        raise ValueError(f"{what} must be >= 0, not {i}")
+    return i
+
+
+def _optional_limit(limit: Optional[int]) -> Optional[int]:
+    if limit is None:
+        return None
+    limit = _index(limit, "limit")
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    return limit
+
+
+def solutions(n: int, unique: bool = False, limit: Optional[int] = None) -> Iterator[Tuple[int, ...]]:
+    """Every n-queens solution as a tuple of n files (0-based: the file of the queen of rank
+    0, 1, ...), in lexicographic order, as ``xcover queens list n`` lists them; at most
+    ``limit``. With ``unique=True`` one representative per symmetry class (the smallest image).
+
+    A lazy iterator: solutions are made on a worker thread a few thousand ahead; breaking out
+    of the loop (or dropping the iterator) stops the search.
+    """
+    stream = _native.QueensStream(_index(n, "n"), bool(unique), _optional_limit(limit))
+    for files, _sizes in stream:
+        rows = np.frombuffer(files, dtype=np.uint8).reshape(-1, n)
+        for row in rows.tolist():
+            yield tuple(row)
+
+
+def solutions_array(
+    n: int,
+    unique: bool = False,
+    limit: Optional[int] = None,
+    threads: int = 0,
+    class_sizes: bool = False,
+):
+    """The n-queens solutions as a numpy ``uint8`` array of shape (k, n): row i is solution
+    i + 1 in lexicographic order, column r the file of the queen of rank r (0-based), as the
+    ``q0..q{n-1}`` columns of ``xcover queens list n --format csv``. At most ``limit`` rows.
+
+    With ``unique=True``, one representative per class; with ``class_sizes=True`` as well,
+    returns ``(array, sizes)``, sizes the class size (1, 2, 4 or 8) of each row.
+    ``pandas.DataFrame(a, columns=[f"q{r}" for r in range(n)])`` makes a table of it.
+
+    On Ctrl-C raises :class:`Interrupted` with the rows found so far (a prefix of the
+    listing only without ``threads``... the rows are those listed before the stop).
+    """
+    files, sizes, interrupted = _native.solutions_array(
+        _index(n, "n"), bool(unique), _optional_limit(limit), _index(threads, "threads")
+    )
+    a = np.frombuffer(files, dtype=np.uint8).reshape(-1, n).copy()
+    s = np.frombuffer(sizes, dtype=np.uint8).copy()
+    out = (a, s) if class_sizes else a
+    if interrupted:
+        raise Interrupted(out)
+    return out
+
+
+def heatmap(n: int, unique: bool = False):
+    """An (n, n) ``int64`` array: entry [r, f] is the number of n-queens solutions with a queen
+    on rank r, file f (each row and column sums to the total count), as ``xcover queens
+    heatmap``. With ``unique=True``, counted over fundamental solutions. Counts beyond int64
+    (not reachable in practice) give an object array of Python ints.
+    """
+    counts, _total, interrupted = _native.heatmap(_index(n, "n"), bool(unique))
+    try:
+        a = np.array(counts, dtype=np.int64).reshape(n, n)
+    except OverflowError:
+        a = np.array(counts, dtype=object).reshape(n, n)
+    if interrupted:
+        raise Interrupted(a)
+    return a
+
+
+# --------------------------------------------------------------------------------------------
+# Weighted n-queens
+
+
+@dataclass
+class MaxResult:
+    """The answer for one board of :func:`maximise`.
+
+    - ``value``: the best score found (None when none was found, or the board has no layout);
+    - ``bound``: a proven upper bound on the maximum (equal to ``value`` when optimal);
+    - ``status``: ``optimal``, ``feasible`` (time ran out; ``bound`` says how far off it may
+      be), ``time`` (time ran out before any layout), ``infeasible`` (n = 2, 3),
+      ``below-floor`` (no layout reaches ``floor``; bound = floor − 1), or ``interrupted``;
+    - ``layouts``: (k, n) ``int64`` array, one layout a row (the file of the queen of each
+      rank), best first; ``scores``: their scores; ``places``: their ranks (ties share one);
+    - ``optimal_count``: the number of optimal layouts (with ``all_optimal``), else None;
+    - ``nodes``: search nodes; ``board``: the board's number in the stack, from 1.
+    """
+
+    board: int
+    n: int
+    status: str
+    value: Optional[int]
+    bound: Optional[int]
+    layouts: np.ndarray
+    scores: np.ndarray
+    optimal_count: Optional[int] = None
+    nodes: int = 0
+    places: List[int] = field(default_factory=list)
+
+    @property
+    def layout(self) -> Optional[np.ndarray]:
+        """The best layout (files per rank), or None."""
+        return self.layouts[0] if len(self.layouts) else None
+
+    def records(self) -> List[dict]:
+        """One dict a layout (or one for a board without any), with the columns of
+        ``xcover queens max --format csv``: board, status, score, place, bound,
+        optimal_count, nodes, n, q0..q{n-1}."""
+        base = {
+            "board": self.board,
+            "status": self.status,
+            "score": None,
+            "place": None,
+            "bound": self.bound,
+            "optimal_count": self.optimal_count,
+            "nodes": self.nodes,
+            "n": self.n,
+        }
+        if len(self.layouts) == 0:
+            return [dict(base, **{f"q{r}": None for r in range(self.n)})]
+        out = []
+        for row, score, place in zip(self.layouts.tolist(), self.scores.tolist(), self.places):
+            d = dict(base, score=score, place=place)
+            d.update({f"q{r}": q for r, q in enumerate(row)})
+            out.append(d)
+        return out
+
+    def to_pandas(self):
+        """The layouts as a pandas DataFrame (columns of :meth:`records`). Needs pandas."""
+        return _to_pandas(self.records())
+
+    def to_polars(self):
+        """The layouts as a polars DataFrame (columns of :meth:`records`). Needs polars."""
+        return _to_polars(self.records())
+
+
+class MaxResults(list):
+    """The results of a stack of boards (a list of :class:`MaxResult`), with one table for
+    all of them."""
+
+    def records(self) -> List[dict]:
+        """The records of every board, in order."""
+        return [r for res in self for r in res.records()]
+
+    def to_pandas(self):
+        """All boards' layouts as one pandas DataFrame. Needs pandas."""
+        return _to_pandas(self.records())
+
+    def to_polars(self):
+        """All boards' layouts as one polars DataFrame. Needs polars."""
+        return _to_polars(self.records())
+
+
+def _to_pandas(records: List[dict]):
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("to_pandas() needs pandas: pip install pandas") from None
+    return pd.DataFrame.from_records(records)
+
+
+def _to_polars(records: List[dict]):
+    try:
+        import polars as pl
+    except ImportError:
+        raise ImportError("to_polars() needs polars: pip install polars") from None
+    return pl.DataFrame(records, infer_schema_length=None)
+
+
+def _places(scores: List[int]) -> List[int]:
+    out: List[int] = []
+    for i, s in enumerate(scores):
+        out.append(out[-1] if i and scores[i - 1] == s else i + 1)
+    return out
+
+
+def _seconds(time_limit: Optional[float]) -> Optional[float]:
+    if time_limit is None:
+        return None
+    t = float(time_limit)
+    if not t >= 0:
+        raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
+    return t
+
+
+def maximise(
+    weights,
+    all_optimal: bool = False,
+    top: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    threads: int = 0,
+    floor: Optional[int] = None,
+):
+    """The maximum total weight under n non-attacking queens, for one (n, n) integer matrix or
+    a stack of shape (k, n, n), as ``xcover queens max`` solves them (the same method and
+    layouts): a :class:`MaxResult`, or a list of them (:class:`MaxResults`) for a stack.
+
+    - ``all_optimal``: every optimal layout (and their count, ``optimal_count``);
+    - ``top``: the ``top`` best layouts with their scores;
+    - ``time_limit``: seconds per board; the best layout found then has status ``feasible``
+      and a proven ``bound``;
+    - ``threads``: 0 for all cores (one thread below n = 20, where the split does not pay);
+    - ``floor``: look only for layouts scoring at least ``floor`` (status ``below-floor``
+      when none does).
+
+    Weights are converted to ``int64`` (values that do not fit raise ValueError). On Ctrl-C
+    raises :class:`Interrupted`: ``partial`` holds the boards finished before it (a list for
+    a stack, the board's result or None for one board).
+    """
+    a = np.asarray(weights)
+    if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
+        if np.issubdtype(a.dtype, np.floating) and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+            a = a.astype(np.int64)
+        else:
+            raise ValueError(f"weights must be integers, not {a.dtype}")
+    if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
+        raise ValueError("weights must fit in int64")
+    single = a.ndim == 2
+    if single:
+        a = a[np.newaxis]
+    if a.ndim != 3 or a.shape[1] != a.shape[2]:
+        raise ValueError(f"weights must be an (n, n) matrix or a (k, n, n) stack, not shape {a.shape}")
+    k, n = a.shape[0], a.shape[1]
+    if single and n == 0:
+        raise ValueError("weights: an empty board")
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    if floor is not None:
+        floor = int(floor)
+    if top is not None:
+        top = _index(top, "top")
+    answers, interrupted = _native.maximise(
+        a.tobytes(), k, n, bool(all_optimal), top, _seconds(time_limit), _index(threads, "threads"), floor
+    )
+    width = np.uint8 if n <= 255 else np.uint32
+    results = MaxResults()
+    for b, (status, bound, optimal_count, nodes, scores, files) in enumerate(answers):
+        layouts = np.frombuffer(files, dtype=width).reshape(-1, n).astype(np.int64)
+        results.append(
+            MaxResult(
+                board=b + 1,
+                n=n,
+                status=status,
+                value=scores[0] if scores else None,
+                bound=bound,
+                layouts=layouts,
+                scores=np.array(scores, dtype=object if any(abs(s) >= 2**63 for s in scores) else np.int64),
+                optimal_count=optimal_count,
+                nodes=nodes,
+                places=_places(scores),
+            )
+        )
+    if interrupted:
+        raise Interrupted((results[0] if results else None) if single else results)
+    return results[0] if single else results
+
+
+#: American spelling of :func:`maximise`.
+maximize = maximise
+
+
+# --------------------------------------------------------------------------------------------
+# Any exact-cover model
+
+
+@dataclass
+class CountResult:
+    """A count of :meth:`Problem.count`: ``count`` (a lower bound unless ``status`` is
+    ``complete``), ``status`` (``complete``, ``limit``, ``time`` or ``interrupted``) and the
+    search ``nodes``."""
+
+    count: int
+    status: str
+    nodes: int
+
+    def __int__(self) -> int:
+        return self.count
+
+
+@dataclass
+class Optimum:
+    """The answer of :meth:`Problem.minimise` / :meth:`Problem.maximise`.
+
+    ``status``: ``optimal``, ``feasible`` (a budget ran out; ``bound`` is proven),
+    ``infeasible`` (no exact cover), ``time`` (time ran out before any solution).
+    ``value``: the best total cost; ``solutions``: the kept solutions, best first, each a list
+    of option indices in the order chosen; ``values``: their totals.
+    """
+
+    status: str
+    value: Optional[int]
+    bound: Optional[int]
+    solutions: List[List[int]]
+    values: List[int]
+    nodes: int
+
+
+def _tokens(option: Union[str, Sequence[str]]) -> List[str]:
+    if isinstance(option, str):
+        return option.split()
+    return [str(t) for t in option]
+
+
+class Problem:
+    """An exact-cover problem: items, and options that each cover some of them.
+
+    ``Problem(items, options, secondary=(), costs=None)``:
+
+    - ``items``: the primary item names (each covered exactly once); DLX3's multiplicities as
+      ``"u:v|name"`` (covered u to v times) or ``"v|name"``.
+    - ``options``: each a list of item names, or one string ``"p r x:A y"`` as in Knuth's DLX
+      format; ``name:colour`` gives a secondary item a colour (options that agree on it may
+      share it).
+    - ``secondary``: the secondary item names (covered at most once, or by one colour).
+    - ``costs``: one nonnegative integer per option, for :meth:`minimise`/:meth:`maximise`.
+
+    Mistakes (an unknown item, an item twice in one option, a colour on a primary item, an
+    option without a primary item) raise ValueError naming the option.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[str],
+        options: Sequence[Union[str, Sequence[str]]],
+        secondary: Sequence[str] = (),
+        costs: Optional[Sequence[int]] = None,
+        *,
+        _native_problem: Any = None,
+    ):
+        if _native_problem is None:
+            if isinstance(items, str) or isinstance(secondary, str):
+                raise TypeError("items and secondary are sequences of names, not one string")
+            if costs is not None:
+                costs = [int(c) for c in costs]
+                if any(c < 0 for c in costs):
+                    raise ValueError("costs must be nonnegative (as DLX5's)")
+            _native_problem = _native.NativeProblem(
+                [str(i) for i in items],
+                [str(i) for i in secondary],
+                [_tokens(o) for o in options],
+                costs,
+            )
+        self._p = _native_problem
+        self.items, self.secondary = self._p.items()
+        self.options: List[str] = self._p.options()
+        self.costs: List[int] = self._p.costs()
+        #: The input line of each option (for :func:`read_dlx`), else empty.
+        self.option_lines: List[int] = self._p.option_lines()
+        #: The reader's warnings (options without a primary item are ignored).
+        self.warnings: List[str] = self._p.warnings()
+
+    def __repr__(self) -> str:
+        return (
+            f"Problem({len(self.items)} primary items, {len(self.secondary)} secondary, "
+            f"{len(self.options)} options)"
+        )
+
+    def count(
+        self,
+        limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+        memo: Optional[bool] = None,
+    ) -> CountResult:
+        """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
+        (``int(result)`` is the count). ``limit`` stops after that many solutions (one
+        thread), ``time_limit`` after that many seconds; ``memo``: None decides by a short
+        probe whether remembering sub-problem counts pays, True/False forces it."""
+        c, status, nodes, interrupted = self._p.count(
+            _optional_limit(limit), _seconds(time_limit), _index(threads, "threads"), memo
+        )
+        result = CountResult(c, "interrupted" if interrupted else status, nodes)
+        if interrupted:
+            raise Interrupted(result)
+        return result
+
+    def solutions(
+        self,
+        limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+    ) -> Iterator[List[int]]:
+        """Every solution as a list of option indices (into :attr:`options`, in the order the
+        engine chose them), in the order of ``xcover solve``; at most ``limit``. Lazy: the
+        search runs ahead on a worker thread; leaving the loop stops it."""
+        stream = _native.ProblemStream(
+            self._p, _optional_limit(limit), _seconds(time_limit), _index(threads, "threads")
+        )
+        for chunk in stream:
+            yield from chunk
+
+    def format(self, solution: Sequence[int]) -> List[str]:
+        """A solution's options as DLX text."""
+        return [self.options[o] for o in solution]
+
+    def _optimise(self, maximise: bool, top, time_limit, threads) -> Optimum:
+        status, bound, sols, nodes, interrupted = self._p.optimise(
+            maximise,
+            None if top is None else _index(top, "top"),
+            _seconds(time_limit),
+            _index(threads, "threads"),
+        )
+        values = [v for v, _ in sols]
+        result = Optimum(
+            "interrupted" if interrupted else status,
+            values[0] if values else None,
+            bound,
+            [list(s) for _, s in sols],
+            values,
+            nodes,
+        )
+        if interrupted:
+            raise Interrupted(result)
+        return result
+
+    def minimise(self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0) -> Optimum:
+        """A solution of least total cost (or the ``top`` best), by branch and bound, as
+        ``xcover solve --minimize``."""
+        return self._optimise(False, top, time_limit, threads)
+
+    def maximise(self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0) -> Optimum:
+        """A solution of greatest total cost (or the ``top`` best), as ``xcover solve
+        --maximize``."""
+        return self._optimise(True, top, time_limit, threads)
+
+    minimize = minimise
+    maximize = maximise
+
+
+def read_dlx(path) -> Problem:
+    """A :class:`Problem` from a file in Knuth's DLX format (with DLX3's multiplicities and
+    DLX5's ``|n`` costs), read as ``xcover solve`` reads it. A malformed file raises
+    ValueError ``FILE:LINE:COLUMN: message``; a missing one OSError. Options without a primary
+    item are ignored (listed in ``warnings``, as DLX1 does); ``option_lines`` gives each
+    option's line in the file."""
+    import os
+    import warnings as _warnings
+
+    p = Problem((), (), _native_problem=_native.NativeProblem.read_dlx(os.fspath(path)))
+    for w in p.warnings:
+        _warnings.warn(w, stacklevel=2)
+    return p
