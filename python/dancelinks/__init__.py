@@ -7,14 +7,15 @@ answers)::
     >>> dancelinks.count(8)
     92
 
-- :func:`count`, :func:`solutions`, :func:`solutions_array`, :func:`heatmap`: n-queens.
+- :func:`count`, :func:`solutions`, :func:`iter_solutions`, :func:`heatmap`: n-queens.
 - :func:`maximise`: weighted n-queens (the Sultan's successors) for one board or a stack.
 - :class:`Problem`: any exact-cover model (colours, costs, multiplicities), or
   :func:`read_dlx` for a file in Knuth's DLX format.
 
-Long calls run without the interpreter lock. Ctrl-C stops them: the call raises
-:class:`Interrupted` (a ``KeyboardInterrupt``) whose ``partial`` attribute holds what was
-found so far, with status ``"interrupted"``, where the search can give it back.
+Long calls run on a worker thread without the interpreter lock. Ctrl-C stops them at the
+search's next stopping point: the call raises :class:`Interrupted` (a ``KeyboardInterrupt``)
+whose ``partial`` attribute holds what was found so far. A second Ctrl-C abandons the call at
+once (``partial`` is then None).
 """
 
 from __future__ import annotations
@@ -30,16 +31,17 @@ __all__ = [
     "MAX_N",
     "Interrupted",
     "MaxResult",
+    "MaxResults",
     "CountResult",
     "Optimum",
     "Problem",
     "count",
     "heatmap",
     "maximise",
+    "iter_solutions",
     "maximize",
     "read_dlx",
     "solutions",
-    "solutions_array",
 ]
 
 __version__ = "0.1.0"
@@ -60,10 +62,14 @@ class Interrupted(KeyboardInterrupt):
             res = e.partial
     """
 
-    def __init__(self, partial: Any):
-        super().__init__("interrupted")
+    def __init__(self, partial: Any, done: Optional[int] = None, total: Optional[int] = None):
+        what = "interrupted" if done is None else f"interrupted after {done} of {total} parts"
+        super().__init__(what)
         #: The partial result (same type as the call's result), or None.
         self.partial = partial
+        #: Parts of the work done and in all (for :func:`count` and a stack of boards).
+        self.done = done
+        self.total = total
 
 
 def _progress_callback(progress: Union[None, bool, Callable[[int, int, int], Any]], unit: str):
@@ -95,29 +101,42 @@ def _progress_callback(progress: Union[None, bool, Callable[[int, int, int], Any
 # N-queens
 
 
-def count(n: int, unique: bool = False, threads: int = 0, progress=None) -> int:
+def count(
+    n: int,
+    unique: bool = False,
+    engine: Optional[str] = None,
+    threads: int = 0,
+    progress: Union[None, bool, Callable[[int, int, int], Any]] = None,
+) -> int:
     """The number of ways to place n non-attacking queens on an n×n board (OEIS A000170), or
     with ``unique=True`` of fundamental solutions, classes under the 8 symmetries of the
-    square (A002562). The same count as ``xcover queens count n [--unique]``, by the same
-    fastest engine for n.
+    square (A002562). The same count as ``xcover queens count n [--unique]``.
 
-    ``threads``: worker threads, 0 for all cores. ``progress``: a callable
-    ``(tasks_done, tasks_total, solutions_so_far)`` called about 20 times a second, or True
-    for a tqdm bar (when tqdm is installed).
+    ``engine``: ``"bits"`` (bit masks, meeting in the middle; n <= 32), ``"dlx"`` (dancing
+    links on the exact-cover model), or None for the fastest for n. ``threads``: worker
+    threads, 0 for all cores. ``progress``: a callable ``(tasks_done, tasks_total,
+    solutions_so_far)`` called about 20 times a second, or True for a tqdm bar (when tqdm is
+    installed).
 
-    Raises ValueError for n outside 1..32, and :class:`Interrupted` on Ctrl-C (the count
-    cannot be stopped midway: Ctrl-C takes effect when it ends, and ``partial`` is the count).
+    A count estimated to take more than half a second runs as consecutive parts of the split;
+    Ctrl-C stops it after the current part and raises :class:`Interrupted` with ``partial``
+    the solutions counted in the parts done (a lower bound), ``done`` and ``total`` the parts.
+    Raises ValueError for an n the engine does not count.
     """
     cb, close = _progress_callback(progress, "tasks")
     try:
-        solutions, fundamental, interrupted = _native.count(
-            _index(n, "n"), bool(unique), _index(threads, "threads"), cb
+        solutions, fundamental, done, parts, _engine, interrupted = _native.count(
+            _index(n, "n"),
+            bool(unique),
+            None if engine is None else str(engine),
+            _index(threads, "threads"),
+            cb,
         )
     finally:
         close()
     result = fundamental if unique else solutions
     if interrupted:
-        raise Interrupted(result)
+        raise Interrupted(result, done, parts)
     return result
 
 
@@ -141,22 +160,7 @@ def _optional_limit(limit: Optional[int]) -> Optional[int]:
     return limit
 
 
-def solutions(n: int, unique: bool = False, limit: Optional[int] = None) -> Iterator[Tuple[int, ...]]:
-    """Every n-queens solution as a tuple of n files (0-based: the file of the queen of rank
-    0, 1, ...), in lexicographic order, as ``xcover queens list n`` lists them; at most
-    ``limit``. With ``unique=True`` one representative per symmetry class (the smallest image).
-
-    A lazy iterator: solutions are made on a worker thread a few thousand ahead; breaking out
-    of the loop (or dropping the iterator) stops the search.
-    """
-    stream = _native.QueensStream(_index(n, "n"), bool(unique), _optional_limit(limit))
-    for files, _sizes in stream:
-        rows = np.frombuffer(files, dtype=np.uint8).reshape(-1, n)
-        for row in rows.tolist():
-            yield tuple(row)
-
-
-def solutions_array(
+def solutions(
     n: int,
     unique: bool = False,
     limit: Optional[int] = None,
@@ -167,16 +171,20 @@ def solutions_array(
     i + 1 in lexicographic order, column r the file of the queen of rank r (0-based), as the
     ``q0..q{n-1}`` columns of ``xcover queens list n --format csv``. At most ``limit`` rows.
 
-    With ``unique=True``, one representative per class; with ``class_sizes=True`` as well,
-    returns ``(array, sizes)``, sizes the class size (1, 2, 4 or 8) of each row.
-    ``pandas.DataFrame(a, columns=[f"q{r}" for r in range(n)])`` makes a table of it.
+    With ``unique=True``, one representative per symmetry class (the smallest image); with
+    ``class_sizes=True`` as well, returns ``(array, sizes)``, sizes the class size (1, 2, 4 or
+    8) of each row. ``pandas.DataFrame(a, columns=[f"q{r}" for r in range(n)])`` makes a
+    table of it; :func:`iter_solutions` gives them one at a time.
 
-    On Ctrl-C raises :class:`Interrupted` with the rows found so far (a prefix of the
-    listing only without ``threads``... the rows are those listed before the stop).
+    On Ctrl-C raises :class:`Interrupted` with the rows listed so far (a prefix of the
+    listing) as ``partial``.
     """
-    files, sizes, interrupted = _native.solutions_array(
+    listed = _native.solutions_array(
         _index(n, "n"), bool(unique), _optional_limit(limit), _index(threads, "threads")
     )
+    if listed is None:
+        raise Interrupted(None)
+    files, sizes, interrupted = listed
     a = np.frombuffer(files, dtype=np.uint8).reshape(-1, n).copy()
     s = np.frombuffer(sizes, dtype=np.uint8).copy()
     out = (a, s) if class_sizes else a
@@ -185,20 +193,41 @@ def solutions_array(
     return out
 
 
+def iter_solutions(
+    n: int, unique: bool = False, limit: Optional[int] = None
+) -> Iterator[Tuple[int, ...]]:
+    """Every n-queens solution as a tuple of n files (0-based: the file of the queen of rank
+    0, 1, ...), in lexicographic order, as ``xcover queens list n`` lists them; at most
+    ``limit``. With ``unique=True`` one representative per symmetry class.
+
+    A lazy iterator: solutions are made on a worker thread a few thousand ahead; breaking out
+    of the loop (or dropping the iterator) stops the search. Ctrl-C while it waits raises
+    ``KeyboardInterrupt``.
+    """
+    stream = _native.QueensStream(_index(n, "n"), bool(unique), _optional_limit(limit))
+    for files, _sizes in stream:
+        rows = np.frombuffer(files, dtype=np.uint8).reshape(-1, n)
+        for row in rows.tolist():
+            yield tuple(row)
+
+
 def heatmap(n: int, unique: bool = False):
     """An (n, n) ``int64`` array: entry [r, f] is the number of n-queens solutions with a queen
     on rank r, file f (each row and column sums to the total count), as ``xcover queens
     heatmap``. With ``unique=True``, counted over fundamental solutions. Counts beyond int64
     (not reachable in practice) give an object array of Python ints.
+
+    The search cannot stop midway: a first Ctrl-C waits for it (and returns the heatmap), a
+    second raises :class:`Interrupted` at once.
     """
-    counts, _total, interrupted = _native.heatmap(_index(n, "n"), bool(unique))
+    got = _native.heatmap(_index(n, "n"), bool(unique))
+    if got is None:
+        raise Interrupted(None)
+    counts, _total = got
     try:
-        a = np.array(counts, dtype=np.int64).reshape(n, n)
+        return np.array(counts, dtype=np.int64).reshape(n, n)
     except OverflowError:
-        a = np.array(counts, dtype=object).reshape(n, n)
-    if interrupted:
-        raise Interrupted(a)
-    return a
+        return np.array(counts, dtype=object).reshape(n, n)
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,7 +242,7 @@ class MaxResult:
     - ``bound``: a proven upper bound on the maximum (equal to ``value`` when optimal);
     - ``status``: ``optimal``, ``feasible`` (time ran out; ``bound`` says how far off it may
       be), ``time`` (time ran out before any layout), ``infeasible`` (n = 2, 3),
-      ``below-floor`` (no layout reaches ``floor``; bound = floor − 1), or ``interrupted``;
+      ``below-floor`` (no layout reaches ``floor``; bound = floor − 1);
     - ``layouts``: (k, n) ``int64`` array, one layout a row (the file of the queen of each
       rank), best first; ``scores``: their scores; ``places``: their ranks (ties share one);
     - ``optimal_count``: the number of optimal layouts (with ``all_optimal``), else None;
@@ -324,6 +353,7 @@ def maximise(
     time_limit: Optional[float] = None,
     threads: int = 0,
     floor: Optional[int] = None,
+    progress: Union[None, bool, Callable[[int, int, int], Any]] = None,
 ):
     """The maximum total weight under n non-attacking queens, for one (n, n) integer matrix or
     a stack of shape (k, n, n), as ``xcover queens max`` solves them (the same method and
@@ -335,11 +365,17 @@ def maximise(
       and a proven ``bound``;
     - ``threads``: 0 for all cores (one thread below n = 20, where the split does not pay);
     - ``floor``: look only for layouts scoring at least ``floor`` (status ``below-floor``
-      when none does).
+      when none does);
+    - ``progress``: a callable ``(boards_done, boards, layouts_found)``, or True for a tqdm
+      bar (when tqdm is installed).
 
-    Weights are converted to ``int64`` (values that do not fit raise ValueError). On Ctrl-C
-    raises :class:`Interrupted`: ``partial`` holds the boards finished before it (a list for
-    a stack, the board's result or None for one board).
+    Weights are converted to ``int64`` (values that do not fit raise ValueError). Bad input
+    (not a square matrix, not integers, a board the model does not take) raises ValueError.
+
+    Ctrl-C stops the stack after the board being solved and raises :class:`Interrupted`:
+    ``partial`` holds the boards finished (a :class:`MaxResults` for a stack, the result or
+    None for one board). A board cannot stop midway (pass ``time_limit`` for long ones): a
+    second Ctrl-C abandons it at once.
     """
     a = np.asarray(weights)
     if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
@@ -362,9 +398,21 @@ def maximise(
         floor = int(floor)
     if top is not None:
         top = _index(top, "top")
-    answers, interrupted = _native.maximise(
-        a.tobytes(), k, n, bool(all_optimal), top, _seconds(time_limit), _index(threads, "threads"), floor
-    )
+    cb, close = _progress_callback(progress, "boards")
+    try:
+        answers, interrupted = _native.maximise(
+            a.tobytes(),
+            k,
+            n,
+            bool(all_optimal),
+            top,
+            _seconds(time_limit),
+            _index(threads, "threads"),
+            floor,
+            cb,
+        )
+    finally:
+        close()
     width = np.uint8 if n <= 255 else np.uint32
     results = MaxResults()
     for b, (status, bound, optimal_count, nodes, scores, files) in enumerate(answers):
@@ -383,8 +431,10 @@ def maximise(
                 places=_places(scores),
             )
         )
+    if interrupted and len(results) < k:
+        raise Interrupted((results[0] if results else None) if single else results, len(results), k)
     if interrupted:
-        raise Interrupted((results[0] if results else None) if single else results)
+        raise Interrupted(results[0] if single else results)
     return results[0] if single else results
 
 
@@ -498,11 +548,15 @@ class Problem:
         """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
         (``int(result)`` is the count). ``limit`` stops after that many solutions (one
         thread), ``time_limit`` after that many seconds; ``memo``: None decides by a short
-        probe whether remembering sub-problem counts pays, True/False forces it."""
+        probe whether remembering sub-problem counts pays, True/False forces it.
+
+        The search cannot stop midway: a first Ctrl-C waits for it and raises
+        :class:`Interrupted` with the count, a second abandons it at once (status
+        ``interrupted``). Pass ``time_limit`` for a count that may be long."""
         c, status, nodes, interrupted = self._p.count(
             _optional_limit(limit), _seconds(time_limit), _index(threads, "threads"), memo
         )
-        result = CountResult(c, "interrupted" if interrupted else status, nodes)
+        result = CountResult(c, status, nodes)
         if interrupted:
             raise Interrupted(result)
         return result
@@ -512,10 +566,21 @@ class Problem:
         limit: Optional[int] = None,
         time_limit: Optional[float] = None,
         threads: int = 0,
-    ) -> Iterator[List[int]]:
+    ) -> List[List[int]]:
         """Every solution as a list of option indices (into :attr:`options`, in the order the
-        engine chose them), in the order of ``xcover solve``; at most ``limit``. Lazy: the
-        search runs ahead on a worker thread; leaving the loop stops it."""
+        engine chose them), in the order of ``xcover solve``; at most ``limit``, for at most
+        ``time_limit`` seconds. :meth:`iter_solutions` gives them one at a time."""
+        return list(self.iter_solutions(limit, time_limit, threads))
+
+    def iter_solutions(
+        self,
+        limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+    ) -> Iterator[List[int]]:
+        """The solutions of :meth:`solutions`, lazily: the search runs ahead on a worker
+        thread; leaving the loop stops it. Ctrl-C while it waits raises
+        ``KeyboardInterrupt``."""
         stream = _native.ProblemStream(
             self._p, _optional_limit(limit), _seconds(time_limit), _index(threads, "threads")
         )

@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -33,6 +33,7 @@ use dancelinks::queens::count::{self as qcount, Engine, Request};
 use dancelinks::queens::heatmap::heatmap as queens_heatmap;
 use dancelinks::queens::listing;
 use dancelinks::queens::weighted::{self, PartRequest, WeightedQueens};
+use dancelinks::records::Shard;
 use dancelinks::records::Status;
 
 /// How often the waiting thread looks for signals and reports progress.
@@ -52,61 +53,79 @@ struct Progress {
     found: AtomicU64,
 }
 
-/// Runs `work` on a worker thread without the interpreter lock. Every [`POLL`] the calling
-/// thread checks for signals (a `KeyboardInterrupt` sets `stop`, and the wait goes on until
-/// the worker returns) and calls `progress` with the lock held. Returns the worker's result and
-/// whether a signal interrupted it. An exception raised by `progress` is returned after the
-/// worker is stopped.
-fn run_polled<T: Send>(
+/// Runs `work` on a worker thread while the calling thread, without the interpreter lock,
+/// waits for it. Every [`POLL`] the waiting thread checks for signals and calls `progress` with
+/// the lock held. A first `KeyboardInterrupt` sets `stop` (the worker ends at its next stopping
+/// point, and its result is returned); a second one abandons the worker (`None`: it runs on in
+/// the background until its next stopping point, and its result is dropped). Returns the
+/// worker's result and whether a signal interrupted it. An exception raised by `progress`
+/// stops the worker and is returned once it ends.
+fn run_polled<T: Send + 'static>(
     py: Python<'_>,
-    stop: &AtomicBool,
-    progress: Option<(&Bound<'_, PyAny>, &Progress)>,
-    work: impl FnOnce() -> T + Send,
-) -> PyResult<(T, bool)> {
+    stop: &Arc<AtomicBool>,
+    progress: Option<(&Bound<'_, PyAny>, Arc<Progress>)>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<(Option<T>, bool)> {
     let report = progress.map(|(f, p)| (f.clone().unbind(), p));
-    let mut failure: Option<PyErr> = None;
-    let mut interrupted = false;
-    let result = py.detach(|| {
-        std::thread::scope(|s| {
-            let (tx, rx) = sync_channel(1);
-            s.spawn(move || {
-                let _ = tx.send(work());
-            });
-            loop {
-                match rx.recv_timeout(POLL) {
-                    Ok(r) => return r,
-                    Err(RecvTimeoutError::Disconnected) => {
-                        panic!("the worker thread of a dancelinks call panicked")
-                    }
-                    Err(RecvTimeoutError::Timeout) => {}
-                }
-                if stop.load(Ordering::Relaxed) {
-                    continue;
-                }
-                Python::attach(|py| {
-                    if py.check_signals().is_err() {
-                        interrupted = true;
-                        stop.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    if let Some((f, p)) = &report {
-                        let args = (
-                            p.done.load(Ordering::Relaxed),
-                            p.total.load(Ordering::Relaxed),
-                            p.found.load(Ordering::Relaxed),
-                        );
-                        if let Err(e) = f.call1(py, args) {
-                            failure = Some(e);
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                });
-            }
+    let (tx, rx) = sync_channel(1);
+    let worker = std::thread::Builder::new()
+        .name("dancelinks".into())
+        .spawn(move || {
+            let _ = tx.send(work());
         })
+        .map_err(|e| PyOSError::new_err(format!("cannot start a worker thread: {e}")))?;
+    let (result, signals, failure) = py.detach(move || {
+        let mut failure: Option<PyErr> = None;
+        let mut signals = 0u32;
+        loop {
+            match rx.recv_timeout(POLL) {
+                Ok(r) => return (Ok(Some(r)), signals, failure),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let why = match worker.join() {
+                        Err(p) => p
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| p.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic".into()),
+                        Ok(()) => "no result".into(),
+                    };
+                    let e = PyRuntimeError::new_err(format!(
+                        "internal error in the dancelinks worker thread: {why}"
+                    ));
+                    return (Err(e), signals, failure);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let abandon = Python::attach(|py| {
+                if py.check_signals().is_err() {
+                    signals += 1;
+                    stop.store(true, Ordering::Relaxed);
+                    return signals >= 2;
+                }
+                if let Some((f, p)) = &report
+                    && failure.is_none()
+                {
+                    let args = (
+                        p.done.load(Ordering::Relaxed),
+                        p.total.load(Ordering::Relaxed),
+                        p.found.load(Ordering::Relaxed),
+                    );
+                    if let Err(e) = f.call1(py, args) {
+                        failure = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                false
+            });
+            if abandon {
+                return (Ok(None), signals, failure);
+            }
+        }
     });
+    let result = result?;
     match failure {
         Some(e) => Err(e),
-        None => Ok((result, interrupted)),
+        None => Ok((result, signals > 0)),
     }
 }
 
@@ -149,45 +168,104 @@ fn check_board(n: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// count(n, unique, threads, progress) -> (solutions, unique or None, interrupted)
+/// A count's parts last about this long (the estimate's seconds): Ctrl-C waits at most for one.
+const PART_SECONDS: f64 = 0.5;
+
+/// At most this many parts (beyond, a part's start-up would show).
+const MAX_PARTS: u64 = 1024;
+
+/// What [`count`] returns: `(solutions, unique or None, parts done, parts, engine, interrupted)`.
+type CountAnswer = (u128, Option<u128>, u64, u64, &'static str, bool);
+
+/// count(n, unique, engine, threads, progress) -> (solutions, unique or None, parts_done,
+/// parts, engine, interrupted)
 ///
-/// The number of n-queens solutions (and fundamental solutions with `unique`), by the fastest
-/// engine for n, as `xcover queens count` counts them.
+/// The number of n-queens solutions (and fundamental solutions with `unique`), as `xcover
+/// queens count` counts them: by `engine` ("dlx", "bits"; None: the fastest for n). A count
+/// estimated to take longer than [`PART_SECONDS`] runs as consecutive shards of the split
+/// (each on all threads), so that Ctrl-C stops it after the current shard; the counts of the
+/// shards done are then a lower bound. `progress(done, total, found)` gets the tasks done of
+/// the whole split and the solutions counted so far.
 #[pyfunction]
-#[pyo3(signature = (n, unique=false, threads=0, progress=None))]
+#[pyo3(signature = (n, unique=false, engine=None, threads=0, progress=None))]
 fn count(
     py: Python<'_>,
     n: usize,
     unique: bool,
+    engine: Option<&str>,
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<(u128, Option<u128>, bool)> {
+) -> PyResult<CountAnswer> {
     check_threads(threads)?;
+    let engine = match engine {
+        None => Engine::fastest(n, None),
+        Some("dlx") => Engine::Dlx,
+        Some("bits") => Engine::Bits,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "engine must be 'dlx' or 'bits' (or None for the fastest), not '{other}'"
+            )));
+        }
+    };
     let request = Request {
         n,
         unique,
-        engine: Engine::fastest(n, None),
+        engine,
         threads: Some(threads),
         ..Request::new(n)
     };
     request.validate().map_err(value_error)?;
-    let stop = AtomicBool::new(false);
-    let p = Progress::default();
+    let parts = qcount::estimate(&request)
+        .map_err(value_error)?
+        .shards_for(PART_SECONDS)
+        .min(MAX_PARTS);
+    let stop = Arc::new(AtomicBool::new(false));
+    let p = Arc::new(Progress::default());
+    let (flag, report) = (Arc::clone(&stop), Arc::clone(&p));
     let (counted, interrupted) = run_polled(
         py,
         &stop,
-        progress.as_ref().map(|f| (f, &p)),
-        || {
-            qcount::count(&request, &|done, total, found| {
-                p.done.store(done, Ordering::Relaxed);
-                p.total.store(total, Ordering::Relaxed);
-                p.found
-                    .store(u64::try_from(found).unwrap_or(u64::MAX), Ordering::Relaxed);
-            })
+        progress.as_ref().map(|f| (f, Arc::clone(&p))),
+        move || -> Result<(u128, Option<u128>, u64), String> {
+            let (mut solutions, mut fundamental) = (0u128, unique.then_some(0u128));
+            let (mut tasks_before, mut tasks_total) = (0usize, None);
+            for i in 1..=parts {
+                if flag.load(Ordering::Relaxed) {
+                    return Ok((solutions, fundamental, i - 1));
+                }
+                let shard = Shard::new(i, parts).map_err(|e| e.to_string())?;
+                let c = qcount::count(&Request { shard, ..request }, &|done, total, found| {
+                    let whole = tasks_total.unwrap_or(total * parts as usize);
+                    report.done.store(tasks_before + done, Ordering::Relaxed);
+                    report.total.store(whole, Ordering::Relaxed);
+                    let found = solutions.saturating_add(found);
+                    report
+                        .found
+                        .store(u64::try_from(found).unwrap_or(u64::MAX), Ordering::Relaxed);
+                })
+                .map_err(|e| e.to_string())?;
+                solutions += c.solutions;
+                if let (Some(f), Some(u)) = (fundamental.as_mut(), c.unique) {
+                    *f += u;
+                }
+                tasks_before += c.tasks;
+                tasks_total = Some(c.tasks_total);
+            }
+            Ok((solutions, fundamental, parts))
         },
     )?;
-    let counted = counted.map_err(value_error)?;
-    Ok((counted.solutions, counted.unique, interrupted))
+    let Some(counted) = counted else {
+        return Ok((0, unique.then_some(0), 0, parts, engine.name(), true));
+    };
+    let (solutions, fundamental, done) = counted.map_err(value_error)?;
+    Ok((
+        solutions,
+        fundamental,
+        done,
+        parts,
+        engine.name(),
+        interrupted && done < parts,
+    ))
 }
 
 /// solutions_array(n, unique, limit, threads) -> (files: bytes, class_sizes: bytes, interrupted)
@@ -195,6 +273,7 @@ fn count(
 /// Every n-queens solution in lexicographic order (the order of `xcover queens list`), at most
 /// `limit`: `files` holds n bytes a solution (the file of the queen of each rank, 0-based);
 /// with `unique` one representative per symmetry class, and `class_sizes` one byte each.
+/// After Ctrl-C, the solutions listed so far, a prefix of the listing; None when abandoned.
 #[pyfunction]
 #[pyo3(signature = (n, unique=false, limit=None, threads=0))]
 fn solutions_array<'py>(
@@ -203,23 +282,28 @@ fn solutions_array<'py>(
     unique: bool,
     limit: Option<u64>,
     threads: usize,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, bool)> {
+) -> PyResult<Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, bool)>> {
     check_board(n)?;
     check_threads(threads)?;
-    let stop = AtomicBool::new(false);
-    let ((files, sizes), interrupted) = run_polled(py, &stop, None, || {
-        list_all(n, unique, limit, threads, &stop)
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let (listed, interrupted) = run_polled(py, &stop, None, move || {
+        list_all(n, unique, limit, threads, &flag)
     })?;
+    let Some((files, sizes)) = listed else {
+        return Ok(None);
+    };
     let files = files.map_err(value_error)?;
-    Ok((
+    Ok(Some((
         PyBytes::new(py, &files),
         PyBytes::new(py, &sizes),
         interrupted,
-    ))
+    )))
 }
 
 /// The solutions of [`solutions_array`]: with a limit (or one thread) in one sequential pass,
-/// otherwise the tasks of the listing on a pool, concatenated in order.
+/// otherwise the tasks of the listing on a pool, concatenated in order up to the first task
+/// that `stop` cut short (so that the result is always a prefix of the listing).
 fn list_all(
     n: usize,
     unique: bool,
@@ -234,7 +318,7 @@ fn list_all(
     let one_task = |prefix: &[u8], limit: u64| {
         let (mut files, mut sizes) = (Vec::new(), Vec::new());
         let mut k = 0u64;
-        let _ = listing::for_each_solution_in(n, prefix, unique, |q, size| {
+        let flow = listing::for_each_solution_in(n, prefix, unique, |q, size| {
             if k >= limit || stop.load(Ordering::Relaxed) {
                 return ControlFlow::Break(());
             }
@@ -245,25 +329,24 @@ fn list_all(
             k += 1;
             ControlFlow::Continue(())
         });
-        (files, sizes)
+        (files, sizes, flow.is_continue())
     };
     if limit.is_some() || pool.current_num_threads() == 1 {
-        let (f, s) = one_task(&[], limit.unwrap_or(u64::MAX));
+        let (f, s, _) = one_task(&[], limit.unwrap_or(u64::MAX));
         return (Ok(f), s);
     }
     use rayon::prelude::*;
     let tasks = listing::tasks(n, 16 * pool.current_num_threads());
-    let parts: Vec<(Vec<u8>, Vec<u8>)> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|p| one_task(p, u64::MAX))
-            .collect()
-    });
+    let parts: Vec<(Vec<u8>, Vec<u8>, bool)> =
+        pool.install(|| tasks.par_iter().map(|p| one_task(p, u64::MAX)).collect());
     let mut files = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut sizes = Vec::new();
-    for (f, s) in parts {
+    for (f, s, whole) in parts {
         files.extend_from_slice(&f);
         sizes.extend_from_slice(&s);
+        if !whole {
+            break;
+        }
     }
     (Ok(files), sizes)
 }
@@ -392,16 +475,17 @@ impl QueensStream {
     }
 }
 
-/// heatmap(n, unique) -> (counts as Python ints, total)
+/// heatmap(n, unique) -> (counts as Python ints, total), None when abandoned
 ///
-/// For every square (rank-major), the number of n-queens solutions with a queen on it.
+/// For every square (rank-major), the number of n-queens solutions with a queen on it. The
+/// search cannot stop midway: a first Ctrl-C waits for it, a second abandons it.
 #[pyfunction]
 #[pyo3(signature = (n, unique=false))]
-fn heatmap(py: Python<'_>, n: usize, unique: bool) -> PyResult<(Vec<u128>, u128, bool)> {
+fn heatmap(py: Python<'_>, n: usize, unique: bool) -> PyResult<Option<(Vec<u128>, u128)>> {
     check_board(n)?;
-    let stop = AtomicBool::new(false);
-    let (h, interrupted) = run_polled(py, &stop, None, || queens_heatmap(n, unique))?;
-    Ok((h.counts, h.total, interrupted))
+    let stop = Arc::new(AtomicBool::new(false));
+    let (h, _) = run_polled(py, &stop, None, move || queens_heatmap(n, unique))?;
+    Ok(h.map(|h| (h.counts, h.total)))
 }
 
 /// One board's answer: `(status, bound, optimal_count, nodes, scores, files)`.
@@ -413,9 +497,9 @@ type BoardAnswer = (String, Option<i128>, Option<u64>, u64, Vec<i128>, Vec<u8>);
 /// `weights`: k boards of n×n native-endian int64 (rank-major). Each board as `xcover queens
 /// max` solves it (the same method, the same layouts); `files` holds n bytes a layout when
 /// n <= 255, else 4 bytes (native-endian uint32) a queen. Boards not reached after an interrupt
-/// are left out.
+/// are left out. `progress(boards done, boards, layouts found)`.
 #[pyfunction]
-#[pyo3(signature = (weights, k, n, all_optimal=false, top=None, time_limit=None, threads=0, floor=None))]
+#[pyo3(signature = (weights, k, n, all_optimal=false, top=None, time_limit=None, threads=0, floor=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn maximise(
     py: Python<'_>,
@@ -427,6 +511,7 @@ fn maximise(
     time_limit: Option<f64>,
     threads: usize,
     floor: Option<i128>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<(Vec<BoardAnswer>, bool)> {
     check_threads(threads)?;
     if k.checked_mul(n * n).and_then(|c| c.checked_mul(8)) != Some(weights.len()) {
@@ -469,67 +554,77 @@ fn maximise(
     } else {
         threads
     };
-    let stop = AtomicBool::new(false);
-    let (answers, interrupted) = run_polled(py, &stop, None, || {
-        let mut out: Vec<BoardAnswer> = Vec::with_capacity(k);
-        if k == 0 {
-            return out;
-        }
-        let mut model_started = Some(Instant::now());
-        let mut model = WeightedQueens::new(n);
-        for b in 0..k {
-            if stop.load(Ordering::Relaxed) {
-                break;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let p = Arc::new(Progress::default());
+    p.total.store(k, Ordering::Relaxed);
+    let report = Arc::clone(&p);
+    let (answers, interrupted) =
+        run_polled(py, &stop, progress.as_ref().map(|f| (f, p)), move || {
+            let stop = flag;
+            let mut out: Vec<BoardAnswer> = Vec::with_capacity(k);
+            if k == 0 {
+                return out;
             }
-            let board = &numbers[b * n * n..(b + 1) * n * n];
-            let mut budget = Budget::unlimited();
-            if let Some(t) = time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()) {
-                let start = model_started.take().unwrap_or_else(Instant::now);
-                budget.deadline = start.checked_add(t);
-            }
-            let req = weighted::Request {
-                keep,
-                budget,
-                method: weighted::Method::Auto,
-                threads,
-            };
-            let (res, below_floor) = match floor {
-                Some(f) => {
-                    let part = PartRequest {
-                        shard: None,
-                        floor: Some(f),
-                    };
-                    let p = model.solve_part(board, &req, &part);
-                    (p.result, p.below_floor)
+            let mut model_started = Some(Instant::now());
+            let mut model = WeightedQueens::new(n);
+            for b in 0..k {
+                if stop.load(Ordering::Relaxed) {
+                    break;
                 }
-                None => (model.solve(board, &req), false),
-            };
-            let status = if below_floor {
-                Status::BelowFloor
-            } else {
-                Status::of_optimum(res.status, Status::Time)
-            };
-            let scores = res.layouts.iter().map(|l| l.score).collect();
-            let mut files = Vec::new();
-            for l in &res.layouts {
-                if n <= 255 {
-                    files.extend(l.queens.iter().map(|&q| q as u8));
+                let board = &numbers[b * n * n..(b + 1) * n * n];
+                let mut budget = Budget::unlimited();
+                if let Some(t) = time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()) {
+                    let start = model_started.take().unwrap_or_else(Instant::now);
+                    budget.deadline = start.checked_add(t);
+                }
+                let req = weighted::Request {
+                    keep,
+                    budget,
+                    method: weighted::Method::Auto,
+                    threads,
+                };
+                let (res, below_floor) = match floor {
+                    Some(f) => {
+                        let part = PartRequest {
+                            shard: None,
+                            floor: Some(f),
+                        };
+                        let p = model.solve_part(board, &req, &part);
+                        (p.result, p.below_floor)
+                    }
+                    None => (model.solve(board, &req), false),
+                };
+                let status = if below_floor {
+                    Status::BelowFloor
                 } else {
-                    files.extend(l.queens.iter().flat_map(|&q| q.to_ne_bytes()));
+                    Status::of_optimum(res.status, Status::Time)
+                };
+                let scores = res.layouts.iter().map(|l| l.score).collect();
+                let mut files = Vec::new();
+                for l in &res.layouts {
+                    if n <= 255 {
+                        files.extend(l.queens.iter().map(|&q| q as u8));
+                    } else {
+                        files.extend(l.queens.iter().flat_map(|&q| q.to_ne_bytes()));
+                    }
                 }
+                out.push((
+                    status.name().to_string(),
+                    res.bound,
+                    res.optimal_count,
+                    res.nodes,
+                    scores,
+                    files,
+                ));
+                report.done.store(b + 1, Ordering::Relaxed);
+                report
+                    .found
+                    .fetch_add(res.layouts.len() as u64, Ordering::Relaxed);
             }
-            out.push((
-                status.name().to_string(),
-                res.bound,
-                res.optimal_count,
-                res.nodes,
-                scores,
-                files,
-            ));
-        }
-        out
-    })?;
-    Ok((answers, interrupted))
+            out
+        })?;
+    Ok((answers.unwrap_or_default(), interrupted))
 }
 
 /// An exact-cover problem (items, options, colours, costs, multiplicities), built once.
@@ -601,7 +696,8 @@ impl NativeProblem {
         for (k, option) in options.iter().enumerate() {
             let cost = costs.as_ref().map_or(0, |c| c[k]);
             let mut entries = Vec::with_capacity(option.len());
-            let fail = |e: BuildError| value_error(format!("option {k} ({}): {e}", option.join(" ")));
+            let fail =
+                |e: BuildError| value_error(format!("option {k} ({}): {e}", option.join(" ")));
             for token in option {
                 let (name, colour) = match token.split_once(':') {
                     Some((n, c)) => (n, Some(c)),
@@ -725,11 +821,14 @@ impl NativeProblem {
             Some(true) => MemoMode::On,
             Some(false) => MemoMode::Off,
         };
-        let problem = &*self.problem;
-        let stop = AtomicBool::new(false);
-        let (c, interrupted) = run_polled(py, &stop, None, || {
-            count_memoised(problem, &plan, &budget, mode, DEFAULT_MEMO_BYTES)
+        let problem = Arc::clone(&self.problem);
+        let stop = Arc::new(AtomicBool::new(false));
+        let (c, interrupted) = run_polled(py, &stop, None, move || {
+            count_memoised(&problem, &plan, &budget, mode, DEFAULT_MEMO_BYTES)
         })?;
+        let Some(c) = c else {
+            return Ok((0, "interrupted".into(), 0, true));
+        };
         Ok((
             c.count,
             Status::of_end(c.end).name().to_string(),
@@ -771,11 +870,14 @@ impl NativeProblem {
             Sense::Minimize
         };
         let keep = top.map_or(Keep::Best, Keep::Top);
-        let problem = &*self.problem;
-        let stop = AtomicBool::new(false);
-        let ((best, _), interrupted) = run_polled(py, &stop, None, || {
-            plan.optimize(problem, sense, keep, budget)
+        let problem = Arc::clone(&self.problem);
+        let stop = Arc::new(AtomicBool::new(false));
+        let (best, interrupted) = run_polled(py, &stop, None, move || {
+            plan.optimize(&problem, sense, keep, budget).0
         })?;
+        let Some(best) = best else {
+            return Ok(("interrupted".into(), None, Vec::new(), 0, true));
+        };
         let status = Status::of_optimum(best.status, Status::Time);
         let solutions = best
             .solutions

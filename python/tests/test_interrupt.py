@@ -1,0 +1,84 @@
+"""Ctrl-C: a child process sends SIGINT to itself while a long call runs."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT to oneself needs POSIX")
+
+
+def run_child(body, after=1.0):
+    """Runs `body` in a child Python that receives SIGINT `after` seconds after it calls
+    `arm()`; returns its JSON line and the wall time."""
+    script = textwrap.dedent(
+        f"""
+        import json, os, signal, threading, time
+        import dancelinks
+        def arm():
+            global start
+            threading.Timer({after}, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+            start = time.monotonic()
+        """
+    ) + textwrap.dedent(body)
+    t = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1]), time.monotonic() - t
+
+
+def test_interrupted_count_gives_a_partial_lower_bound():
+    got, wall = run_child(
+        """
+        arm()
+        try:
+            total = dancelinks.count(17, engine="dlx")
+            print(json.dumps({"finished": total}))
+        except dancelinks.Interrupted as e:
+            print(json.dumps({
+                "partial": e.partial, "done": e.done, "total": e.total,
+                "keyboard": isinstance(e, KeyboardInterrupt),
+                "seconds": time.monotonic() - start,
+            }))
+        """
+    )
+    assert "finished" not in got, "count(17) with dlx ended before the interrupt"
+    assert got["keyboard"]
+    assert 0 < got["done"] < got["total"]
+    # A lower bound of A000170(17), and the call stopped soon after the signal.
+    assert 0 < got["partial"] < 95815104
+    assert got["seconds"] < 5
+
+
+def test_interrupted_stack_keeps_the_boards_done():
+    got, _ = run_child(
+        """
+        import numpy as np
+        boards = np.random.default_rng(1).integers(0, 1000, size=(100000, 10, 10))
+        arm()
+        try:
+            dancelinks.maximise(boards)
+            print(json.dumps({"finished": True}))
+        except dancelinks.Interrupted as e:
+            rs = e.partial
+            print(json.dumps({
+                "boards": len(rs), "done": e.done, "total": e.total,
+                "numbered": [r.board for r in rs] == list(range(1, len(rs) + 1)),
+                "optimal": all(r.status == "optimal" and r.value == r.bound for r in rs),
+                "first": rs[0].value if rs else None,
+                "seconds": time.monotonic() - start,
+            }))
+        """,
+        after=1.5,
+    )
+    assert "finished" not in got
+    assert 0 < got["boards"] == got["done"] < got["total"] == 100000
+    assert got["numbered"] and got["optimal"]
+    assert got["seconds"] < 5
