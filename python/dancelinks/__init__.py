@@ -20,12 +20,35 @@ once (``partial`` is then None).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Literal,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    overload,
+)
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _native
+
+if TYPE_CHECKING:  # optional libraries, for the annotations only
+    import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import polars  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+#: A progress report: None, True (a tqdm bar when tqdm is installed) or a callable
+#: ``(done, total, found)``.
+Progress = Union[None, bool, Callable[[int, int, int], Any]]
 
 __all__ = [
     "MAX_N",
@@ -72,14 +95,14 @@ class Interrupted(KeyboardInterrupt):
         self.total = total
 
 
-def _progress_callback(progress: Union[None, bool, Callable[[int, int, int], Any]], unit: str):
+def _progress_callback(progress: Progress, unit: str) -> Tuple[Any, Callable[[], Any]]:
     """A callback ``(done, total, found)`` for ``progress``: itself, a tqdm bar for True
     (when tqdm is installed), or None. Returns (callback, close)."""
     if progress is None or progress is False:
         return None, lambda: None
     if progress is True:
         try:
-            from tqdm.auto import tqdm
+            from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
         except ImportError:
             return None, lambda: None
         bar = tqdm(total=0, unit=unit)
@@ -106,7 +129,7 @@ def count(
     unique: bool = False,
     engine: Optional[str] = None,
     threads: int = 0,
-    progress: Union[None, bool, Callable[[int, int, int], Any]] = None,
+    progress: Progress = None,
 ) -> int:
     """The number of ways to place n non-attacking queens on an n×n board (OEIS A000170), or
     with ``unique=True`` of fundamental solutions, classes under the 8 symmetries of the
@@ -134,7 +157,7 @@ def count(
         )
     finally:
         close()
-    result = fundamental if unique else solutions
+    result: int = (fundamental or 0) if unique else solutions
     if interrupted:
         raise Interrupted(result, done, parts)
     return result
@@ -160,13 +183,30 @@ def _optional_limit(limit: Optional[int]) -> Optional[int]:
     return limit
 
 
+@overload
+def solutions(
+    n: int,
+    unique: bool = ...,
+    limit: Optional[int] = ...,
+    threads: int = ...,
+    class_sizes: Literal[False] = ...,
+) -> npt.NDArray[np.uint8]: ...
+@overload
+def solutions(
+    n: int,
+    unique: bool = ...,
+    limit: Optional[int] = ...,
+    threads: int = ...,
+    *,
+    class_sizes: Literal[True],
+) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
 def solutions(
     n: int,
     unique: bool = False,
     limit: Optional[int] = None,
     threads: int = 0,
     class_sizes: bool = False,
-):
+) -> Union[npt.NDArray[np.uint8], Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]]:
     """The n-queens solutions as a numpy ``uint8`` array of shape (k, n): row i is solution
     i + 1 in lexicographic order, column r the file of the queen of rank r (0-based), as the
     ``q0..q{n-1}`` columns of ``xcover queens list n --format csv``. At most ``limit`` rows.
@@ -211,7 +251,7 @@ def iter_solutions(
             yield tuple(row)
 
 
-def heatmap(n: int, unique: bool = False):
+def heatmap(n: int, unique: bool = False) -> npt.NDArray[Any]:
     """An (n, n) ``int64`` array: entry [r, f] is the number of n-queens solutions with a queen
     on rank r, file f (each row and column sums to the total count), as ``xcover queens
     heatmap``. With ``unique=True``, counted over fundamental solutions. Counts beyond int64
@@ -265,7 +305,7 @@ class MaxResult:
         """The best layout (files per rank), or None."""
         return self.layouts[0] if len(self.layouts) else None
 
-    def records(self) -> List[dict]:
+    def records(self) -> List[Dict[str, Any]]:
         """One dict a layout (or one for a board without any), with the columns of
         ``xcover queens max --format csv``: board, status, score, place, bound,
         optimal_count, nodes, n, q0..q{n-1}."""
@@ -288,33 +328,33 @@ class MaxResult:
             out.append(d)
         return out
 
-    def to_pandas(self):
+    def to_pandas(self) -> "pandas.DataFrame":
         """The layouts as a pandas DataFrame (columns of :meth:`records`). Needs pandas."""
         return _to_pandas(self.records())
 
-    def to_polars(self):
+    def to_polars(self) -> "polars.DataFrame":
         """The layouts as a polars DataFrame (columns of :meth:`records`). Needs polars."""
         return _to_polars(self.records())
 
 
-class MaxResults(list):
+class MaxResults(List[MaxResult]):
     """The results of a stack of boards (a list of :class:`MaxResult`), with one table for
     all of them."""
 
-    def records(self) -> List[dict]:
+    def records(self) -> List[Dict[str, Any]]:
         """The records of every board, in order."""
         return [r for res in self for r in res.records()]
 
-    def to_pandas(self):
+    def to_pandas(self) -> "pandas.DataFrame":
         """All boards' layouts as one pandas DataFrame. Needs pandas."""
         return _to_pandas(self.records())
 
-    def to_polars(self):
+    def to_polars(self) -> "polars.DataFrame":
         """All boards' layouts as one polars DataFrame. Needs polars."""
         return _to_polars(self.records())
 
 
-def _to_pandas(records: List[dict]):
+def _to_pandas(records: List[Dict[str, Any]]) -> "pandas.DataFrame":
     try:
         import pandas as pd
     except ImportError:
@@ -322,7 +362,7 @@ def _to_pandas(records: List[dict]):
     return pd.DataFrame.from_records(records)
 
 
-def _to_polars(records: List[dict]):
+def _to_polars(records: List[Dict[str, Any]]) -> "polars.DataFrame":
     try:
         import polars as pl
     except ImportError:
@@ -347,14 +387,14 @@ def _seconds(time_limit: Optional[float]) -> Optional[float]:
 
 
 def maximise(
-    weights,
+    weights: "npt.ArrayLike",
     all_optimal: bool = False,
     top: Optional[int] = None,
     time_limit: Optional[float] = None,
     threads: int = 0,
     floor: Optional[int] = None,
-    progress: Union[None, bool, Callable[[int, int, int], Any]] = None,
-):
+    progress: Progress = None,
+) -> Union[MaxResult, MaxResults]:
     """The maximum total weight under n non-attacking queens, for one (n, n) integer matrix or
     a stack of shape (k, n, n), as ``xcover queens max`` solves them (the same method and
     layouts): a :class:`MaxResult`, or a list of them (:class:`MaxResults`) for a stack.
@@ -591,7 +631,9 @@ class Problem:
         """A solution's options as DLX text."""
         return [self.options[o] for o in solution]
 
-    def _optimise(self, maximise: bool, top, time_limit, threads) -> Optimum:
+    def _optimise(
+        self, maximise: bool, top: Optional[int], time_limit: Optional[float], threads: int
+    ) -> Optimum:
         status, bound, sols, nodes, interrupted = self._p.optimise(
             maximise,
             None if top is None else _index(top, "top"),
@@ -625,13 +667,12 @@ class Problem:
     maximize = maximise
 
 
-def read_dlx(path) -> Problem:
+def read_dlx(path: Union[str, "os.PathLike[str]"]) -> Problem:
     """A :class:`Problem` from a file in Knuth's DLX format (with DLX3's multiplicities and
     DLX5's ``|n`` costs), read as ``xcover solve`` reads it. A malformed file raises
     ValueError ``FILE:LINE:COLUMN: message``; a missing one OSError. Options without a primary
     item are ignored (listed in ``warnings``, as DLX1 does); ``option_lines`` gives each
     option's line in the file."""
-    import os
     import warnings as _warnings
 
     p = Problem((), (), _native_problem=_native.NativeProblem.read_dlx(os.fspath(path)))
