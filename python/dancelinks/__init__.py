@@ -141,9 +141,11 @@ def count(
     solutions_so_far)`` called about 20 times a second, or True for a tqdm bar (when tqdm is
     installed).
 
-    A count estimated to take more than half a second runs as consecutive parts of the split;
-    Ctrl-C stops it after the current part and raises :class:`Interrupted` with ``partial``
-    the solutions counted in the parts done (a lower bound), ``done`` and ``total`` the parts.
+    A count estimated to take more than two seconds runs as consecutive parts of the split
+    (a minute each for the bits engine's totals methods, n = 6 to 23 without ``unique``,
+    whose parts each build their tables again); Ctrl-C stops it after the current part and
+    raises :class:`Interrupted` with ``partial`` the solutions counted in the parts done (a
+    lower bound), ``done`` and ``total`` the parts.
     Raises ValueError for an n the engine does not count.
     """
     cb, close = _progress_callback(progress, "tasks")
@@ -419,7 +421,11 @@ def maximise(
     """
     a = np.asarray(weights)
     if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
-        if np.issubdtype(a.dtype, np.floating) and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+        if (
+            np.issubdtype(a.dtype, np.floating)
+            and np.all(np.isfinite(a))
+            and np.all(a == np.round(a))
+        ):
             a = a.astype(np.int64)
         else:
             raise ValueError(f"weights must be integers, not {a.dtype}")
@@ -429,7 +435,9 @@ def maximise(
     if single:
         a = a[np.newaxis]
     if a.ndim != 3 or a.shape[1] != a.shape[2]:
-        raise ValueError(f"weights must be an (n, n) matrix or a (k, n, n) stack, not shape {a.shape}")
+        raise ValueError(
+            f"weights must be an (n, n) matrix or a (k, n, n) stack, not shape {a.shape}"
+        )
     k, n = a.shape[0], a.shape[1]
     if single and n == 0:
         raise ValueError("weights: an empty board")
@@ -465,7 +473,9 @@ def maximise(
                 value=scores[0] if scores else None,
                 bound=bound,
                 layouts=layouts,
-                scores=np.array(scores, dtype=object if any(abs(s) >= 2**63 for s in scores) else np.int64),
+                scores=np.array(
+                    scores, dtype=object if any(abs(s) >= 2**63 for s in scores) else np.int64
+                ),
                 optimal_count=optimal_count,
                 nodes=nodes,
                 places=_places(scores),
@@ -653,12 +663,16 @@ class Problem:
             raise Interrupted(result)
         return result
 
-    def minimise(self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0) -> Optimum:
+    def minimise(
+        self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0
+    ) -> Optimum:
         """A solution of least total cost (or the ``top`` best), by branch and bound, as
         ``xcover solve --minimize``."""
         return self._optimise(False, top, time_limit, threads)
 
-    def maximise(self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0) -> Optimum:
+    def maximise(
+        self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0
+    ) -> Optimum:
         """A solution of greatest total cost (or the ``top`` best), as ``xcover solve
         --maximize``."""
         return self._optimise(True, top, time_limit, threads)

@@ -13,6 +13,7 @@ def count(
     engine: Optional[str] = None,
     threads: int = 0,
     progress: _Progress = None,
+    parts: Optional[int] = None,
 ) -> Tuple[int, Optional[int], int, int, str, bool]: ...
 def solutions_array(
     n: int, unique: bool = False, limit: Optional[int] = None, threads: int = 0
@@ -28,9 +29,7 @@ def maximise(
     threads: int = 0,
     floor: Optional[int] = None,
     progress: _Progress = None,
-) -> Tuple[
-    List[Tuple[str, Optional[int], Optional[int], int, List[int], bytes]], bool
-]: ...
+) -> Tuple[List[Tuple[str, Optional[int], Optional[int], int, List[int], bytes]], bool]: ...
 
 class QueensStream(Iterator[Tuple[bytes, bytes]]):
     def __init__(self, n: int, unique: bool = False, limit: Optional[int] = None) -> None: ...

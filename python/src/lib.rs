@@ -29,7 +29,7 @@ use dancelinks::engine::{
 };
 use dancelinks::io::dlx_format;
 use dancelinks::io::input::LineReader;
-use dancelinks::queens::count::{self as qcount, Engine, Request};
+use dancelinks::queens::count::{self as qcount, Basis, Engine, Request};
 use dancelinks::queens::heatmap::heatmap as queens_heatmap;
 use dancelinks::queens::listing;
 use dancelinks::queens::weighted::{self, PartRequest, WeightedQueens};
@@ -169,7 +169,13 @@ fn check_board(n: usize) -> PyResult<()> {
 }
 
 /// A count's parts last about this long (the estimate's seconds): Ctrl-C waits at most for one.
-const PART_SECONDS: f64 = 0.5;
+/// Each part costs a few milliseconds and an uneven end of its tasks on the threads: shorter
+/// ones showed 10-15% more time in all (16-queens with `unique`, 15-queens with dlx).
+const PART_SECONDS: f64 = 2.0;
+
+/// The same for the bits engine's totals methods (meeting in the middle, quadrants), whose
+/// every part builds the method's tables again: about 2 s of 17-queens' 4.
+const TABLES_PART_SECONDS: f64 = 60.0;
 
 /// At most this many parts (beyond, a part's start-up would show).
 const MAX_PARTS: u64 = 1024;
@@ -183,11 +189,12 @@ type CountAnswer = (u128, Option<u128>, u64, u64, &'static str, bool);
 /// The number of n-queens solutions (and fundamental solutions with `unique`), as `xcover
 /// queens count` counts them: by `engine` ("dlx", "bits"; None: the fastest for n). A count
 /// estimated to take longer than [`PART_SECONDS`] runs as consecutive shards of the split
-/// (each on all threads), so that Ctrl-C stops it after the current shard; the counts of the
-/// shards done are then a lower bound. `progress(done, total, found)` gets the tasks done of
-/// the whole split and the solutions counted so far.
+/// (each on all threads; a minute for the bits engine's totals methods, whose parts each build
+/// their tables), so that Ctrl-C stops it after the current shard; the counts of the shards
+/// done are then a lower bound. `progress(done, total, found)` gets the tasks done of
+/// the whole split and the solutions counted so far. `parts`: that many shards instead.
 #[pyfunction]
-#[pyo3(signature = (n, unique=false, engine=None, threads=0, progress=None))]
+#[pyo3(signature = (n, unique=false, engine=None, threads=0, progress=None, parts=None))]
 fn count(
     py: Python<'_>,
     n: usize,
@@ -195,6 +202,7 @@ fn count(
     engine: Option<&str>,
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
+    parts: Option<u64>,
 ) -> PyResult<CountAnswer> {
     check_threads(threads)?;
     let engine = match engine {
@@ -215,10 +223,18 @@ fn count(
         ..Request::new(n)
     };
     request.validate().map_err(value_error)?;
-    let parts = qcount::estimate(&request)
-        .map_err(value_error)?
-        .shards_for(PART_SECONDS)
-        .min(MAX_PARTS);
+    let parts = match parts {
+        Some(0) => return Err(PyValueError::new_err("parts must be at least 1")),
+        Some(p) => p,
+        None => {
+            let estimate = qcount::estimate(&request).map_err(value_error)?;
+            let target = match estimate.basis {
+                Basis::Measured(_) => TABLES_PART_SECONDS,
+                Basis::Tree => PART_SECONDS,
+            };
+            estimate.shards_for(target).min(MAX_PARTS)
+        }
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let p = Arc::new(Progress::default());
     let (flag, report) = (Arc::clone(&stop), Arc::clone(&p));
@@ -268,6 +284,9 @@ fn count(
     ))
 }
 
+/// What [`solutions_array`] returns: `(files, class_sizes, interrupted)`.
+type Listed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, bool);
+
 /// solutions_array(n, unique, limit, threads) -> (files: bytes, class_sizes: bytes, interrupted)
 ///
 /// Every n-queens solution in lexicographic order (the order of `xcover queens list`), at most
@@ -282,7 +301,7 @@ fn solutions_array<'py>(
     unique: bool,
     limit: Option<u64>,
     threads: usize,
-) -> PyResult<Option<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, bool)>> {
+) -> PyResult<Option<Listed<'py>>> {
     check_board(n)?;
     check_threads(threads)?;
     let stop = Arc::new(AtomicBool::new(false));
@@ -627,6 +646,10 @@ fn maximise(
     Ok((answers.unwrap_or_default(), interrupted))
 }
 
+/// What [`NativeProblem::optimise`] returns: `(status, bound, [(value, [option])], nodes,
+/// interrupted)`.
+type Optimised = (String, Option<i128>, Vec<(i128, Vec<u32>)>, u64, bool);
+
 /// An exact-cover problem (items, options, colours, costs, multiplicities), built once.
 #[pyclass(module = "dancelinks._native", frozen)]
 struct NativeProblem {
@@ -848,7 +871,7 @@ impl NativeProblem {
         top: Option<usize>,
         time_limit: Option<f64>,
         threads: usize,
-    ) -> PyResult<(String, Option<i128>, Vec<(i128, Vec<u32>)>, u64, bool)> {
+    ) -> PyResult<Optimised> {
         check_threads(threads)?;
         if self.problem.has_multiplicities() {
             return Err(PyValueError::new_err(

@@ -16,9 +16,7 @@ def non_attacking(files):
     n = len(files)
     if sorted(files) != list(range(n)):
         return False
-    return all(
-        abs(files[i] - files[j]) != j - i for i in range(n) for j in range(i + 1, n)
-    )
+    return all(abs(files[i] - files[j]) != j - i for i in range(n) for j in range(i + 1, n))
 
 
 def brute_force_queens(n):

@@ -37,9 +37,7 @@ def stub_parameters():
 
 
 def native_parameters(obj):
-    return [
-        p for p in inspect.signature(obj).parameters if p not in ("self", "$self", "py")
-    ]
+    return [p for p in inspect.signature(obj).parameters if p not in ("self", "$self", "py")]
 
 
 def test_stub_matches_the_native_module():
@@ -48,5 +46,7 @@ def test_stub_matches_the_native_module():
         assert stub[name] == native_parameters(getattr(_native, name)), name
     for cls in ("NativeProblem",):
         for meth in ("count", "optimise", "read_dlx", "items", "options", "costs"):
-            assert stub[f"{cls}.{meth}"] == native_parameters(getattr(getattr(_native, cls), meth)), meth
+            assert stub[f"{cls}.{meth}"] == native_parameters(
+                getattr(getattr(_native, cls), meth)
+            ), meth
     assert isinstance(_native.MAX_N, int) and dancelinks.MAX_N == _native.MAX_N

@@ -2,7 +2,6 @@
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -27,9 +26,7 @@ def run_child(body, after=1.0):
         """
     ) + textwrap.dedent(body)
     t = time.monotonic()
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
-    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1]), time.monotonic() - t
 
@@ -54,7 +51,7 @@ def test_interrupted_count_gives_a_partial_lower_bound():
     assert 0 < got["done"] < got["total"]
     # A lower bound of A000170(17), and the call stopped soon after the signal.
     assert 0 < got["partial"] < 95815104
-    assert got["seconds"] < 5
+    assert got["seconds"] < 10
 
 
 def test_interrupted_stack_keeps_the_boards_done():
@@ -81,4 +78,4 @@ def test_interrupted_stack_keeps_the_boards_done():
     assert "finished" not in got
     assert 0 < got["boards"] == got["done"] < got["total"] == 100000
     assert got["numbered"] and got["optimal"]
-    assert got["seconds"] < 5
+    assert got["seconds"] < 10

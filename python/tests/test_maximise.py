@@ -101,10 +101,17 @@ def test_bad_options_raise_value_error():
 
 
 def test_to_pandas():
-    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pandas")
     df = dancelinks.maximise(CLASSIC, top=4).to_pandas()
     assert list(df.columns) == [
-        "board", "status", "score", "place", "bound", "optimal_count", "nodes", "n",
+        "board",
+        "status",
+        "score",
+        "place",
+        "bound",
+        "optimal_count",
+        "nodes",
+        "n",
         *(f"q{r}" for r in range(8)),
     ]
     assert len(df) == 4 and (df["score"] == 260).all()
@@ -130,7 +137,9 @@ def read_boards(path):
 def cli_records(xcover, board_file, *args):
     out = subprocess.run(
         [str(xcover), "queens", "max", str(board_file), "--format", "csv", *args],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return list(csv.DictReader(io.StringIO(out)))
 

@@ -68,9 +68,7 @@ def test_options_as_lists_and_repr():
 def queens_problem(n):
     items = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
     secondary = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
-    options = [
-        f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)
-    ]
+    options = [f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)]
     return dancelinks.Problem(items, options, secondary=secondary)
 
 
@@ -80,9 +78,7 @@ def test_queens_as_an_exact_cover_model():
         assert p.count().count == total
         sols = p.solutions()
         assert len(sols) == total
-        layouts = {
-            tuple(sorted((o // n, o % n) for o in s)) for s in sols
-        }
+        layouts = {tuple(sorted((o // n, o % n) for o in s)) for s in sols}
         assert len(layouts) == total
     assert queens_problem(8).count(threads=1).count == 92
 
@@ -127,7 +123,9 @@ def test_random_problems_equal_brute_force():
             names = rng.sample(["p0", "p1", "p2", "p3", "s0", "s1"], rng.randint(1, 3))
             if not any(n.startswith("p") for n in names):
                 names.append("p1")
-            names = [n + rng.choice(["", "", ":A", ":B"]) if n.startswith("s") else n for n in names]
+            names = [
+                n + rng.choice(["", "", ":A", ":B"]) if n.startswith("s") else n for n in names
+            ]
             options.append(" ".join(names))
         p = dancelinks.Problem(primary, options, secondary=secondary)
         expected = brute_force(primary, options, secondary)

@@ -127,3 +127,18 @@ def test_bad_types_raise_type_error():
         dancelinks.count("8")
     with pytest.raises(TypeError):
         dancelinks.count(8.0)
+
+
+@pytest.mark.parametrize(
+    "engine, unique", [("dlx", False), ("dlx", True), ("bits", False), ("bits", True)]
+)
+def test_count_in_parts_equals_the_whole(engine, unique):
+    from dancelinks import _native
+
+    whole = _native.count(12, unique, engine, 0, None, 1)
+    calls = []
+    parts = _native.count(12, unique, engine, 0, lambda *a: calls.append(a), 7)
+    assert whole[:2] == parts[:2] == (14200, 1787 if unique else None)
+    assert parts[2:4] == (7, 7) and not parts[5]
+    with pytest.raises(ValueError, match="parts must be at least 1"):
+        _native.count(12, unique, engine, 0, None, 0)
