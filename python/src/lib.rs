@@ -53,6 +53,17 @@ struct Progress {
     found: AtomicU64,
 }
 
+impl Progress {
+    /// The callback's arguments.
+    fn args(&self) -> (usize, usize, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+            self.found.load(Ordering::Relaxed),
+        )
+    }
+}
+
 /// Runs `work` on a worker thread while the calling thread, without the interpreter lock,
 /// waits for it. Every [`POLL`] the waiting thread checks for signals and calls `progress` with
 /// the lock held. A first `KeyboardInterrupt` sets `stop` (the worker ends at its next stopping
@@ -79,7 +90,15 @@ fn run_polled<T: Send + 'static>(
         let mut signals = 0u32;
         loop {
             match rx.recv_timeout(POLL) {
-                Ok(r) => return (Ok(Some(r)), signals, failure),
+                Ok(r) => {
+                    // The last report: the end of the work, as the callback should show it.
+                    if let Some((f, p)) = &report
+                        && failure.is_none()
+                    {
+                        failure = Python::attach(|py| f.call1(py, p.args()).err());
+                    }
+                    return (Ok(Some(r)), signals, failure);
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     let why = match worker.join() {
                         Err(p) => p
@@ -104,16 +123,10 @@ fn run_polled<T: Send + 'static>(
                 }
                 if let Some((f, p)) = &report
                     && failure.is_none()
+                    && let Err(e) = f.call1(py, p.args())
                 {
-                    let args = (
-                        p.done.load(Ordering::Relaxed),
-                        p.total.load(Ordering::Relaxed),
-                        p.found.load(Ordering::Relaxed),
-                    );
-                    if let Err(e) = f.call1(py, args) {
-                        failure = Some(e);
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                    failure = Some(e);
+                    stop.store(true, Ordering::Relaxed);
                 }
                 false
             });

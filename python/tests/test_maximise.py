@@ -165,3 +165,11 @@ def test_stack_equals_the_command_line(xcover):
     assert stack.shape == (3, 8, 8)
     mine = dancelinks.maximise(stack, top=2).records()
     assert as_strings(mine) == cli_records(xcover, boards_file, "--top", "2")
+
+
+def test_progress_ends_with_every_board():
+    calls = []
+    stack = np.random.default_rng(4).integers(0, 9, size=(50, 6, 6))
+    results = dancelinks.maximise(stack, top=2, progress=lambda *a: calls.append(a))
+    assert calls[-1] == (50, 50, sum(len(r.layouts) for r in results))
+    assert all(0 <= d <= 50 and t == 50 for d, t, _ in calls)

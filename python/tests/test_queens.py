@@ -37,9 +37,11 @@ def test_count_progress_callback_sees_the_whole_split():
     calls = []
     total = dancelinks.count(14, progress=lambda *a: calls.append(a))
     assert total == 365596
-    # The callback may not fire for a quick count; when it does, its numbers make sense.
     for done, tasks, found in calls:
         assert 0 <= done <= tasks and 0 <= found <= total
+    # The last report is the end: every task done, every solution found.
+    done, tasks, found = calls[-1]
+    assert done == tasks > 0 and found == total
 
 
 def test_solutions_of_8_are_the_92_distinct_layouts():
@@ -142,3 +144,16 @@ def test_count_in_parts_equals_the_whole(engine, unique):
     assert parts[2:4] == (7, 7) and not parts[5]
     with pytest.raises(ValueError, match="parts must be at least 1"):
         _native.count(12, unique, engine, 0, None, 0)
+
+
+def test_an_exception_in_the_progress_callback_stops_the_count():
+    class Stop(Exception):
+        pass
+
+    def fail(done, total, found):
+        raise Stop(f"{done} of {total}")
+
+    with pytest.raises(Stop):
+        dancelinks.count(12, engine="dlx", progress=fail)
+    with pytest.raises(TypeError, match="progress must be"):
+        dancelinks.count(8, progress="yes")
