@@ -21,7 +21,7 @@ once (``partial`` is then None).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -300,7 +300,11 @@ class MaxResult:
     scores: np.ndarray
     optimal_count: Optional[int] = None
     nodes: int = 0
-    places: List[int] = field(default_factory=list)
+
+    @property
+    def places(self) -> List[int]:
+        """The layouts' places in the ranking, best 1 (tied scores share the better place)."""
+        return _places(self.scores.tolist())
 
     @property
     def layout(self) -> Optional[np.ndarray]:
@@ -448,39 +452,43 @@ def maximise(
         top = _index(top, "top")
     cb, close = _progress_callback(progress, "boards")
     try:
-        answers, interrupted = _native.maximise(
-            a.tobytes(),
-            k,
-            n,
-            bool(all_optimal),
-            top,
-            _seconds(time_limit),
-            _index(threads, "threads"),
-            floor,
-            cb,
+        statuses, bounds, optimal_counts, nodes, counts, scores, files, interrupted = (
+            _native.maximise(
+                a.tobytes(),
+                k,
+                n,
+                bool(all_optimal),
+                top,
+                _seconds(time_limit),
+                _index(threads, "threads"),
+                floor,
+                cb,
+            )
         )
     finally:
         close()
     width = np.uint8 if n <= 255 else np.uint32
+    all_layouts = np.frombuffer(files, dtype=width).reshape(-1, n).astype(np.int64)
+    wide = any(abs(v) >= 2**63 for v in scores)
+    all_scores = np.array(scores, dtype=object if wide else np.int64)
     results = MaxResults()
-    for b, (status, bound, optimal_count, nodes, scores, files) in enumerate(answers):
-        layouts = np.frombuffer(files, dtype=width).reshape(-1, n).astype(np.int64)
+    lo = 0
+    for b, count in enumerate(counts):
+        hi = lo + count
         results.append(
             MaxResult(
                 board=b + 1,
                 n=n,
-                status=status,
-                value=scores[0] if scores else None,
-                bound=bound,
-                layouts=layouts,
-                scores=np.array(
-                    scores, dtype=object if any(abs(s) >= 2**63 for s in scores) else np.int64
-                ),
-                optimal_count=optimal_count,
-                nodes=nodes,
-                places=_places(scores),
+                status=statuses[b],
+                value=scores[lo] if count else None,
+                bound=bounds[b],
+                layouts=all_layouts[lo:hi],
+                scores=all_scores[lo:hi],
+                optimal_count=optimal_counts[b],
+                nodes=nodes[b],
             )
         )
+        lo = hi
     if interrupted and len(results) < k:
         raise Interrupted((results[0] if results else None) if single else results, len(results), k)
     if interrupted:

@@ -29,7 +29,16 @@ def maximise(
     threads: int = 0,
     floor: Optional[int] = None,
     progress: _Progress = None,
-) -> Tuple[List[Tuple[str, Optional[int], Optional[int], int, List[int], bytes]], bool]: ...
+) -> Tuple[
+    List[str],
+    List[Optional[int]],
+    List[Optional[int]],
+    List[int],
+    List[int],
+    List[int],
+    bytes,
+    bool,
+]: ...
 
 class QueensStream(Iterator[Tuple[bytes, bytes]]):
     def __init__(self, n: int, unique: bool = False, limit: Optional[int] = None) -> None: ...

@@ -520,21 +520,48 @@ fn heatmap(py: Python<'_>, n: usize, unique: bool) -> PyResult<Option<(Vec<u128>
     Ok(h.map(|h| (h.counts, h.total)))
 }
 
-/// One board's answer: `(status, bound, optimal_count, nodes, scores, files)`.
-type BoardAnswer = (String, Option<i128>, Option<u64>, u64, Vec<i128>, Vec<u8>);
+/// The answers of the boards of a stack, column by column (one Python object a column, not one
+/// a board: a stack of 10,000 small boards costs the Python layer a few slices a board).
+#[derive(Default)]
+struct Boards {
+    status: Vec<&'static str>,
+    bound: Vec<Option<i128>>,
+    optimal_count: Vec<Option<u64>>,
+    nodes: Vec<u64>,
+    /// Layouts of each board.
+    layouts: Vec<usize>,
+    /// The layouts' scores, board after board.
+    scores: Vec<i128>,
+    /// The layouts' files, board after board (see [`maximise`]).
+    files: Vec<u8>,
+}
 
-/// maximise(weights, k, n, all_optimal, top, time_limit, threads, floor)
-///     -> (list of (status, bound, optimal_count, nodes, scores, files), interrupted)
+/// What [`maximise`] returns: the columns of [`Boards`] and whether Ctrl-C stopped the stack.
+type Maximised<'py> = (
+    Vec<&'static str>,
+    Vec<Option<i128>>,
+    Vec<Option<u64>>,
+    Vec<u64>,
+    Vec<usize>,
+    Vec<i128>,
+    Bound<'py, PyBytes>,
+    bool,
+);
+
+/// maximise(weights, k, n, all_optimal, top, time_limit, threads, floor, progress)
+///     -> (status, bound, optimal_count, nodes, layouts, scores, files, interrupted)
 ///
 /// `weights`: k boards of n×n native-endian int64 (rank-major). Each board as `xcover queens
-/// max` solves it (the same method, the same layouts); `files` holds n bytes a layout when
-/// n <= 255, else 4 bytes (native-endian uint32) a queen. Boards not reached after an interrupt
-/// are left out. `progress(boards done, boards, layouts found)`.
+/// max` solves it (the same method, the same layouts). The answer comes as columns: one entry
+/// a board in `status`, `bound`, `optimal_count`, `nodes` and `layouts` (how many), one a
+/// layout in `scores`; `files` holds n bytes a layout when n <= 255, else 4 bytes
+/// (native-endian uint32) a queen. Boards not reached after an interrupt are left out.
+/// `progress(boards done, boards, layouts found)`.
 #[pyfunction]
 #[pyo3(signature = (weights, k, n, all_optimal=false, top=None, time_limit=None, threads=0, floor=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
-fn maximise(
-    py: Python<'_>,
+fn maximise<'py>(
+    py: Python<'py>,
     weights: &[u8],
     k: usize,
     n: usize,
@@ -544,7 +571,7 @@ fn maximise(
     threads: usize,
     floor: Option<i128>,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<(Vec<BoardAnswer>, bool)> {
+) -> PyResult<Maximised<'py>> {
     check_threads(threads)?;
     if k.checked_mul(n * n).and_then(|c| c.checked_mul(8)) != Some(weights.len()) {
         return Err(PyValueError::new_err(format!(
@@ -594,7 +621,7 @@ fn maximise(
     let (answers, interrupted) =
         run_polled(py, &stop, progress.as_ref().map(|f| (f, p)), move || {
             let stop = flag;
-            let mut out: Vec<BoardAnswer> = Vec::with_capacity(k);
+            let mut out = Boards::default();
             if k == 0 {
                 return out;
             }
@@ -632,23 +659,20 @@ fn maximise(
                 } else {
                     Status::of_optimum(res.status, Status::Time)
                 };
-                let scores = res.layouts.iter().map(|l| l.score).collect();
-                let mut files = Vec::new();
+                out.scores.extend(res.layouts.iter().map(|l| l.score));
                 for l in &res.layouts {
                     if n <= 255 {
-                        files.extend(l.queens.iter().map(|&q| q as u8));
+                        out.files.extend(l.queens.iter().map(|&q| q as u8));
                     } else {
-                        files.extend(l.queens.iter().flat_map(|&q| q.to_ne_bytes()));
+                        out.files
+                            .extend(l.queens.iter().flat_map(|&q| q.to_ne_bytes()));
                     }
                 }
-                out.push((
-                    status.name().to_string(),
-                    res.bound,
-                    res.optimal_count,
-                    res.nodes,
-                    scores,
-                    files,
-                ));
+                out.status.push(status.name());
+                out.bound.push(res.bound);
+                out.optimal_count.push(res.optimal_count);
+                out.nodes.push(res.nodes);
+                out.layouts.push(res.layouts.len());
                 report.done.store(b + 1, Ordering::Relaxed);
                 report
                     .found
@@ -656,7 +680,17 @@ fn maximise(
             }
             out
         })?;
-    Ok((answers.unwrap_or_default(), interrupted))
+    let b = answers.unwrap_or_default();
+    Ok((
+        b.status,
+        b.bound,
+        b.optimal_count,
+        b.nodes,
+        b.layouts,
+        b.scores,
+        PyBytes::new(py, &b.files),
+        interrupted,
+    ))
 }
 
 /// What [`NativeProblem::optimise`] returns: `(status, bound, [(value, [option])], nodes,
