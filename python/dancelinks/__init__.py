@@ -627,8 +627,16 @@ class Problem:
     ) -> List[List[int]]:
         """Every solution as a list of option indices (into :attr:`options`, in the order the
         engine chose them), in the order of ``xcover solve``; at most ``limit``, for at most
-        ``time_limit`` seconds. :meth:`iter_solutions` gives them one at a time."""
-        return list(self.iter_solutions(limit, time_limit, threads))
+        ``time_limit`` seconds. :meth:`iter_solutions` gives them one at a time.
+
+        On Ctrl-C raises :class:`Interrupted` with the solutions found so far."""
+        found: List[List[int]] = []
+        try:
+            for solution in self.iter_solutions(limit, time_limit, threads):
+                found.append(solution)
+        except KeyboardInterrupt as e:
+            raise Interrupted(found) from e
+        return found
 
     def iter_solutions(
         self,

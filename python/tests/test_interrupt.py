@@ -79,3 +79,31 @@ def test_interrupted_stack_keeps_the_boards_done():
     assert 0 < got["boards"] == got["done"] < got["total"] == 5000
     assert got["numbered"] and got["optimal"]
     assert got["seconds"] < 10
+
+
+def test_interrupted_problem_listing_keeps_the_solutions_found():
+    got, _ = run_child(
+        """
+        n = 15
+        items = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
+        diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
+        options = [f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)]
+        p = dancelinks.Problem(items, options, secondary=diagonals)
+        arm()
+        try:
+            p.solutions()
+            print(json.dumps({"finished": True}))
+        except dancelinks.Interrupted as e:
+            found = e.partial
+            first = p.solutions(limit=min(len(found), 1000))
+            print(json.dumps({
+                "found": len(found),
+                "prefix": found[:1000] == first,
+                "seconds": time.monotonic() - start,
+            }))
+        """,
+        after=0.5,
+    )
+    assert "finished" not in got
+    assert got["found"] > 0 and got["prefix"]
+    assert got["seconds"] < 10

@@ -188,3 +188,57 @@ def test_read_dlx_errors(tmp_path):
     bad.write_text("a b\na c\n")
     with pytest.raises(ValueError, match=r"bad\.dlx:2:3: "):
         dancelinks.read_dlx(bad)
+
+
+def cli_json(xcover, *args):
+    import json
+    import subprocess
+
+    out = subprocess.run(
+        [str(xcover), "solve", *map(str, args), "--format", "json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize(
+    "name, limit",
+    [
+        ("taocp-colour.dlx", None),
+        ("multiplicity.dlx", None),
+        ("costs.dlx", None),
+        ("queens13.dlx", 300),
+    ],
+)
+def test_solutions_equal_the_command_line(xcover, name, limit):
+    path = EXAMPLES / name
+    p = dancelinks.read_dlx(path)
+    args = [path] + (["--limit", limit] if limit else [])
+    records = [r for r in cli_json(xcover, *args) if r["record"] == "solution"]
+    mine = p.solutions(limit=limit)
+    assert len(mine) == len(records) > 0
+    for solution, record in zip(mine, records):
+        assert p.format(solution) == record["options"]
+        assert [p.option_lines[o] for o in solution] == record["lines"]
+    (count,) = cli_json(xcover, path, "--count")
+    assert p.count().count == count["solutions"]
+
+
+@pytest.mark.parametrize("sense", ["--minimize", "--maximize"])
+def test_optimum_equals_the_command_line(xcover, sense):
+    path = EXAMPLES / "costs.dlx"
+    p = dancelinks.read_dlx(path)
+    records = cli_json(xcover, path, sense, "--top", "3")
+    optimum = records[-1]
+    mine = (p.minimise if sense == "--minimize" else p.maximise)(top=3)
+    assert (mine.status, mine.value, mine.bound, mine.nodes) == (
+        optimum["status"],
+        optimum["cost"],
+        optimum["bound"],
+        optimum["nodes"],
+    )
+    solutions = [r for r in records if r["record"] == "solution"]
+    assert [p.format(s) for s in mine.solutions] == [r["options"] for r in solutions]
+    assert mine.values == [r["cost"] for r in solutions]
