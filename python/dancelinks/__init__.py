@@ -74,7 +74,8 @@ MAX_N: int = _native.MAX_N
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a call: ``partial`` is what it had found (status ``"interrupted"``).
+    """Ctrl-C stopped a call: ``partial`` is what it had found (the call's type of result, a
+    lower bound for :func:`count`), or None when a second Ctrl-C abandoned the call.
 
     A subclass of ``KeyboardInterrupt``, so a script stops as usual; catch it to keep the
     partial result::
@@ -88,7 +89,7 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, partial: Any, done: Optional[int] = None, total: Optional[int] = None):
         what = "interrupted" if done is None else f"interrupted after {done} of {total} parts"
         super().__init__(what)
-        #: The partial result (same type as the call's result), or None.
+        #: The partial result, or None.
         self.partial = partial
         #: Parts of the work done and in all (for :func:`count` and a stack of boards).
         self.done = done
