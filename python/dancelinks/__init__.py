@@ -151,7 +151,7 @@ def count(
     """
     cb, close = _progress_callback(progress, "tasks")
     try:
-        solutions, fundamental, done, parts, _engine, interrupted = _native.count(
+        counted = _native.count(
             _index(n, "n"),
             bool(unique),
             None if engine is None else str(engine),
@@ -160,6 +160,9 @@ def count(
         )
     finally:
         close()
+    if counted is None:
+        raise Interrupted(None)
+    solutions, fundamental, done, parts, _engine, interrupted = counted
     result: int = (fundamental or 0) if unique else solutions
     if interrupted:
         raise Interrupted(result, done, parts)
@@ -453,21 +456,22 @@ def maximise(
         top = _index(top, "top")
     cb, close = _progress_callback(progress, "boards")
     try:
-        statuses, bounds, optimal_counts, nodes, counts, scores, files, interrupted = (
-            _native.maximise(
-                a.tobytes(),
-                k,
-                n,
-                bool(all_optimal),
-                top,
-                _seconds(time_limit),
-                _index(threads, "threads"),
-                floor,
-                cb,
-            )
+        answer = _native.maximise(
+            a.tobytes(),
+            k,
+            n,
+            bool(all_optimal),
+            top,
+            _seconds(time_limit),
+            _index(threads, "threads"),
+            floor,
+            cb,
         )
     finally:
         close()
+    if answer is None:
+        raise Interrupted(None)
+    statuses, bounds, optimal_counts, nodes, counts, scores, files, interrupted = answer
     width = np.uint8 if n <= 255 else np.uint32
     all_layouts = np.frombuffer(files, dtype=width).reshape(-1, n).astype(np.int64)
     wide = any(abs(v) >= 2**63 for v in scores)
@@ -508,7 +512,7 @@ maximize = maximise
 @dataclass
 class CountResult:
     """A count of :meth:`Problem.count`: ``count`` (a lower bound unless ``status`` is
-    ``complete``), ``status`` (``complete``, ``limit``, ``time`` or ``interrupted``) and the
+    ``complete``), ``status`` (``complete``, ``limit`` or ``time``) and the
     search ``nodes``."""
 
     count: int
@@ -615,6 +619,8 @@ class Problem:
         c, status, nodes, interrupted = self._p.count(
             _optional_limit(limit), _seconds(time_limit), _index(threads, "threads"), memo
         )
+        if status == "interrupted":
+            raise Interrupted(None)
         result = CountResult(c, status, nodes)
         if interrupted:
             raise Interrupted(result)
@@ -667,9 +673,11 @@ class Problem:
             _seconds(time_limit),
             _index(threads, "threads"),
         )
+        if status == "interrupted":
+            raise Interrupted(None)
         values = [v for v, _ in sols]
         result = Optimum(
-            "interrupted" if interrupted else status,
+            status,
             values[0] if values else None,
             bound,
             [list(s) for _, s in sols],

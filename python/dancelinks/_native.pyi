@@ -14,7 +14,7 @@ def count(
     threads: int = 0,
     progress: _Progress = None,
     parts: Optional[int] = None,
-) -> Tuple[int, Optional[int], int, int, str, bool]: ...
+) -> Optional[Tuple[int, Optional[int], int, int, str, bool]]: ...
 def solutions_array(
     n: int, unique: bool = False, limit: Optional[int] = None, threads: int = 0
 ) -> Optional[Tuple[bytes, bytes, bool]]: ...
@@ -29,15 +29,17 @@ def maximise(
     threads: int = 0,
     floor: Optional[int] = None,
     progress: _Progress = None,
-) -> Tuple[
-    List[str],
-    List[Optional[int]],
-    List[Optional[int]],
-    List[int],
-    List[int],
-    List[int],
-    bytes,
-    bool,
+) -> Optional[
+    Tuple[
+        List[str],
+        List[Optional[int]],
+        List[Optional[int]],
+        List[int],
+        List[int],
+        List[int],
+        bytes,
+        bool,
+    ]
 ]: ...
 
 class QueensStream(Iterator[Tuple[bytes, bytes]]):

@@ -196,8 +196,8 @@ const MAX_PARTS: u64 = 1024;
 /// What [`count`] returns: `(solutions, unique or None, parts done, parts, engine, interrupted)`.
 type CountAnswer = (u128, Option<u128>, u64, u64, &'static str, bool);
 
-/// count(n, unique, engine, threads, progress) -> (solutions, unique or None, parts_done,
-/// parts, engine, interrupted)
+/// count(n, unique, engine, threads, progress, parts) -> (solutions, unique or None,
+/// parts_done, parts, engine, interrupted), None when a second Ctrl-C abandoned it
 ///
 /// The number of n-queens solutions (and fundamental solutions with `unique`), as `xcover
 /// queens count` counts them: by `engine` ("dlx", "bits"; None: the fastest for n). A count
@@ -216,7 +216,7 @@ fn count(
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
     parts: Option<u64>,
-) -> PyResult<CountAnswer> {
+) -> PyResult<Option<CountAnswer>> {
     check_threads(threads)?;
     let engine = match engine {
         None => Engine::fastest(n, None),
@@ -284,17 +284,17 @@ fn count(
         },
     )?;
     let Some(counted) = counted else {
-        return Ok((0, unique.then_some(0), 0, parts, engine.name(), true));
+        return Ok(None);
     };
     let (solutions, fundamental, done) = counted.map_err(value_error)?;
-    Ok((
+    Ok(Some((
         solutions,
         fundamental,
         done,
         parts,
         engine.name(),
         interrupted && done < parts,
-    ))
+    )))
 }
 
 /// What [`solutions_array`] returns: `(files, class_sizes, interrupted)`.
@@ -549,7 +549,8 @@ type Maximised<'py> = (
 );
 
 /// maximise(weights, k, n, all_optimal, top, time_limit, threads, floor, progress)
-///     -> (status, bound, optimal_count, nodes, layouts, scores, files, interrupted)
+///     -> (status, bound, optimal_count, nodes, layouts, scores, files, interrupted), None when
+///     a second Ctrl-C abandoned it
 ///
 /// `weights`: k boards of n×n native-endian int64 (rank-major). Each board as `xcover queens
 /// max` solves it (the same method, the same layouts). The answer comes as columns: one entry
@@ -571,7 +572,7 @@ fn maximise<'py>(
     threads: usize,
     floor: Option<i128>,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Maximised<'py>> {
+) -> PyResult<Option<Maximised<'py>>> {
     check_threads(threads)?;
     if k.checked_mul(n * n).and_then(|c| c.checked_mul(8)) != Some(weights.len()) {
         return Err(PyValueError::new_err(format!(
@@ -680,8 +681,10 @@ fn maximise<'py>(
             }
             out
         })?;
-    let b = answers.unwrap_or_default();
-    Ok((
+    let Some(b) = answers else {
+        return Ok(None);
+    };
+    Ok(Some((
         b.status,
         b.bound,
         b.optimal_count,
@@ -690,7 +693,7 @@ fn maximise<'py>(
         b.scores,
         PyBytes::new(py, &b.files),
         interrupted,
-    ))
+    )))
 }
 
 /// What [`NativeProblem::optimise`] returns: `(status, bound, [(value, [option])], nodes,

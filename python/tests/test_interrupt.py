@@ -21,7 +21,8 @@ def run_child(body, after=1.0):
         import dancelinks
         def arm():
             global start
-            threading.Timer({after}, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+            for t in {list(after) if isinstance(after, tuple) else [after]}:
+                threading.Timer(t, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
             start = time.monotonic()
         """
     ) + textwrap.dedent(body)
@@ -107,3 +108,24 @@ def test_interrupted_problem_listing_keeps_the_solutions_found():
     assert "finished" not in got
     assert got["found"] > 0 and got["prefix"]
     assert got["seconds"] < 10
+
+
+def test_a_second_interrupt_abandons_a_call_that_cannot_stop():
+    got, wall = run_child(
+        """
+        n = 16
+        items = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
+        diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
+        options = [f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)]
+        p = dancelinks.Problem(items, options, secondary=diagonals)
+        arm()
+        try:
+            c = p.count(memo=False)
+            print(json.dumps({"finished": c.count}))
+        except dancelinks.Interrupted as e:
+            print(json.dumps({"partial": e.partial, "seconds": time.monotonic() - start}))
+        """,
+        after=(0.5, 1.0),
+    )
+    assert got["partial"] is None and got["seconds"] < 3
+    assert wall < 10
