@@ -1,0 +1,720 @@
+"""dancelinks: exact cover by dancing links, and the N-queens models built on it.
+
+The Python face of the Rust library behind the ``xcover`` command (the same engine, the same
+answers)::
+
+    >>> import dancelinks
+    >>> dancelinks.count(8)
+    92
+
+- :func:`count`, :func:`solutions`, :func:`iter_solutions`, :func:`heatmap`: n-queens.
+- :func:`maximise`: weighted n-queens (the Sultan's successors) for one board or a stack.
+- :class:`Problem`: any exact-cover model (colours, costs, multiplicities), or
+  :func:`read_dlx` for a file in Knuth's DLX format.
+
+Long calls run on a worker thread without the interpreter lock. Ctrl-C stops them at the
+search's next stopping point: the call raises :class:`Interrupted` (a ``KeyboardInterrupt``)
+whose ``partial`` attribute holds what was found so far. A second Ctrl-C abandons the call at
+once (``partial`` is then None).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Literal,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    overload,
+)
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _native
+
+if TYPE_CHECKING:  # optional libraries, for the annotations only
+    import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import polars  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+#: A progress report: None, True (a tqdm bar when tqdm is installed) or a callable
+#: ``(done, total, found)``.
+Progress = Union[None, bool, Callable[[int, int, int], Any]]
+
+__all__ = [
+    "MAX_N",
+    "Interrupted",
+    "MaxResult",
+    "MaxResults",
+    "CountResult",
+    "Optimum",
+    "Problem",
+    "count",
+    "heatmap",
+    "maximise",
+    "iter_solutions",
+    "maximize",
+    "read_dlx",
+    "solutions",
+]
+
+__version__ = "0.1.0"
+
+#: The largest board of :func:`count`, :func:`solutions` and :func:`heatmap`.
+MAX_N: int = _native.MAX_N
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a call: ``partial`` is what it had found (the call's type of result, a
+    lower bound for :func:`count`), or None when a second Ctrl-C abandoned the call.
+
+    A subclass of ``KeyboardInterrupt``, so a script stops as usual; catch it to keep the
+    partial result::
+
+        try:
+            res = dancelinks.maximise(boards)
+        except dancelinks.Interrupted as e:
+            res = e.partial
+    """
+
+    def __init__(self, partial: Any, done: Optional[int] = None, total: Optional[int] = None):
+        what = "interrupted" if done is None else f"interrupted after {done} of {total} parts"
+        super().__init__(what)
+        #: The partial result, or None.
+        self.partial = partial
+        #: Parts of the work done and in all (for :func:`count` and a stack of boards).
+        self.done = done
+        self.total = total
+
+
+def _progress_callback(progress: Progress, unit: str) -> Tuple[Any, Callable[[], Any]]:
+    """A callback ``(done, total, found)`` for ``progress``: itself, a tqdm bar for True
+    (when tqdm is installed), or None. Returns (callback, close)."""
+    if progress is None or progress is False:
+        return None, lambda: None
+    if progress is True:
+        try:
+            from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
+        except ImportError:
+            return None, lambda: None
+        bar = tqdm(total=0, unit=unit)
+
+        def update(done: int, total: int, found: int) -> None:
+            if total and bar.total != total:
+                bar.total = total
+            bar.n = done
+            bar.set_postfix(found=found, refresh=False)
+            bar.refresh()
+
+        return update, bar.close
+    if not callable(progress):
+        raise TypeError("progress must be None, True or a callable (done, total, found)")
+    return progress, lambda: None
+
+
+# --------------------------------------------------------------------------------------------
+# N-queens
+
+
+def count(
+    n: int,
+    unique: bool = False,
+    engine: Optional[str] = None,
+    threads: int = 0,
+    progress: Progress = None,
+) -> int:
+    """The number of ways to place n non-attacking queens on an n×n board (OEIS A000170), or
+    with ``unique=True`` of fundamental solutions, classes under the 8 symmetries of the
+    square (A002562). The same count as ``xcover queens count n [--unique]``.
+
+    ``engine``: ``"bits"`` (bit masks, meeting in the middle; n <= 32), ``"dlx"`` (dancing
+    links on the exact-cover model), or None for the fastest for n. ``threads``: worker
+    threads, 0 for all cores. ``progress``: a callable ``(tasks_done, tasks_total,
+    solutions_so_far)`` called about 20 times a second, or True for a tqdm bar (when tqdm is
+    installed).
+
+    A count estimated to take more than two seconds runs as consecutive parts of the split
+    (a minute each for the bits engine's totals methods, n = 6 to 23 without ``unique``,
+    whose parts each build their tables again); Ctrl-C stops it after the current part and
+    raises :class:`Interrupted` with ``partial`` the solutions counted in the parts done (a
+    lower bound), ``done`` and ``total`` the parts.
+    Raises ValueError for an n the engine does not count.
+    """
+    cb, close = _progress_callback(progress, "tasks")
+    try:
+        counted = _native.count(
+            _index(n, "n"),
+            bool(unique),
+            None if engine is None else str(engine),
+            _index(threads, "threads"),
+            cb,
+        )
+    finally:
+        close()
+    if counted is None:
+        raise Interrupted(None)
+    solutions, fundamental, done, parts, _engine, interrupted = counted
+    result: int = (fundamental or 0) if unique else solutions
+    if interrupted:
+        raise Interrupted(result, done, parts)
+    return result
+
+
+def _index(x: Any, what: str) -> int:
+    """x as a nonnegative int (numpy integers too), else TypeError/ValueError."""
+    try:
+        i = int(np.int64(x)) if isinstance(x, np.integer) else x.__index__()
+    except (AttributeError, TypeError):
+        raise TypeError(f"{what} must be an integer, not {type(x).__name__}") from None
+    if i < 0:
+        raise ValueError(f"{what} must be >= 0, not {i}")
+    return i
+
+
+def _optional_limit(limit: Optional[int]) -> Optional[int]:
+    if limit is None:
+        return None
+    limit = _index(limit, "limit")
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    return limit
+
+
+@overload
+def solutions(
+    n: int,
+    unique: bool = ...,
+    limit: Optional[int] = ...,
+    threads: int = ...,
+    class_sizes: Literal[False] = ...,
+) -> npt.NDArray[np.uint8]: ...
+@overload
+def solutions(
+    n: int,
+    unique: bool = ...,
+    limit: Optional[int] = ...,
+    threads: int = ...,
+    *,
+    class_sizes: Literal[True],
+) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
+def solutions(
+    n: int,
+    unique: bool = False,
+    limit: Optional[int] = None,
+    threads: int = 0,
+    class_sizes: bool = False,
+) -> Union[npt.NDArray[np.uint8], Tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]]:
+    """The n-queens solutions as a numpy ``uint8`` array of shape (k, n): row i is solution
+    i + 1 in lexicographic order, column r the file of the queen of rank r (0-based), as the
+    ``q0..q{n-1}`` columns of ``xcover queens list n --format csv``. At most ``limit`` rows.
+
+    With ``unique=True``, one representative per symmetry class (the smallest image); with
+    ``class_sizes=True`` as well, returns ``(array, sizes)``, sizes the class size (1, 2, 4 or
+    8) of each row. ``pandas.DataFrame(a, columns=[f"q{r}" for r in range(n)])`` makes a
+    table of it; :func:`iter_solutions` gives them one at a time.
+
+    On Ctrl-C raises :class:`Interrupted` with the rows listed so far (a prefix of the
+    listing) as ``partial``.
+    """
+    listed = _native.solutions_array(
+        _index(n, "n"), bool(unique), _optional_limit(limit), _index(threads, "threads")
+    )
+    if listed is None:
+        raise Interrupted(None)
+    files, sizes, interrupted = listed
+    a = np.frombuffer(files, dtype=np.uint8).reshape(-1, n).copy()
+    s = np.frombuffer(sizes, dtype=np.uint8).copy()
+    out = (a, s) if class_sizes else a
+    if interrupted:
+        raise Interrupted(out)
+    return out
+
+
+def iter_solutions(
+    n: int, unique: bool = False, limit: Optional[int] = None
+) -> Iterator[Tuple[int, ...]]:
+    """Every n-queens solution as a tuple of n files (0-based: the file of the queen of rank
+    0, 1, ...), in lexicographic order, as ``xcover queens list n`` lists them; at most
+    ``limit``. With ``unique=True`` one representative per symmetry class.
+
+    A lazy iterator: solutions are made on a worker thread a few thousand ahead; breaking out
+    of the loop (or dropping the iterator) stops the search. Ctrl-C while it waits raises
+    ``KeyboardInterrupt``.
+    """
+    stream = _native.QueensStream(_index(n, "n"), bool(unique), _optional_limit(limit))
+    for files, _sizes in stream:
+        rows = np.frombuffer(files, dtype=np.uint8).reshape(-1, n)
+        for row in rows.tolist():
+            yield tuple(row)
+
+
+def heatmap(n: int, unique: bool = False) -> npt.NDArray[Any]:
+    """An (n, n) ``int64`` array: entry [r, f] is the number of n-queens solutions with a queen
+    on rank r, file f (each row and column sums to the total count), as ``xcover queens
+    heatmap``. With ``unique=True``, counted over fundamental solutions. Counts beyond int64
+    (not reachable in practice) give an object array of Python ints.
+
+    The search cannot stop midway: a first Ctrl-C waits for it (and returns the heatmap), a
+    second raises :class:`Interrupted` at once.
+    """
+    got = _native.heatmap(_index(n, "n"), bool(unique))
+    if got is None:
+        raise Interrupted(None)
+    counts, _total = got
+    try:
+        return np.array(counts, dtype=np.int64).reshape(n, n)
+    except OverflowError:
+        return np.array(counts, dtype=object).reshape(n, n)
+
+
+# --------------------------------------------------------------------------------------------
+# Weighted n-queens
+
+
+@dataclass
+class MaxResult:
+    """The answer for one board of :func:`maximise`.
+
+    - ``value``: the best score found (None when none was found, or the board has no layout);
+    - ``bound``: a proven upper bound on the maximum (equal to ``value`` when optimal);
+    - ``status``: ``optimal``, ``feasible`` (time ran out; ``bound`` says how far off it may
+      be), ``time`` (time ran out before any layout), ``infeasible`` (n = 2, 3),
+      ``below-floor`` (no layout reaches ``floor``; bound = floor − 1);
+    - ``layouts``: (k, n) ``int64`` array, one layout a row (the file of the queen of each
+      rank), best first; ``scores``: their scores; ``places``: their ranks (ties share one);
+    - ``optimal_count``: the number of optimal layouts (with ``all_optimal``), else None;
+    - ``nodes``: search nodes; ``board``: the board's number in the stack, from 1.
+    """
+
+    board: int
+    n: int
+    status: str
+    value: Optional[int]
+    bound: Optional[int]
+    layouts: np.ndarray
+    scores: np.ndarray
+    optimal_count: Optional[int] = None
+    nodes: int = 0
+
+    @property
+    def places(self) -> List[int]:
+        """The layouts' places in the ranking, best 1 (tied scores share the better place)."""
+        return _places(self.scores.tolist())
+
+    @property
+    def layout(self) -> Optional[np.ndarray]:
+        """The best layout (files per rank), or None."""
+        return self.layouts[0] if len(self.layouts) else None
+
+    def records(self) -> List[Dict[str, Any]]:
+        """One dict a layout (or one for a board without any), with the columns of
+        ``xcover queens max --format csv``: board, status, score, place, bound,
+        optimal_count, nodes, n, q0..q{n-1}."""
+        base = {
+            "board": self.board,
+            "status": self.status,
+            "score": None,
+            "place": None,
+            "bound": self.bound,
+            "optimal_count": self.optimal_count,
+            "nodes": self.nodes,
+            "n": self.n,
+        }
+        if len(self.layouts) == 0:
+            return [dict(base, **{f"q{r}": None for r in range(self.n)})]
+        out = []
+        for row, score, place in zip(self.layouts.tolist(), self.scores.tolist(), self.places):
+            d = dict(base, score=score, place=place)
+            d.update({f"q{r}": q for r, q in enumerate(row)})
+            out.append(d)
+        return out
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """The layouts as a pandas DataFrame (columns of :meth:`records`). Needs pandas."""
+        return _to_pandas(self.records())
+
+    def to_polars(self) -> "polars.DataFrame":
+        """The layouts as a polars DataFrame (columns of :meth:`records`). Needs polars."""
+        return _to_polars(self.records())
+
+
+class MaxResults(List[MaxResult]):
+    """The results of a stack of boards (a list of :class:`MaxResult`), with one table for
+    all of them."""
+
+    def records(self) -> List[Dict[str, Any]]:
+        """The records of every board, in order."""
+        return [r for res in self for r in res.records()]
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """All boards' layouts as one pandas DataFrame. Needs pandas."""
+        return _to_pandas(self.records())
+
+    def to_polars(self) -> "polars.DataFrame":
+        """All boards' layouts as one polars DataFrame. Needs polars."""
+        return _to_polars(self.records())
+
+
+def _to_pandas(records: List[Dict[str, Any]]) -> "pandas.DataFrame":
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("to_pandas() needs pandas: pip install pandas") from None
+    return pd.DataFrame.from_records(records)
+
+
+def _to_polars(records: List[Dict[str, Any]]) -> "polars.DataFrame":
+    try:
+        import polars as pl
+    except ImportError:
+        raise ImportError("to_polars() needs polars: pip install polars") from None
+    return pl.DataFrame(records, infer_schema_length=None)
+
+
+def _places(scores: List[int]) -> List[int]:
+    out: List[int] = []
+    for i, s in enumerate(scores):
+        out.append(out[-1] if i and scores[i - 1] == s else i + 1)
+    return out
+
+
+def _seconds(time_limit: Optional[float]) -> Optional[float]:
+    if time_limit is None:
+        return None
+    t = float(time_limit)
+    if not t >= 0:
+        raise ValueError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
+    return t
+
+
+def maximise(
+    weights: "npt.ArrayLike",
+    all_optimal: bool = False,
+    top: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    threads: int = 0,
+    floor: Optional[int] = None,
+    progress: Progress = None,
+) -> Union[MaxResult, MaxResults]:
+    """The maximum total weight under n non-attacking queens, for one (n, n) integer matrix or
+    a stack of shape (k, n, n), as ``xcover queens max`` solves them (the same method and
+    layouts): a :class:`MaxResult`, or a list of them (:class:`MaxResults`) for a stack.
+
+    - ``all_optimal``: every optimal layout (and their count, ``optimal_count``);
+    - ``top``: the ``top`` best layouts with their scores;
+    - ``time_limit``: seconds per board; the best layout found then has status ``feasible``
+      and a proven ``bound``;
+    - ``threads``: 0 for all cores (one thread below n = 20, where the split does not pay);
+    - ``floor``: look only for layouts scoring at least ``floor`` (status ``below-floor``
+      when none does);
+    - ``progress``: a callable ``(boards_done, boards, layouts_found)``, or True for a tqdm
+      bar (when tqdm is installed).
+
+    Weights are converted to ``int64`` (values that do not fit raise ValueError). Bad input
+    (not a square matrix, not integers, a board the model does not take) raises ValueError.
+
+    Ctrl-C stops the stack after the board being solved and raises :class:`Interrupted`:
+    ``partial`` holds the boards finished (a :class:`MaxResults` for a stack, the result or
+    None for one board). A board cannot stop midway (pass ``time_limit`` for long ones): a
+    second Ctrl-C abandons it at once.
+    """
+    a = np.asarray(weights)
+    if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
+        if (
+            np.issubdtype(a.dtype, np.floating)
+            and np.all(np.isfinite(a))
+            and np.all(a == np.round(a))
+        ):
+            a = a.astype(np.int64)
+        else:
+            raise ValueError(f"weights must be integers, not {a.dtype}")
+    if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
+        raise ValueError("weights must fit in int64")
+    single = a.ndim == 2
+    if single:
+        a = a[np.newaxis]
+    if a.ndim != 3 or a.shape[1] != a.shape[2]:
+        raise ValueError(
+            f"weights must be an (n, n) matrix or a (k, n, n) stack, not shape {a.shape}"
+        )
+    k, n = a.shape[0], a.shape[1]
+    if single and n == 0:
+        raise ValueError("weights: an empty board")
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    if floor is not None:
+        floor = int(floor)
+    if top is not None:
+        top = _index(top, "top")
+    cb, close = _progress_callback(progress, "boards")
+    try:
+        answer = _native.maximise(
+            a.tobytes(),
+            k,
+            n,
+            bool(all_optimal),
+            top,
+            _seconds(time_limit),
+            _index(threads, "threads"),
+            floor,
+            cb,
+        )
+    finally:
+        close()
+    if answer is None:
+        raise Interrupted(None)
+    statuses, bounds, optimal_counts, nodes, counts, scores, files, interrupted = answer
+    width = np.uint8 if n <= 255 else np.uint32
+    all_layouts = np.frombuffer(files, dtype=width).reshape(-1, n).astype(np.int64)
+    wide = any(abs(v) >= 2**63 for v in scores)
+    all_scores = np.array(scores, dtype=object if wide else np.int64)
+    results = MaxResults()
+    lo = 0
+    for b, count in enumerate(counts):
+        hi = lo + count
+        results.append(
+            MaxResult(
+                board=b + 1,
+                n=n,
+                status=statuses[b],
+                value=scores[lo] if count else None,
+                bound=bounds[b],
+                layouts=all_layouts[lo:hi],
+                scores=all_scores[lo:hi],
+                optimal_count=optimal_counts[b],
+                nodes=nodes[b],
+            )
+        )
+        lo = hi
+    if interrupted and len(results) < k:
+        raise Interrupted((results[0] if results else None) if single else results, len(results), k)
+    if interrupted:
+        raise Interrupted(results[0] if single else results)
+    return results[0] if single else results
+
+
+#: American spelling of :func:`maximise`.
+maximize = maximise
+
+
+# --------------------------------------------------------------------------------------------
+# Any exact-cover model
+
+
+@dataclass
+class CountResult:
+    """A count of :meth:`Problem.count`: ``count`` (a lower bound unless ``status`` is
+    ``complete``), ``status`` (``complete``, ``limit`` or ``time``) and the
+    search ``nodes``."""
+
+    count: int
+    status: str
+    nodes: int
+
+    def __int__(self) -> int:
+        return self.count
+
+
+@dataclass
+class Optimum:
+    """The answer of :meth:`Problem.minimise` / :meth:`Problem.maximise`.
+
+    ``status``: ``optimal``, ``feasible`` (a budget ran out; ``bound`` is proven),
+    ``infeasible`` (no exact cover), ``time`` (time ran out before any solution).
+    ``value``: the best total cost; ``solutions``: the kept solutions, best first, each a list
+    of option indices in the order chosen; ``values``: their totals.
+    """
+
+    status: str
+    value: Optional[int]
+    bound: Optional[int]
+    solutions: List[List[int]]
+    values: List[int]
+    nodes: int
+
+
+def _tokens(option: Union[str, Sequence[str]]) -> List[str]:
+    if isinstance(option, str):
+        return option.split()
+    return [str(t) for t in option]
+
+
+class Problem:
+    """An exact-cover problem: items, and options that each cover some of them.
+
+    ``Problem(items, options, secondary=(), costs=None)``:
+
+    - ``items``: the primary item names (each covered exactly once); DLX3's multiplicities as
+      ``"u:v|name"`` (covered u to v times) or ``"v|name"``.
+    - ``options``: each a list of item names, or one string ``"p r x:A y"`` as in Knuth's DLX
+      format; ``name:colour`` gives a secondary item a colour (options that agree on it may
+      share it).
+    - ``secondary``: the secondary item names (covered at most once, or by one colour).
+    - ``costs``: one nonnegative integer per option, for :meth:`minimise`/:meth:`maximise`.
+
+    Mistakes (an unknown item, an item twice in one option, a colour on a primary item, an
+    option without a primary item) raise ValueError naming the option.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[str],
+        options: Sequence[Union[str, Sequence[str]]],
+        secondary: Sequence[str] = (),
+        costs: Optional[Sequence[int]] = None,
+        *,
+        _native_problem: Any = None,
+    ):
+        if _native_problem is None:
+            if isinstance(items, str) or isinstance(secondary, str):
+                raise TypeError("items and secondary are sequences of names, not one string")
+            if costs is not None:
+                costs = [int(c) for c in costs]
+                if any(c < 0 for c in costs):
+                    raise ValueError("costs must be nonnegative (as DLX5's)")
+            _native_problem = _native.NativeProblem(
+                [str(i) for i in items],
+                [str(i) for i in secondary],
+                [_tokens(o) for o in options],
+                costs,
+            )
+        self._p = _native_problem
+        self.items, self.secondary = self._p.items()
+        self.options: List[str] = self._p.options()
+        self.costs: List[int] = self._p.costs()
+        #: The input line of each option (for :func:`read_dlx`), else empty.
+        self.option_lines: List[int] = self._p.option_lines()
+        #: The reader's warnings (options without a primary item are ignored).
+        self.warnings: List[str] = self._p.warnings()
+
+    def __repr__(self) -> str:
+        return (
+            f"Problem({len(self.items)} primary items, {len(self.secondary)} secondary, "
+            f"{len(self.options)} options)"
+        )
+
+    def count(
+        self,
+        limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+        memo: Optional[bool] = None,
+    ) -> CountResult:
+        """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
+        (``int(result)`` is the count). ``limit`` stops after that many solutions (one
+        thread), ``time_limit`` after that many seconds; ``memo``: None decides by a short
+        probe whether remembering sub-problem counts pays, True/False forces it.
+
+        The search cannot stop midway: a first Ctrl-C waits for it and raises
+        :class:`Interrupted` with the count, a second abandons it at once (status
+        ``interrupted``). Pass ``time_limit`` for a count that may be long."""
+        c, status, nodes, interrupted = self._p.count(
+            _optional_limit(limit), _seconds(time_limit), _index(threads, "threads"), memo
+        )
+        if status == "interrupted":
+            raise Interrupted(None)
+        result = CountResult(c, status, nodes)
+        if interrupted:
+            raise Interrupted(result)
+        return result
+
+    def solutions(
+        self,
+        limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+    ) -> List[List[int]]:
+        """Every solution as a list of option indices (into :attr:`options`, in the order the
+        engine chose them), in the order of ``xcover solve``; at most ``limit``, for at most
+        ``time_limit`` seconds. :meth:`iter_solutions` gives them one at a time.
+
+        On Ctrl-C raises :class:`Interrupted` with the solutions found so far."""
+        found: List[List[int]] = []
+        try:
+            for solution in self.iter_solutions(limit, time_limit, threads):
+                found.append(solution)
+        except KeyboardInterrupt as e:
+            raise Interrupted(found) from e
+        return found
+
+    def iter_solutions(
+        self,
+        limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+    ) -> Iterator[List[int]]:
+        """The solutions of :meth:`solutions`, lazily: the search runs ahead on a worker
+        thread; leaving the loop stops it. Ctrl-C while it waits raises
+        ``KeyboardInterrupt``."""
+        stream = _native.ProblemStream(
+            self._p, _optional_limit(limit), _seconds(time_limit), _index(threads, "threads")
+        )
+        for chunk in stream:
+            yield from chunk
+
+    def format(self, solution: Sequence[int]) -> List[str]:
+        """A solution's options as DLX text."""
+        return [self.options[o] for o in solution]
+
+    def _optimise(
+        self, maximise: bool, top: Optional[int], time_limit: Optional[float], threads: int
+    ) -> Optimum:
+        status, bound, sols, nodes, interrupted = self._p.optimise(
+            maximise,
+            None if top is None else _index(top, "top"),
+            _seconds(time_limit),
+            _index(threads, "threads"),
+        )
+        if status == "interrupted":
+            raise Interrupted(None)
+        values = [v for v, _ in sols]
+        result = Optimum(
+            status,
+            values[0] if values else None,
+            bound,
+            [list(s) for _, s in sols],
+            values,
+            nodes,
+        )
+        if interrupted:
+            raise Interrupted(result)
+        return result
+
+    def minimise(
+        self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0
+    ) -> Optimum:
+        """A solution of least total cost (or the ``top`` best), by branch and bound, as
+        ``xcover solve --minimize``."""
+        return self._optimise(False, top, time_limit, threads)
+
+    def maximise(
+        self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0
+    ) -> Optimum:
+        """A solution of greatest total cost (or the ``top`` best), as ``xcover solve
+        --maximize``."""
+        return self._optimise(True, top, time_limit, threads)
+
+    minimize = minimise
+    maximize = maximise
+
+
+def read_dlx(path: Union[str, "os.PathLike[str]"]) -> Problem:
+    """A :class:`Problem` from a file in Knuth's DLX format (with DLX3's multiplicities and
+    DLX5's ``|n`` costs), read as ``xcover solve`` reads it. A malformed file raises
+    ValueError ``FILE:LINE:COLUMN: message``; a missing one OSError. Options without a primary
+    item are ignored (listed in ``warnings``, as DLX1 does); ``option_lines`` gives each
+    option's line in the file."""
+    import warnings as _warnings
+
+    p = Problem((), (), _native_problem=_native.NativeProblem.read_dlx(os.fspath(path)))
+    for w in p.warnings:
+        _warnings.warn(w, stacklevel=2)
+    return p
