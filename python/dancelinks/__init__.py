@@ -422,10 +422,10 @@ def maximise(
     Weights are converted to ``int64`` (values that do not fit raise ValueError). Bad input
     (not a square matrix, not integers, a board the model does not take) raises ValueError.
 
-    Ctrl-C stops the stack after the board being solved and raises :class:`Interrupted`:
-    ``partial`` holds the boards finished (a :class:`MaxResults` for a stack, the result or
-    None for one board). A board cannot stop midway (pass ``time_limit`` for long ones): a
-    second Ctrl-C abandons it at once.
+    Ctrl-C stops the search and raises :class:`Interrupted`: ``partial`` holds the boards
+    finished and the board being solved with its best layout so far and the bound proven
+    (status ``interrupted``) — a :class:`MaxResults` for a stack, the result for one board. A
+    second Ctrl-C abandons the call at once (``partial`` None).
     """
     a = np.asarray(weights)
     if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
@@ -613,13 +613,13 @@ class Problem:
         thread), ``time_limit`` after that many seconds; ``memo``: None decides by a short
         probe whether remembering sub-problem counts pays, True/False forces it.
 
-        The search cannot stop midway: a first Ctrl-C waits for it and raises
-        :class:`Interrupted` with the count, a second abandons it at once (status
-        ``interrupted``). Pass ``time_limit`` for a count that may be long."""
+        A first Ctrl-C stops the search and raises :class:`Interrupted` with the count so far
+        (status ``interrupted``, a lower bound); a second abandons the call at once
+        (``partial`` None)."""
         c, status, nodes, interrupted = self._p.count(
             _optional_limit(limit), _seconds(time_limit), _index(threads, "threads"), memo
         )
-        if status == "interrupted":
+        if status == "abandoned":
             raise Interrupted(None)
         result = CountResult(c, status, nodes)
         if interrupted:
@@ -673,7 +673,7 @@ class Problem:
             _seconds(time_limit),
             _index(threads, "threads"),
         )
-        if status == "interrupted":
+        if status == "abandoned":
             raise Interrupted(None)
         values = [v for v, _ in sols]
         result = Optimum(

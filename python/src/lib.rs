@@ -3,7 +3,8 @@
 //!
 //! Every long call runs on a worker thread while the calling thread, without the interpreter
 //! lock, waits for it and every [`POLL`] asks Python whether a signal came
-//! ([`Python::check_signals`]). On Ctrl-C the stop flag of the call is set; the searches that
+//! ([`Python::check_signals`]). On Ctrl-C the stop flag of the call and the engine's stop request
+//! ([`dancelinks::engine::request_stop`]) are set; the searches that
 //! watch it (listings, the boards of a stack, a problem's listing) stop at the next solution or
 //! board, and the call returns what it has with `interrupted = True` (the Python layer raises
 //! `dancelinks.Interrupted`, a `KeyboardInterrupt` carrying the partial result).
@@ -78,6 +79,9 @@ fn run_polled<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<(Option<T>, bool)> {
     let report = progress.map(|(f, p)| (f.clone().unbind(), p));
+    // The engine's searches stop at the process-wide request (as the command line's on
+    // SIGINT): withdrawn before the call, made on the first Ctrl-C.
+    dancelinks::engine::clear_stop();
     let (tx, rx) = sync_channel(1);
     let worker = std::thread::Builder::new()
         .name("dancelinks".into())
@@ -119,6 +123,7 @@ fn run_polled<T: Send + 'static>(
                 if py.check_signals().is_err() {
                     signals += 1;
                     stop.store(true, Ordering::Relaxed);
+                    dancelinks::engine::request_stop();
                     return signals >= 2;
                 }
                 if let Some((f, p)) = &report
@@ -136,6 +141,11 @@ fn run_polled<T: Send + 'static>(
         }
     });
     let result = result?;
+    // The worker returned: later calls run unstopped (an abandoned one keeps the request, so
+    // that it ends at its next stopping point).
+    if result.is_some() {
+        dancelinks::engine::clear_stop();
+    }
     match failure {
         Some(e) => Err(e),
         None => Ok((result, signals > 0)),
@@ -900,7 +910,7 @@ impl NativeProblem {
             count_memoised(&problem, &plan, &budget, mode, DEFAULT_MEMO_BYTES)
         })?;
         let Some(c) = c else {
-            return Ok((0, "interrupted".into(), 0, true));
+            return Ok((0, "abandoned".into(), 0, true));
         };
         Ok((
             c.count,
@@ -949,7 +959,7 @@ impl NativeProblem {
             plan.optimize(&problem, sense, keep, budget).0
         })?;
         let Some(best) = best else {
-            return Ok(("interrupted".into(), None, Vec::new(), 0, true));
+            return Ok(("abandoned".into(), None, Vec::new(), 0, true));
         };
         let status = Status::of_optimum(best.status, Status::Time);
         let solutions = best

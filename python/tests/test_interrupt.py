@@ -69,7 +69,10 @@ def test_interrupted_stack_keeps_the_boards_done():
             print(json.dumps({
                 "boards": len(rs), "done": e.done, "total": e.total,
                 "numbered": [r.board for r in rs] == list(range(1, len(rs) + 1)),
-                "optimal": all(r.status == "optimal" and r.value == r.bound for r in rs),
+                # The boards before the last are proven; the last may be the one the
+                # interrupt stopped, with its best layout so far.
+                "optimal": all(r.status == "optimal" and r.value == r.bound for r in rs[:-1])
+                and rs[-1].status in ("optimal", "interrupted"),
                 "first": rs[0].value if rs else None,
                 "seconds": time.monotonic() - start,
             }))
@@ -113,6 +116,22 @@ def test_interrupted_problem_listing_keeps_the_solutions_found():
 def test_a_second_interrupt_abandons_a_call_that_cannot_stop():
     got, wall = run_child(
         """
+        arm()
+        try:
+            h = dancelinks.heatmap(18)
+            print(json.dumps({"finished": True}))
+        except dancelinks.Interrupted as e:
+            print(json.dumps({"partial": e.partial, "seconds": time.monotonic() - start}))
+        """,
+        after=(0.5, 1.0),
+    )
+    assert got["partial"] is None and got["seconds"] < 3
+    assert wall < 10
+
+
+def test_an_interrupted_problem_count_gives_a_lower_bound():
+    got, _ = run_child(
+        """
         n = 16
         items = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
         diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
@@ -121,11 +140,50 @@ def test_a_second_interrupt_abandons_a_call_that_cannot_stop():
         arm()
         try:
             c = p.count(memo=False)
-            print(json.dumps({"finished": c.count}))
+            print(json.dumps({"finished": int(c)}))
         except dancelinks.Interrupted as e:
-            print(json.dumps({"partial": e.partial, "seconds": time.monotonic() - start}))
+            c = e.partial
+            print(json.dumps({
+                "count": int(c), "status": c.status, "seconds": time.monotonic() - start,
+            }))
         """,
-        after=(0.5, 1.0),
+        after=0.5,
     )
-    assert got["partial"] is None and got["seconds"] < 3
-    assert wall < 10
+    assert "finished" not in got
+    # A lower bound of A000170(16) = 14,772,512.
+    assert got["status"] == "interrupted" and got["count"] < 14772512
+    assert got["seconds"] < 5
+
+
+def test_an_interrupted_board_gives_its_best_layout_and_a_proven_bound():
+    got, _ = run_child(
+        """
+        import numpy as np
+        board = np.random.default_rng(7).integers(0, 100, size=(40, 40))
+        arm()
+        try:
+            dancelinks.maximise(board)
+            d = {"finished": True}
+        except dancelinks.Interrupted as e:
+            r = e.partial
+            files = [int(q) for q in r.layouts[0]]
+            placement = (
+                sorted(files) == list(range(40))
+                and len({q - k for k, q in enumerate(files)}) == 40
+                and len({q + k for k, q in enumerate(files)}) == 40
+            )
+            score = int(sum(int(board[k, q]) for k, q in enumerate(files)))
+            d = {
+                "status": r.status, "value": int(r.value), "bound": int(r.bound),
+                "score": score, "placement": placement, "seconds": time.monotonic() - start,
+            }
+        d["after"] = dancelinks.count(8)
+        print(json.dumps(d))
+        """,
+        after=2.0,
+    )
+    assert "finished" not in got
+    assert got["status"] == "interrupted" and got["placement"]
+    assert got["value"] == got["score"] <= got["bound"]
+    assert got["seconds"] < 10
+    assert got["after"] == 92, "a later call runs unstopped"
