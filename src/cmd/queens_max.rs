@@ -128,8 +128,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .limit
                 .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         }
-    } else if args.format == Format::Json {
-        // JSON reports the number of optimal layouts: count them, store one.
+    } else if matches!(args.format, Format::Json | Format::Csv) {
+        // The records report the number of optimal layouts: count them, store one.
         Keep::AllOptimal { limit: 1 }
     } else {
         Keep::Best

@@ -782,8 +782,8 @@ fn no_placement_leaves_numeric_fields_empty_with_a_status() {
         .success()
         .stdout(
             "board,status,score,place,bound,optimal_count,nodes,n,q0,q1\n\
-             1,infeasible,,,,,0,2,,\n\
-             2,infeasible,,,,,0,2,,\n",
+             1,infeasible,,,,0,0,2,,\n\
+             2,infeasible,,,,0,0,2,,\n",
         );
     let out = xcover()
         .args(["queens", "max", "--format", "json"])
