@@ -77,6 +77,14 @@ fn o_replaces_a_regular_file_keeping_its_mode() {
         let meta = std::fs::metadata(&out).unwrap();
         assert_eq!(meta.mode() & 0o777, mode, "mode {mode:o} kept");
     }
+    // The setuid, setgid and sticky bits are not carried over (docs/failures.md).
+    std::fs::set_permissions(&out, PermissionsExt::from_mode(0o4755)).unwrap();
+    let (code, _, err) = run(
+        xcover().args(["queens", "count", "5", "-o"]).arg(&out),
+        vec![],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::metadata(&out).unwrap().mode() & 0o7777, 0o755);
     // A new file gets an ordinary file's mode (0666 less the umask), not 0600.
     let new = dir.path().join("new.txt");
     let (code, _, _) = run(
