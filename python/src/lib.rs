@@ -405,6 +405,8 @@ impl<T: Send + 'static> Stream<T> {
     /// Starts `work(send)`; `send` returns false once the iterator is gone (stop then).
     fn start(work: impl FnOnce(&dyn Fn(T) -> bool, &AtomicBool) + Send + 'static) -> Self {
         let (tx, rx): (SyncSender<T>, Receiver<T>) = sync_channel(CHUNKS_AHEAD);
+        // A stop request left by an abandoned call must not cut this listing short.
+        dancelinks::engine::clear_stop();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let worker = std::thread::spawn(move || {
