@@ -33,7 +33,7 @@ use dancelinks::io::input::LineReader;
 use dancelinks::queens::count::{self as qcount, Basis, Engine, Request};
 use dancelinks::queens::heatmap::heatmap as queens_heatmap;
 use dancelinks::queens::listing;
-use dancelinks::queens::weighted::{self, PartRequest, WeightedQueens};
+use dancelinks::queens::weighted::{self, WeightedQueens};
 use dancelinks::records::Shard;
 use dancelinks::records::Status;
 
@@ -656,17 +656,7 @@ fn maximise<'py>(
                     method: weighted::Method::Auto,
                     threads,
                 };
-                let (res, below_floor) = match floor {
-                    Some(f) => {
-                        let part = PartRequest {
-                            shard: None,
-                            floor: Some(f),
-                        };
-                        let p = model.solve_part(board, &req, &part);
-                        (p.result, p.below_floor)
-                    }
-                    None => (model.solve(board, &req), false),
-                };
+                let (res, below_floor) = model.solve_from(board, &req, floor);
                 let status = if below_floor {
                     Status::BelowFloor
                 } else {

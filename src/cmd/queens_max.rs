@@ -222,17 +222,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();
-        let (res, below_floor) = match args.floor {
-            Some(floor) => {
-                let part = PartRequest {
-                    shard: None,
-                    floor: Some(floor),
-                };
-                let p = model.solve_part(board, &req, &part);
-                (p.result, p.below_floor)
-            }
-            None => (model.solve(board, &req), false),
-        };
+        let (res, below_floor) = model.solve_from(board, &req, args.floor);
         let status = status_word(&res, below_floor);
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);

@@ -393,6 +393,28 @@ fn run_part<'p, B: Bound + Send>(
 }
 
 impl WeightedQueens {
+    /// One board's answer: [`WeightedQueens::solve`], or with `floor` the best layout reaching
+    /// it ([`WeightedQueens::solve_part`] of the whole search); true when no layout reaches the
+    /// floor (the result is then `Infeasible` with bound `floor − 1`).
+    pub fn solve_from(
+        &mut self,
+        board: &[i64],
+        req: &Request,
+        floor: Option<i128>,
+    ) -> (BoardResult, bool) {
+        match floor {
+            Some(floor) => {
+                let part = PartRequest {
+                    shard: None,
+                    floor: Some(floor),
+                };
+                let p = self.solve_part(board, req, &part);
+                (p.result, p.below_floor)
+            }
+            None => (self.solve(board, req), false),
+        }
+    }
+
     /// Solves part of a board's search (see the module documentation): shard `part.shard` of
     /// the split, or the whole search, for layouts reaching `part.floor`. Keeps the best
     /// layout only (`req.keep` is not read). A shard always branches and bounds (`Auto` and
