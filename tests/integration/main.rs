@@ -12,6 +12,7 @@ mod interrupt;
 mod layering;
 mod listing;
 mod merge;
+mod preprocess;
 mod queens;
 mod queens_bits;
 mod queens_max;
