@@ -373,7 +373,10 @@ mod tests {
         );
         let r = preprocess(&p, &Limits::default()).unwrap();
         assert_eq!(r.stats.options_removed, 1);
-        assert_eq!(r.original, [OptionId(1), OptionId(2), OptionId(3), OptionId(4)]);
+        assert_eq!(
+            r.original,
+            [OptionId(1), OptionId(2), OptionId(3), OptionId(4)]
+        );
         for o in r.problem.options() {
             let orig = r.original(o);
             assert_eq!(r.problem.format_option(o), p.format_option(orig));

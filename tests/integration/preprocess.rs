@@ -103,12 +103,7 @@ proptest! {
 
 /// `xcover solve FILE ARGS`: (stdout, stderr), after checking that it succeeded.
 fn solve(file: &std::path::Path, args: &[&str]) -> (String, String) {
-    let out = xcover()
-        .arg("solve")
-        .arg(file)
-        .args(args)
-        .output()
-        .unwrap();
+    let out = xcover().arg("solve").arg(file).args(args).output().unwrap();
     assert!(out.status.success(), "{args:?}: {out:?}");
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -207,7 +202,10 @@ fn solve_preprocess_optimises_the_same() {
     let costs = std::path::Path::new("examples/costs.dlx");
     for sense in ["--minimize", "--maximize"] {
         let (plain, _) = solve(costs, &[sense, "--top", "3", "--format", "csv"]);
-        let (pre, _) = solve(costs, &[sense, "--top", "3", "--format", "csv", "--preprocess"]);
+        let (pre, _) = solve(
+            costs,
+            &[sense, "--top", "3", "--format", "csv", "--preprocess"],
+        );
         assert_eq!(pre, plain, "{sense}");
     }
 }
@@ -228,10 +226,18 @@ fn solve_preprocess_refuses_shards_and_multiplicities() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("--preprocess cannot be combined with --shard"), "{err}");
+    assert!(
+        err.contains("--preprocess cannot be combined with --shard"),
+        "{err}"
+    );
 
     let out = xcover()
-        .args(["solve", "examples/multiplicity.dlx", "--count", "--preprocess"])
+        .args([
+            "solve",
+            "examples/multiplicity.dlx",
+            "--count",
+            "--preprocess",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
