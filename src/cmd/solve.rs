@@ -20,6 +20,10 @@
 //!   JSON solution records then an `optimum` record with status, cost and bound). The status
 //!   (optimal, feasible with a bound when a budget ran out, infeasible) is also said on stderr.
 //!
+//! - `--preprocess`: the search runs on the problem without the options that can be in no
+//!   solution (`engine::preprocess`); solutions are written with their input text and lines,
+//!   perhaps in another order. Refused with `--shard` and with multiplicities.
+//!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
