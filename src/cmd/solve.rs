@@ -20,6 +20,10 @@
 //!   JSON solution records then an `optimum` record with status, cost and bound). The status
 //!   (optimal, feasible with a bound when a budget ran out, infeasible) is also said on stderr.
 //!
+//! - `--preprocess`: the search runs on the problem without the options that can be in no
+//!   solution (`engine::preprocess`); solutions are written with their input text and lines,
+//!   perhaps in another order. Refused with `--shard` and with multiplicities.
+//!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
@@ -34,6 +38,7 @@ use anyhow::Context;
 
 use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
+use crate::engine::preprocess as pre;
 use crate::engine::{
     Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, count_memoised, structure_bytes,
 };
@@ -150,6 +155,13 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", value_parser = super::parse_size, default_value = "256M")]
     pub memo_mem: u64,
 
+    /// Before the search, remove the options that can be in no solution (choosing one would
+    /// leave some primary item no compatible option), round after round, within a work limit.
+    /// The same solutions, written as without it, but perhaps in another order. Not with
+    /// --shard or multiplicities.
+    #[arg(long)]
+    pub preprocess: bool,
+
     /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
     /// With --count or --minimize/--maximize the output is the shard's record (text: a
     /// key=value line), for `xcover merge`; a listing lists the shard's solutions.
@@ -183,6 +195,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    let dlx = if args.preprocess {
+        preprocess(dlx, &args)?
+    } else {
+        dlx
+    };
     if args.top.is_some() && !(args.minimize || args.maximize) {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
@@ -374,6 +391,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(interrupted_or_success())
+}
+
+/// `--preprocess`: the file with only the options that can be in a solution, each with its
+/// line in the input (so that the output is written as without it); with `--stats`, a line
+/// on stderr says what was removed.
+fn preprocess(dlx: DlxFile, args: &Args) -> anyhow::Result<DlxFile> {
+    if args.shard.is_some() {
+        return Err(InputError(
+            "--preprocess cannot be combined with --shard (every shard must split the same \
+             problem)"
+                .into(),
+        )
+        .into());
+    }
+    let start = Instant::now();
+    let reduced = pre::preprocess(&dlx.problem, &pre::Limits::default())
+        .map_err(|e| InputError(format!("--preprocess: {e}")))?;
+    if args.stats {
+        let s = &reduced.stats;
+        diag::notice(&format!(
+            "preprocess: removed {} of {} options in {} rounds, {} work, {:.3}s{}",
+            s.options_removed,
+            s.options_before,
+            s.rounds,
+            s.work,
+            start.elapsed().as_secs_f64(),
+            if s.complete {
+                ""
+            } else {
+                " (stopped by the work limit)"
+            }
+        ));
+    }
+    let option_lines = reduced.original.iter().map(|&o| dlx.line_of(o)).collect();
+    Ok(DlxFile {
+        problem: reduced.problem,
+        option_lines,
+        warnings: dlx.warnings,
+    })
 }
 
 /// 128 + the signal after an interrupt (130 for Ctrl-C), else success.

@@ -1,5 +1,6 @@
 //! The exact-cover engine: problems, the dancing-links solver, statistics and budgets, the
-//! split into independent sub-problems, and the optimising (branch-and-bound) layer.
+//! split into independent sub-problems, the optimising (branch-and-bound) layer, and the
+//! preprocessing that removes options in no solution.
 //!
 //! Nothing here knows about any particular model.
 
@@ -8,6 +9,7 @@ mod memo;
 mod multiplicity;
 pub mod optimize;
 mod parallel;
+pub mod preprocess;
 mod problem;
 mod split;
 mod stats;

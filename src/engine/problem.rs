@@ -189,6 +189,29 @@ impl Problem {
             Some(&self.colour_names[colour.0 as usize - 1])
         }
     }
+    /// The same problem with only `options` (in the order given, each at most once): all
+    /// items, colours and names are kept, so each kept option is written as before.
+    /// Option `k` of the result is `options[k]`.
+    pub fn with_options_only(&self, options: &[OptionId]) -> Problem {
+        let mut p = Problem {
+            item_names: self.item_names.clone(),
+            item_primary: self.item_primary.clone(),
+            item_bounds: self.item_bounds.clone(),
+            item_index: self.item_index.clone(),
+            colour_names: self.colour_names.clone(),
+            option_start: Vec::with_capacity(options.len() + 1),
+            entries: Vec::new(),
+            costs: Vec::with_capacity(options.len()),
+        };
+        p.option_start.push(0);
+        for &o in options {
+            p.entries.extend_from_slice(self.option_entries(o));
+            p.option_start.push(p.entries.len() as u32);
+            p.costs.push(self.cost(o));
+        }
+        p
+    }
+
     /// The option as Knuth's DLX format writes it: `p r x:A y`.
     pub fn format_option(&self, option: OptionId) -> String {
         let mut s = String::new();

@@ -13,6 +13,7 @@ mod layering;
 mod listing;
 mod merge;
 mod model;
+mod preprocess;
 mod queens;
 mod queens_bits;
 mod queens_max;
