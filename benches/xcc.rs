@@ -13,7 +13,7 @@
 //!
 //! The solvers alternate within each round (A B C A B C ...), at least two rounds; every count
 //! is checked against xcover's. Prints solutions, nodes (where the solver reports them), the
-//! median time and its ratio to `xcover`.
+//! median time and its ratio to `xcover`; for xcover, whether the count used the memo.
 //!
 //! Run: `cargo bench --bench xcc` (`-- quick`: one round at smaller sizes). Set
 //! `XCOVER_BENCH_REPS` for more rounds.
@@ -61,6 +61,8 @@ impl Kind {
 struct Run {
     solutions: u128,
     nodes: Option<u64>,
+    /// Whether xcover's count used the memo (`None` for the other solvers).
+    memo: Option<bool>,
     time: Duration,
 }
 
@@ -82,6 +84,7 @@ fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode) -> Run {
     Run {
         solutions: c.count,
         nodes: Some(c.stats.nodes()),
+        memo: Some(c.memo.is_some()),
         time,
     }
 }
@@ -133,6 +136,7 @@ fn dlx_solve<P: dlx::Solve>(problem: &mut P) -> Run {
     Run {
         solutions,
         nodes: Some(nodes),
+        memo: None,
         time,
     }
 }
@@ -203,6 +207,7 @@ fn ec_run(ec: &Ec) -> Run {
     Run {
         solutions,
         nodes: None,
+        memo: None,
         time: t.elapsed(),
     }
 }
@@ -261,8 +266,8 @@ fn main() {
         if quick { (4, 15) } else { (6, 10) },
         size(14, 12),
         size(18, 16),
-        size(38, 42),
-        size(300, 200),
+        size(37, 42),
+        size(240, 200),
         if quick { (6, 8) } else { (8, 8) },
     );
     let cases: Vec<(String, Problem)> = vec![
@@ -319,8 +324,8 @@ fn main() {
         println!("python package xcover: not installed, skipped");
     }
     println!(
-        "{:<22} {:<13} {:>16} {:>12} {:>10} {:>7}",
-        "instance", "solver", "solutions", "nodes", "median(s)", "ratio"
+        "{:<22} {:<13} {:>16} {:>12} {:>5} {:>10} {:>7}",
+        "instance", "solver", "solutions", "nodes", "memo", "median(s)", "ratio"
     );
     for (name, problem) in &cases {
         let mult = problem.has_multiplicities();
@@ -369,12 +374,18 @@ fn main() {
             }
             let t = median(rs.iter().map(|r| r.time).collect());
             let nodes = rs[0].nodes.map_or("-".to_string(), |n| n.to_string());
+            let memo = match rs[0].memo {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "-",
+            };
             println!(
-                "{:<22} {:<13} {:>16} {:>12} {:>10.3} {:>7.2}",
+                "{:<22} {:<13} {:>16} {:>12} {:>5} {:>10.3} {:>7.2}",
                 name,
                 kind.name(),
                 expected,
                 nodes,
+                memo,
                 t.as_secs_f64(),
                 t.as_secs_f64() / base.as_secs_f64()
             );
@@ -383,5 +394,7 @@ fn main() {
             println!("{name:<22} skipped: {s}");
         }
     }
-    println!("exact-covers: its dancing-cells solver (DcSolver) is unimplemented in 0.3.0, skipped");
+    println!(
+        "exact-covers: its dancing-cells solver (DcSolver) is unimplemented in 0.3.0, skipped"
+    );
 }
