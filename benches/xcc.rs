@@ -155,11 +155,14 @@ fn dlx_run(problem: &Problem, text: &str) -> Run {
     }
 }
 
+/// An option for the crate `exact-covers`: its primary items, its secondary items and colours.
+type EcOption = (Vec<u32>, Vec<(u32, Option<u32>)>);
+
 /// The problem for the crate `exact-covers`: items by index, colours by number.
 struct Ec {
     primary: Vec<u32>,
     secondary: Vec<u32>,
-    options: Vec<(Vec<u32>, Vec<(u32, Option<u32>)>)>,
+    options: Vec<EcOption>,
 }
 
 fn ec_problem(problem: &Problem) -> Ec {
