@@ -199,7 +199,7 @@ fn unnumbered(s: &str) -> Vec<Vec<(u64, String)>> {
 
 #[test]
 fn solve_preprocess_optimises_the_same() {
-    let costs = std::path::Path::new("examples/costs.dlx");
+    let costs = std::path::Path::new("examples/data/costs.dlx");
     for sense in ["--minimize", "--maximize"] {
         let (plain, _) = solve(costs, &[sense, "--top", "3", "--format", "csv"]);
         let (pre, _) = solve(
@@ -234,7 +234,7 @@ fn solve_preprocess_refuses_shards_and_multiplicities() {
     let out = xcover()
         .args([
             "solve",
-            "examples/multiplicity.dlx",
+            "examples/data/multiplicity.dlx",
             "--count",
             "--preprocess",
         ])
