@@ -152,7 +152,7 @@ impl Budget {
 /// SIGINT or SIGTERM; a library caller may set it from any thread.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Asks every running search to stop as soon as it next looks ([`STOP`]).
+/// Asks every running search to stop as soon as it next looks (the process-wide request).
 pub fn request_stop() {
     STOP.store(true, Ordering::Relaxed);
 }

@@ -598,7 +598,7 @@ pub fn write<W: std::io::Write>(
     Ok(())
 }
 
-/// [`write`] into a `String`.
+/// [`write()`] into a `String`.
 pub fn to_string(problem: &Problem, comment: &str) -> std::io::Result<String> {
     let mut bytes = Vec::new();
     write(problem, comment, &mut bytes)?;
