@@ -199,6 +199,28 @@ pub struct Merged {
 /// text a file held.
 pub fn merge(records: &[Located], rules: &[Rule]) -> Result<Merged, MergeError> {
     let fail = |problems: Vec<Problem>| Err(MergeError { problems });
+    // An interrupted shard that was run again (`parallel --resume-failed` appends the new
+    // record) is the new record's: the interrupted one is dropped. One without a rerun is
+    // refused below.
+    let rerun: std::collections::HashSet<u64> = records
+        .iter()
+        .filter(|l| l.record.status != Status::Interrupted)
+        .map(|l| l.record.shard)
+        .collect();
+    let kept: Vec<Located>;
+    let records = if records
+        .iter()
+        .any(|l| l.record.status == Status::Interrupted && rerun.contains(&l.record.shard))
+    {
+        kept = records
+            .iter()
+            .filter(|l| l.record.status != Status::Interrupted || !rerun.contains(&l.record.shard))
+            .cloned()
+            .collect();
+        &kept[..]
+    } else {
+        records
+    };
     let Some(first) = records.first() else {
         return fail(vec![Problem::NoRecords]);
     };

@@ -439,3 +439,20 @@ fn values_quoted_in_messages_are_escaped_and_short() {
     );
     assert!(msg.len() < 1_000, "{} bytes", msg.len());
 }
+
+#[test]
+fn an_interrupted_shard_is_refused_unless_it_was_run_again() {
+    let mut shards = queens_shards(10, 3, Engine::Dlx, false);
+    // Shard 2 as an interrupt leaves it: a lower bound, status interrupted.
+    let mut cut = shards[1].clone();
+    cut.solutions /= 2;
+    cut.status = Status::Interrupted;
+    let cut = cut.seal();
+    let alone = vec![shards[0].clone(), cut.clone(), shards[2].clone()];
+    let e = merge(&located(&alone, "r.jsonl")).expect_err("refused");
+    assert!(e.to_string().contains("shard 2 was interrupted"), "{e}");
+    // Run again (`parallel --resume-failed` appends the new record): the new one counts.
+    shards.insert(1, cut);
+    let t = merge(&located(&shards, "r.jsonl")).unwrap().total;
+    assert_eq!((t.solutions, t.status), (724, Status::Complete));
+}
