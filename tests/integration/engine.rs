@@ -387,10 +387,16 @@ fn split_reproduces_sequential_search() {
 
 /// A random small XCC problem in DLX format.
 fn random_problem() -> impl Strategy<Value = String> {
-    (1usize..5, 0usize..4, 1usize..4).prop_flat_map(|(np, ns, nc)| {
+    random_xcc(5, 11)
+}
+
+/// A random XCC problem in DLX format: fewer than `primary` primary items, up to 3 secondary
+/// ones, up to 3 colours, fewer than `options` options of up to 4 items each.
+pub fn random_xcc(primary: usize, options: usize) -> impl Strategy<Value = String> {
+    (1usize..primary, 0usize..4, 1usize..4).prop_flat_map(move |(np, ns, nc)| {
         let entry = (0..np + ns, 0..=nc);
         let option = proptest::collection::vec(entry, 1..5);
-        proptest::collection::vec(option, 0..11).prop_map(move |options| {
+        proptest::collection::vec(option, 0..options).prop_map(move |options| {
             let mut s = String::new();
             for i in 0..np {
                 s.push_str(&format!("p{i} "));

@@ -28,40 +28,7 @@ fn solutions(problem: &Problem) -> BTreeSet<Vec<OptionId>> {
 /// A random small XCC problem in DLX format: up to 6 primary and 3 secondary items, up to 3
 /// colours, up to 24 options of up to 4 items (dense enough that some options are blocked).
 fn random_problem() -> impl Strategy<Value = String> {
-    (1usize..7, 0usize..4, 1usize..4).prop_flat_map(|(np, ns, nc)| {
-        let entry = (0..np + ns, 0..=nc);
-        let option = proptest::collection::vec(entry, 1..5);
-        proptest::collection::vec(option, 0..25).prop_map(move |options| {
-            let mut s = String::new();
-            for i in 0..np {
-                s.push_str(&format!("p{i} "));
-            }
-            s.push('|');
-            for i in 0..ns {
-                s.push_str(&format!(" s{i}"));
-            }
-            s.push('\n');
-            for opt in options {
-                let mut seen = BTreeSet::new();
-                let mut line = Vec::new();
-                for (item, colour) in opt {
-                    if !seen.insert(item) {
-                        continue;
-                    }
-                    if item < np {
-                        line.push(format!("p{item}"));
-                    } else if colour == 0 {
-                        line.push(format!("s{}", item - np));
-                    } else {
-                        line.push(format!("s{}:c{colour}", item - np));
-                    }
-                }
-                s.push_str(&line.join(" "));
-                s.push('\n');
-            }
-            s
-        })
-    })
+    crate::engine::random_xcc(7, 25)
 }
 
 proptest! {
