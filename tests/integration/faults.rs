@@ -327,36 +327,37 @@ fn signals_remove_the_temporary_file() {
     );
 }
 
+/// Runs `xcover ARGS` from a shell that first closes a descriptor (`redirect`: `<&-` or
+/// `>&-`); returns the exit code, stdout and stderr.
+fn with_closed(redirect: &str, args: &str) -> (Option<i32>, Vec<u8>, String) {
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec {redirect}; exec \"$0\" {args}"))
+        .arg(BIN)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    (o.status.code(), o.stdout, err)
+}
+
 #[test]
 fn a_closed_stdin_is_an_error_not_an_empty_input() {
     for args in ["solve", "solve -", "queens max", "merge -"] {
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec <&-; exec \"$0\" {args}"))
-            .arg(BIN)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+        let (code, out, err) = with_closed("<&-", args);
+        assert_eq!(code, Some(2), "{args}: {err}");
         assert!(
             err.contains("cannot read stdin: Bad file descriptor"),
             "{args}: {err}"
         );
-        assert!(o.stdout.is_empty(), "{args}");
+        assert!(out.is_empty(), "{args}");
     }
 }
 
 #[test]
 fn a_closed_stdout_is_an_error() {
     for args in ["queens list 8", "queens count 8", "--help", "--version"] {
-        let o = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec >&-; exec \"$0\" {args}"))
-            .arg(BIN)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+        let (code, _, err) = with_closed(">&-", args);
+        assert_eq!(code, Some(2), "{args}: {err}");
         assert!(
             err.contains("stdout") && err.contains("Bad file descriptor"),
             "{err}"
