@@ -24,7 +24,7 @@ use super::stats::{Budget, End, Stats};
 pub enum MemoMode {
     /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes; the memo is
     /// kept when the probe ended the count or its hits saved more mems than the memo costs
-    /// ([`MEMO_NODE_MEMS`] a node).
+    /// (`MEMO_NODE_MEMS`, 800 mems a node).
     #[default]
     Auto,
     /// Always (one thread).
