@@ -291,7 +291,8 @@ class MaxResult:
       ``below-floor`` (no layout reaches ``floor``; bound = floor − 1);
     - ``layouts``: (k, n) ``int64`` array, one layout a row (the file of the queen of each
       rank), best first; ``scores``: their scores; ``places``: their ranks (ties share one);
-    - ``optimal_count``: the number of optimal layouts (with ``all_optimal``), else None;
+    - ``optimal_count``: the number of optimal layouts (None with ``top``, a floor, or when a
+      time limit cut the search);
     - ``nodes``: search nodes; ``board``: the board's number in the stack, from 1.
     """
 

@@ -616,7 +616,8 @@ fn maximise<'py>(
     let keep = match (top, all_optimal) {
         (Some(t), _) => Keep::Top(t),
         (None, true) => Keep::AllOptimal { limit: usize::MAX },
-        (None, false) => Keep::Best,
+        // As the command line's records: count the optimal layouts, keep one.
+        (None, false) => Keep::AllOptimal { limit: 1 },
     };
     // As the command line: one thread for boards too small for the split to pay.
     let threads = if threads == 0 && n < weighted::PARALLEL_MIN_N {
