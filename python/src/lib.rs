@@ -156,6 +156,27 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// The budget (`limit` solutions, `time_limit` seconds) and the plan on `threads` of a count
+/// or listing of a problem: one thread when the budget is not one threads can keep.
+fn listing_plan(
+    limit: Option<u64>,
+    time_limit: Option<f64>,
+    threads: usize,
+) -> PyResult<(Budget, Plan)> {
+    check_threads(threads)?;
+    let mut budget = time_budget(time_limit)?;
+    budget.solutions = limit;
+    let mut plan = Plan {
+        threads,
+        shard: None,
+        knuth: false,
+    };
+    if !plan.supports(&budget) {
+        plan.threads = 1;
+    }
+    Ok((budget, plan))
+}
+
 /// The budget of a time limit in seconds (`None`: no limit; beyond what the clock holds: none).
 fn time_budget(time_limit: Option<f64>) -> PyResult<Budget> {
     let mut budget = Budget::unlimited();
@@ -881,17 +902,7 @@ impl NativeProblem {
         threads: usize,
         memo: Option<bool>,
     ) -> PyResult<(u128, String, u64, bool)> {
-        check_threads(threads)?;
-        let mut budget = time_budget(time_limit)?;
-        budget.solutions = limit;
-        let mut plan = Plan {
-            threads,
-            shard: None,
-            knuth: false,
-        };
-        if !plan.supports(&budget) {
-            plan.threads = 1;
-        }
+        let (budget, plan) = listing_plan(limit, time_limit, threads)?;
         let mode = match memo {
             None => MemoMode::Auto,
             Some(true) => MemoMode::On,
@@ -987,17 +998,7 @@ impl ProblemStream {
         time_limit: Option<f64>,
         threads: usize,
     ) -> PyResult<Self> {
-        check_threads(threads)?;
-        let mut budget = time_budget(time_limit)?;
-        budget.solutions = limit;
-        let mut plan = Plan {
-            threads,
-            shard: None,
-            knuth: false,
-        };
-        if !plan.supports(&budget) {
-            plan.threads = 1;
-        }
+        let (budget, plan) = listing_plan(limit, time_limit, threads)?;
         let problem = Arc::clone(&problem.problem);
         let inner = Stream::start(move |send, stop| {
             let mut chunk: Vec<Vec<u32>> = Vec::new();
