@@ -14,7 +14,8 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT to oneself ne
 
 def run_child(body, after=1.0):
     """Runs `body` in a child Python that receives SIGINT `after` seconds after it calls
-    `arm()`; returns its JSON line and the wall time."""
+    `arm()` (`queens_problem(n)` builds n-queens as a Problem); returns its JSON line and the
+    wall time."""
     script = textwrap.dedent(
         f"""
         import json, os, signal, threading, time
@@ -24,6 +25,14 @@ def run_child(body, after=1.0):
             for t in {list(after) if isinstance(after, tuple) else [after]}:
                 threading.Timer(t, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
             start = time.monotonic()
+        def queens_problem(n):
+            items = [f"r{{i}}" for i in range(n)] + [f"c{{i}}" for i in range(n)]
+            d = range(2 * n - 1)
+            diagonals = [f"a{{k}}" for k in d] + [f"b{{k}}" for k in d]
+            options = [
+                f"r{{r}} c{{c}} a{{r + c}} b{{r - c + n - 1}}" for r in range(n) for c in range(n)
+            ]
+            return dancelinks.Problem(items, options, secondary=diagonals)
         """
     ) + textwrap.dedent(body)
     t = time.monotonic()
@@ -88,11 +97,7 @@ def test_interrupted_stack_keeps_the_boards_done():
 def test_interrupted_problem_listing_keeps_the_solutions_found():
     got, _ = run_child(
         """
-        n = 15
-        items = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
-        diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
-        options = [f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)]
-        p = dancelinks.Problem(items, options, secondary=diagonals)
+        p = queens_problem(15)
         arm()
         try:
             p.solutions()
@@ -132,11 +137,7 @@ def test_a_second_interrupt_abandons_a_call_that_cannot_stop():
 def test_an_interrupted_problem_count_gives_a_lower_bound():
     got, _ = run_child(
         """
-        n = 16
-        items = [f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)]
-        diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
-        options = [f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)]
-        p = dancelinks.Problem(items, options, secondary=diagonals)
+        p = queens_problem(16)
         arm()
         try:
             c = p.count(memo=False)
