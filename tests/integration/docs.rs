@@ -106,28 +106,26 @@ fn example_files_are_what_their_recipes_give() {
         instances::queens(13, true),
         "examples/data/queens13.dlx is instances::queens(13, true)"
     );
-    let boards = Command::new(BIN)
-        .args(["queens", "random", "8", "--boards", "3", "--seed", "1"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(
-        read("examples/data/boards-8.txt"),
-        String::from_utf8(boards).unwrap(),
-        "examples/data/boards-8.txt is `xcover queens random 8 --boards 3 --seed 1`"
-    );
-    let langford = Command::new(BIN)
-        .args(["model", "langford", "3"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(
-        read("examples/data/langford3.dlx"),
-        String::from_utf8(langford).unwrap(),
-        "examples/data/langford3.dlx is `xcover model langford 3`"
-    );
+    // Files that are a command's output.
+    for (file, args) in [
+        (
+            "examples/data/boards-8.txt",
+            &["queens", "random", "8", "--boards", "3", "--seed", "1"][..],
+        ),
+        ("examples/data/langford3.dlx", &["model", "langford", "3"]),
+    ] {
+        let out = Command::new(BIN)
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        assert_eq!(
+            read(file),
+            String::from_utf8(out).unwrap(),
+            "{file} is `xcover {}`",
+            args.join(" ")
+        );
+    }
 }
