@@ -45,7 +45,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::dlx::{Solver, View, Visitor};
@@ -184,39 +184,73 @@ impl Bound for NoBound {
 ///
 /// Secondary items are ignored, so the bound is weak where they matter (the diagonals of
 /// n-queens); there a model-specific bound pays.
+///
+/// One evaluation walks every available option of every active item: at n = 1000 queens a
+/// million options, a tenth of a second. So it reads the clock every [`SHARE_CLOCK_ITEMS`]
+/// items, and past the deadline it takes each remaining item's best share over all its
+/// options instead: still a valid bound, at once.
 pub struct ShareBound {
     share: Vec<i128>,
+    /// Per item, the best share among all its options (`None`: the item has none).
+    best_share: Vec<Option<i128>>,
+    deadline: Option<Instant>,
 }
+
+/// How many items [`ShareBound`] scans between reads of the clock.
+const SHARE_CLOCK_ITEMS: usize = 64;
 
 impl ShareBound {
     /// The bound for `problem` with the gain of option `o` in `gains[o]`.
     pub fn new(problem: &Problem, gains: &[i128]) -> ShareBound {
+        let mut best_share: Vec<Option<i128>> = vec![None; problem.item_count()];
         let share = problem
             .options()
             .map(|o| {
-                let k = problem
-                    .option_entries(o)
-                    .iter()
-                    .filter(|e| problem.is_primary(e.item))
-                    .count()
-                    .max(1) as i128;
+                let primaries = || {
+                    problem
+                        .option_entries(o)
+                        .iter()
+                        .filter(|e| problem.is_primary(e.item))
+                };
+                let k = primaries().count().max(1) as i128;
                 let g = gains[o.0 as usize];
                 // Ceiling division, for negative gains too.
-                g.div_euclid(k) + i128::from(g.rem_euclid(k) != 0)
+                let share = g.div_euclid(k) + i128::from(g.rem_euclid(k) != 0);
+                for e in primaries() {
+                    let best = &mut best_share[e.item.0 as usize];
+                    *best = Some(best.map_or(share, |b| b.max(share)));
+                }
+                share
             })
             .collect();
-        ShareBound { share }
+        ShareBound {
+            share,
+            best_share,
+            deadline: None,
+        }
     }
 }
 
 impl Bound for ShareBound {
     fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
         let mut total = 0i128;
-        for item in view.active_primary() {
-            let best = view.options(item).map(|o| self.share[o.0 as usize]).max()?;
+        let mut late = false;
+        for (k, item) in view.active_primary().enumerate() {
+            if !late && k % SHARE_CLOCK_ITEMS == SHARE_CLOCK_ITEMS - 1 {
+                late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            }
+            let best = if late {
+                self.best_share[item.0 as usize]?
+            } else {
+                view.options(item).map(|o| self.share[o.0 as usize]).max()?
+            };
             total += best;
         }
         Some(total)
+    }
+
+    fn deadline(&mut self, at: Option<Instant>) {
+        self.deadline = at;
     }
 }
 
@@ -341,18 +375,31 @@ struct BranchBound<'a, B: Bound> {
     /// the current path).
     cut: Option<usize>,
     parts: Vec<Part>,
+    /// A parallel search sends its parts to the workers as it finds them instead of listing
+    /// them (a bounded channel: the top waits while the workers are busy, so the parts in
+    /// memory stay a few per worker however many the cut makes), numbered in order.
+    part_sender: Option<crossbeam_channel::Sender<(u64, Part)>>,
+    parts_sent: u64,
     excluded_at: Vec<Vec<OptionId>>,
-    /// The budget's deadline, read every [`CLOCK_NODES`] nodes (the engine reads it only
-    /// every 1024, which at n = 1000 queens is most of a second); once it has passed,
+    /// The budget's deadline, read at most every [`CLOCK_NODES`] nodes (the engine reads it
+    /// only every 1024, which at n = 1000 queens is most of a second); once it has passed,
     /// `late` is set and the search stops ([`Visitor::stop`]): it unwinds at once and counts
     /// as cut short.
     deadline: Option<Instant>,
+    /// Nodes entered since the clock was last read, and how many to enter before reading it
+    /// again: 1 while nodes are slow (a bound over a million options takes a tenth of a
+    /// second), doubling up to [`CLOCK_NODES`] while [`CLOCK_QUICK`] passes between reads.
     entered: u32,
+    stride: u32,
+    clock_read: Option<Instant>,
     late: bool,
 }
 
-/// How often [`BranchBound`] reads the clock when there is a deadline (in nodes).
+/// How often [`BranchBound`] reads the clock when nodes are quick (in nodes).
 const CLOCK_NODES: u32 = 16;
+
+/// Reads of the clock closer than this are quick: the stride between them may double.
+const CLOCK_QUICK: std::time::Duration = std::time::Duration::from_millis(1);
 
 impl<'a, B: Bound> BranchBound<'a, B> {
     fn new(gains: &'a [i128], bound: &'a mut B, keep: Keep) -> Self {
@@ -371,9 +418,13 @@ impl<'a, B: Bound> BranchBound<'a, B> {
             kept_place: 0,
             cut: None,
             parts: Vec::new(),
+            part_sender: None,
+            parts_sent: 0,
             excluded_at: Vec::new(),
             deadline: None,
             entered: 0,
+            stride: 1,
+            clock_read: None,
             late: false,
         }
     }
@@ -384,14 +435,29 @@ impl<'a, B: Bound> BranchBound<'a, B> {
         self.bound.deadline(at);
     }
 
-    /// Whether the deadline has passed or a stop was requested (read every [`CLOCK_NODES`]
-    /// nodes).
+    /// Whether the deadline has passed or a stop was requested (read every `stride` nodes).
     fn late(&mut self) -> bool {
         if !self.late {
-            self.entered = self.entered.wrapping_add(1);
-            if self.entered.is_multiple_of(CLOCK_NODES) {
-                super::stats::PROGRESS.add_nodes(u64::from(CLOCK_NODES));
-                self.late = super::stats::out_of_time(self.deadline).is_some();
+            self.entered += 1;
+            if self.entered >= self.stride {
+                super::stats::PROGRESS.add_nodes(u64::from(self.entered));
+                self.entered = 0;
+                if let Some(deadline) = self.deadline {
+                    let now = Instant::now();
+                    self.late = now >= deadline || super::stats::stop_requested();
+                    let quick = self
+                        .clock_read
+                        .is_some_and(|t| now.saturating_duration_since(t) < CLOCK_QUICK);
+                    self.stride = if quick {
+                        (self.stride * 2).min(CLOCK_NODES)
+                    } else {
+                        1
+                    };
+                    self.clock_read = Some(now);
+                } else {
+                    self.late = super::stats::stop_requested();
+                    self.stride = CLOCK_NODES;
+                }
             }
         }
         self.late
@@ -473,7 +539,7 @@ impl<B: Bound> BranchBound<'_, B> {
     /// a parallel search it follows the parts listed so far.
     fn place(&self) -> u64 {
         match self.cut {
-            Some(_) => 2 * self.parts.len() as u64 + 1,
+            Some(_) => 2 * (self.parts.len() as u64 + self.parts_sent) + 1,
             None => self.part_place,
         }
     }
@@ -591,8 +657,18 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
     fn enter(&mut self, view: &View<'_>) -> bool {
         if self.cut.is_some_and(|c| view.depth() >= c) {
             let d = view.depth().min(self.excluded_at.len());
-            let excluded = self.excluded_at[..d].concat();
-            self.parts.push((view.chosen().collect(), excluded));
+            let part = (view.chosen().collect(), self.excluded_at[..d].concat());
+            match &self.part_sender {
+                Some(sender) => {
+                    // Every worker has gone: they ran out of time, and so does the top.
+                    if sender.send((self.parts_sent, part)).is_err() {
+                        self.late = true;
+                    }
+                    self.parts_sent += 1;
+                    super::stats::PROGRESS.add_parts(1);
+                }
+                None => self.parts.push(part),
+            }
             return false;
         }
         if self.done() || self.late() {
@@ -1035,7 +1111,8 @@ fn search_parallel<'p, B: Bound + Send>(
     window: Window,
 ) -> Optimum {
     let shared = Mutex::new(None);
-    // The tree above the cut; the nodes at the cut become the parts.
+    // The tree above the cut, searched here while the workers search the nodes at the cut,
+    // which it sends them in order.
     let mut top = BranchBound::new(gains, bound, config.keep);
     top.aim(window);
     top.shared = Some(&shared);
@@ -1045,21 +1122,14 @@ fn search_parallel<'p, B: Bound + Send>(
         top.offer(gain, &s, 0);
     }
     top.set_deadline(config.budget.deadline);
-    let outcome = main.run(&config.budget, &mut top);
-    let mut stats = outcome.stats;
-    let mut complete = outcome.end == End::Exhausted && !top.late;
-    let parts = std::mem::take(&mut top.parts);
-    let mut kept: Vec<Incumbent> = placed(std::mem::take(&mut top.kept), top.kept_place);
-    let root = top.root_bound.flatten();
-    // The parts, shared out in order.
-    super::stats::PROGRESS.add_parts(parts.len() as u64);
-    let next = AtomicUsize::new(0);
+    let (sender, receiver) = crossbeam_channel::bounded::<(u64, Part)>(2 * workers.len());
+    top.part_sender = Some(sender);
     let stop = AtomicBool::new(false);
-    let results: Vec<WorkerResult> = std::thread::scope(|scope| {
+    let (outcome, results): (_, Vec<WorkerResult>) = std::thread::scope(|scope| {
         let handles: Vec<_> = workers
             .iter_mut()
             .map(|(solver, bound)| {
-                let (parts, next, stop, shared) = (&parts, &next, &stop, &shared);
+                let (receiver, stop, shared) = (receiver.clone(), &stop, &shared);
                 scope.spawn(move || {
                     let mut bb = BranchBound::new(gains, bound, Keep::Best);
                     bb.set_deadline(config.budget.deadline);
@@ -1068,14 +1138,14 @@ fn search_parallel<'p, B: Bound + Send>(
                     let mut stats = Stats::default();
                     let mut complete = true;
                     while !stop.load(Ordering::Relaxed) {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((prefix, excluded)) = parts.get(k) else {
+                        // Ends when the top has sent its last part and hung up.
+                        let Ok((k, (prefix, excluded))) = receiver.recv() else {
                             break;
                         };
-                        bb.part_place = 2 * k as u64 + 2;
+                        bb.part_place = 2 * k + 2;
                         let o = solver.run_subproblem_without(
-                            prefix,
-                            excluded,
+                            &prefix,
+                            &excluded,
                             &config.budget,
                             &mut bb,
                         );
@@ -1090,11 +1160,21 @@ fn search_parallel<'p, B: Bound + Send>(
                 })
             })
             .collect();
-        handles
+        // Only the workers hold the receiving end: once they have all stopped, the top's
+        // sending fails and it stops too.
+        drop(receiver);
+        let outcome = main.run(&config.budget, &mut top);
+        top.part_sender = None;
+        let results = handles
             .into_iter()
             .map(|h| h.join().expect("a search thread panicked"))
-            .collect()
+            .collect();
+        (outcome, results)
     });
+    let mut stats = outcome.stats;
+    let mut complete = outcome.end == End::Exhausted && !top.late;
+    let mut kept: Vec<Incumbent> = placed(std::mem::take(&mut top.kept), top.kept_place);
+    let root = top.root_bound.flatten();
     for (k, s, c) in results {
         kept.extend(k);
         stats += s;
