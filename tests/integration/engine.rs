@@ -250,11 +250,9 @@ fn sudoku_unique_solution_is_a_valid_grid() {
 
 #[test]
 fn taocp_colour_example() {
-    let text = std::fs::read_to_string("/work/shared/reference/taocp-colour-example.dlx")
-        .unwrap_or_else(|_| {
-            "| TAOCP 7.2.2.1 colour example\np q r | x y\np q x y:A\np r x:A y\np x:B\nq x:A\nr y:B\n"
-                .to_string()
-        });
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/taocp-colour.dlx");
+    let text = std::fs::read_to_string(&path).unwrap();
     let f = parse(&text);
     let (all, stats, _) = solutions(&f.problem, &Budget::unlimited());
     assert_eq!(stats.solutions(), 1);
