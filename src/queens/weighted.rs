@@ -24,6 +24,7 @@ mod lagrange;
 mod lns;
 pub mod random;
 mod shard;
+mod ties;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -35,7 +36,7 @@ pub use shard::{
 };
 
 use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
-use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, View, Visitor};
+use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, Stats, View, Visitor};
 
 use super::board::{self, Line};
 
@@ -413,12 +414,15 @@ impl WeightedQueens {
                 self.lagrange(&mut solver, board, &gains, &run)
             }
             BoundKind::RankFileMax => {
-                let mut b = RankFileMaxBound::new(n, &self.line_of_item, board);
-                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+                let b = || RankFileMaxBound::new(n, &self.line_of_item, board);
+                self.optimize_gains(&mut solver, &gains, b, &config, &seeds)
             }
             BoundKind::Generic => {
-                let mut b = optimize::ShareBound::new(&self.problem, &gains);
-                optimize::optimize_gains(&mut solver, &gains, &mut b, &config, &seeds)
+                let b = || {
+                    let share = optimize::ShareBound::new(&self.problem, &gains);
+                    ties::Tied(share, TieBreak::new(n, &self.line_of_item))
+                };
+                self.optimize_gains(&mut solver, &gains, b, &config, &seeds)
             }
         };
         if matches!(opt.status, Status::Feasible | Status::Unknown) {
@@ -560,15 +564,45 @@ impl WeightedQueens {
         let bound = || {
             lagrange::LagrangeBound::<T>::new(n, lines, board, steps, root_steps).with_memo(&memo)
         };
+        let mut walked = Stats::default();
+        if run.config.keep == Keep::Best {
+            // The plain assignment bound: one Hungarian solve at the root where the walk is
+            // not taken.
+            let mut b = lagrange::LagrangeBound::<T>::new(n, lines, board, 0, 0);
+            let walk = self.walk_at_root(solver, gains, &mut b, run.config, run.seeds);
+            // Out of the range of `T`, the walk's values mean nothing (the caller solves
+            // again in a wider type).
+            if !b.out_of_range() {
+                match walk {
+                    Ok(opt) => return (opt, false),
+                    Err(stats) => walked = stats,
+                }
+            }
+        }
+        let (mut opt, void) = self.aim_with(solver, gains, run, bound, |b| b.out_of_range());
+        opt.stats += walked;
+        (opt, void)
+    }
+
+    /// [`optimize::optimize_aiming_parallel`] with the bounds `make` makes (one per thread);
+    /// true if the result is void because some bound went out of its range (`void`).
+    fn aim_with<'p, B: Bound + Send>(
+        &'p self,
+        solver: &mut Solver<'p>,
+        gains: &[i128],
+        run: &Run<'_>,
+        make: impl Fn() -> B,
+        void: impl Fn(&B) -> bool,
+    ) -> (optimize::Optimum, bool) {
         // With several threads, one more solver and bound per thread besides the main one.
         let workers = if run.threads > 1 { run.threads } else { 0 };
         let mut workers: Vec<_> = (0..workers)
             .map(|_| {
                 let solver = Solver::with_options(&self.problem, run.order.iter().copied());
-                (solver, bound())
+                (solver, make())
             })
             .collect();
-        let mut b = bound();
+        let mut b = make();
         let opt = optimize::optimize_aiming_parallel(
             solver,
             gains,
@@ -577,10 +611,91 @@ impl WeightedQueens {
             run.config,
             run.seeds,
         );
-        let void = b.out_of_range() || workers.iter().any(|(_, w)| w.out_of_range());
+        let void = void(&b) || workers.iter().any(|(_, w)| void(w));
         (opt, void)
     }
+
+    /// [`optimize::optimize_gains`] with a bound `make` makes, first trying the tie rule's
+    /// walk at the root's bound for one best layout (`Keep::Best`, [`ties`]).
+    fn optimize_gains<B: Bound>(
+        &self,
+        solver: &mut Solver<'_>,
+        gains: &[i128],
+        make: impl Fn() -> B,
+        config: &Config,
+        seeds: &[Vec<OptionId>],
+    ) -> optimize::Optimum {
+        let mut walked = Stats::default();
+        if config.keep == Keep::Best {
+            match self.walk_at_root(solver, gains, &mut make(), config, seeds) {
+                Ok(opt) => return opt,
+                Err(stats) => walked = stats,
+            }
+        }
+        let mut opt = optimize::optimize_gains(solver, gains, &mut make(), config, seeds);
+        opt.stats += walked;
+        opt
+    }
+
+    /// The tie rule's walk ([`ties::smallest_reaching`]) at the root's bound with `bound`,
+    /// taken when a seed reaches that bound: the seed is then optimal, and the walk finds the
+    /// smallest optimal layout (until the deadline; cut short, the seed is reported). `Err`
+    /// with the walk's statistics when no seed reaches the root's bound. The root's bound
+    /// takes at most [`WALK_SHARE`] of the time left.
+    fn walk_at_root<B: Bound>(
+        &self,
+        solver: &mut Solver<'_>,
+        gains: &[i128],
+        bound: &mut B,
+        config: &Config,
+        seeds: &[Vec<OptionId>],
+    ) -> Result<optimize::Optimum, Stats> {
+        let gain = |s: &[OptionId]| s.iter().map(|o| gains[o.0 as usize]).sum::<i128>();
+        let Some(seed) = seeds.iter().max_by_key(|s| gain(s)) else {
+            return Err(Stats::default());
+        };
+        let require = gain(seed);
+        let deadline = config.budget.deadline;
+        let root_deadline = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now).mul_f64(WALK_SHARE)
+        });
+        let (walk, value, stats) = ties::smallest_reaching(
+            solver,
+            &self.line_of_item,
+            gains,
+            bound,
+            root_deadline,
+            deadline,
+            Some(require),
+        );
+        if value != Some(require) {
+            return Err(stats);
+        }
+        let options = match walk {
+            ties::Walk::Found(options) => options,
+            _ => {
+                let mut s = seed.clone();
+                s.sort_unstable();
+                s
+            }
+        };
+        Ok(optimize::Optimum {
+            status: Status::Optimal,
+            solutions: vec![optimize::Scored {
+                value: require,
+                options,
+            }],
+            optimal_count: None,
+            bound: Some(require),
+            stats,
+        })
+    }
 }
+
+/// The share of the time left that the tie rule's walk at the root may take
+/// ([`WeightedQueens::walk_at_root`]).
+const WALK_SHARE: f64 = 0.125;
 
 /// The layouts of an optimisation's solutions, in its order.
 fn layouts_of(n: usize, opt: &optimize::Optimum) -> Vec<Layout> {

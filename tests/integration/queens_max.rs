@@ -151,9 +151,58 @@ fn random_boards_against_brute_force() {
                     },
                 );
                 assert_eq!(r.maximum(), best);
-                assert!(set.contains(&r.layouts[0].queens));
+                // The tie rule, for every method: the smallest optimal layout.
+                assert_eq!(set.first(), Some(&r.layouts[0].queens), "n={n} {m:?}");
             }
         }
+    }
+}
+
+/// Boards where every layout ties (all zeros, all sevens, `r·n + c + 1`) or most do (0/1):
+/// every method and thread count reports the lexicographically smallest optimal layout, and
+/// where the bound is exact at the root the search ends after a walk, not a proof among ties.
+#[test]
+fn tie_heavy_boards_report_the_smallest_optimal_layout() {
+    let mut g = SplitMix64::new(77);
+    for n in 4..=9 {
+        let all = placements(n);
+        let mut model = WeightedQueens::new(n);
+        let boards: [Vec<i64>; 4] = [
+            vec![0; n * n],
+            vec![7; n * n],
+            (0..n * n).map(|k| k as i64 + 1).collect(),
+            (0..n * n).map(|_| g.range(0, 1)).collect(),
+        ];
+        for board in &boards {
+            let (best, set) = brute_best(n, board, &all);
+            for m in METHODS {
+                for threads in [1, 2] {
+                    let r = model.solve(
+                        board,
+                        &Request {
+                            method: m,
+                            threads,
+                            ..Request::default()
+                        },
+                    );
+                    assert_eq!(r.status, Status::Optimal, "n={n} {m:?}");
+                    assert_eq!(r.maximum(), best, "n={n} {m:?} {board:?}");
+                    assert_eq!(
+                        set.first(),
+                        Some(&r.layouts[0].queens),
+                        "n={n} {m:?} {board:?}"
+                    );
+                }
+            }
+        }
+    }
+    // n = 16, where the search among ties took minutes: the walk's nodes, not a proof's.
+    for board in [vec![0; 256], (1..=256).collect::<Vec<i64>>()] {
+        let r = WeightedQueens::new(16).solve(&board, &Request::default());
+        assert_eq!(r.status, Status::Optimal);
+        assert!(r.nodes < 100_000, "{} nodes", r.nodes);
+        let first = [0, 2, 4, 1, 12, 8, 13, 11, 14, 5, 15, 6, 3, 10, 7, 9];
+        assert_eq!(r.layouts[0].queens, first, "the first 16-queens solution");
     }
 }
 

@@ -320,3 +320,73 @@ fn large_boards_stop_near_their_time_limit() {
     assert_eq!(score(n, &board, &queens), value);
     assert!(value <= bound, "{head}");
 }
+
+/// n = 1000 with `--time-limit 1`: the generic bound (a tenth of a second per node in a
+/// release build, so reading the clock every 16 nodes overran by seconds) and the assignment
+/// bound on two threads stop near the limit. Generous slack for a debug build on a shared
+/// machine: the overrun this catches was several seconds per 16 nodes.
+#[test]
+fn slow_nodes_stop_near_the_time_limit() {
+    let input = xcover()
+        .args(["queens", "random", "1000", "--seed", "77"])
+        .output()
+        .unwrap()
+        .stdout;
+    for args in [
+        ["--method", "generic", "-t", "1"],
+        ["--method", "assignment", "-t", "2"],
+    ] {
+        let start = Instant::now();
+        let out = xcover()
+            .args(["queens", "max", "--time-limit", "1"])
+            .args(args)
+            .write_stdin(input.clone())
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let t = start.elapsed();
+        assert!(t < Duration::from_secs(12), "{args:?}: {t:?}");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("feasible bound="), "{args:?}: {text}");
+    }
+}
+
+/// A parallel branch and bound keeps a few parts per worker in memory, however many its cut
+/// makes (n = 300 cut three deep makes millions; listed in full they took 1.8 GB after 10 s
+/// and 7.3 GB after 60 s): the run holds under a 1 GiB address-space limit.
+#[test]
+fn parallel_search_memory_stays_bounded() {
+    let input = xcover()
+        .args(["queens", "random", "300", "--seed", "77"])
+        .output()
+        .unwrap()
+        .stdout;
+    let bin = assert_cmd::cargo::cargo_bin("xcover");
+    let script = format!(
+        "ulimit -v 1048576 && exec '{}' queens max --method assignment -t 2 --time-limit 8",
+        bin.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&input)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("feasible bound="), "{text}");
+}
