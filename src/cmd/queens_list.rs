@@ -15,7 +15,6 @@ use crate::io::output::Output;
 use crate::io::records::ListFormat;
 use crate::io::svg::{self, SvgBoards};
 use crate::queens::listing::{self, ListEngine};
-use crate::queens::model::{self, Queens};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -82,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Json => ListFormat::Json,
         Format::Svg => {
             let mut out = Output::create(args.output.as_deref())?;
-            write_svg(&args, &pool, &mut out)?;
+            write_svg(&args, engine, &mut out)?;
             out.finish()?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -111,27 +110,17 @@ fn stop_at(index: u64, limit: u64) -> ControlFlow<()> {
 }
 
 /// One SVG picture of the boards. The picture's size comes first, so the boards are gathered
-/// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing stops as soon as it has
-/// them (or one more, to refuse a bigger picture), as fast as the CSV of as many boards.
-fn write_svg(args: &Args, pool: &rayon::ThreadPool, out: &mut Output) -> anyhow::Result<()> {
+/// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing (the same solutions in the
+/// same order as the other formats, on the calling thread) stops as soon as it has them (or
+/// one more, to refuse a bigger picture).
+fn write_svg(args: &Args, engine: ListEngine, out: &mut Output) -> anyhow::Result<()> {
     let n = args.board.n as usize;
     let want = args.limit.unwrap_or(u64::MAX).min(svg::MAX_BOARDS + 1);
     let mut boards: Vec<(Vec<u32>, Option<u8>)> = Vec::new();
-    let mut keep = |q: &[u8], class_size: Option<u8>| {
+    let _ = listing::for_each_solution(n, args.unique, engine, |q, class_size| {
         boards.push((q.iter().map(|&c| u32::from(c)).collect(), class_size));
         stop_at(boards.len() as u64, want)
-    };
-    match args.engine {
-        Engine::Bits => {
-            let _ = listing::for_each_solution_in(n, &[], args.unique, &mut keep);
-        }
-        Engine::Dlx => {
-            let model = Queens::new(n)?;
-            model::for_each_solution(&model, args.unique, Some(pool), |q, c| {
-                Ok::<_, std::convert::Infallible>(keep(q, c))
-            })?;
-        }
-    }
+    })?;
     if boards.len() as u64 > svg::MAX_BOARDS {
         return Err(InputError(format!(
             "more than {} boards for one SVG picture: choose some with --limit K (K <= {}), \

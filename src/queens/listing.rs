@@ -7,7 +7,8 @@
 //! A solution is its columns `q[0..n]` (`q[r]` is the file of the queen on rank `r`). The
 //! enumerator places ranks 0, 1, ..., n-1 in turn and tries the open files of a rank in
 //! increasing order (lowest set bit first), so solutions come out in lexicographic order of
-//! `q` — the order of [`crate::queens::model::for_each_solution`], solution for solution.
+//! `q`. The dancing-links search ([`ListEngine::Dlx`]) solves each prefix's sub-problem and
+//! sorts its solutions into the same order, solution for solution.
 //!
 //! A *task* is a prefix: the files of the first `d` ranks. [`tasks`] lists every legal prefix
 //! of one depth in lexicographic order, so the tasks' solutions, concatenated in task order,
@@ -41,7 +42,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::engine::ordered_window;
 use crate::engine::{Budget, OptionId, Solver};
 pub use crate::io::records::ListFormat;
-use crate::queens::model::Queens;
+use crate::queens::model::{Queens, QueensError};
 use crate::queens::symmetry;
 
 /// The largest board (masks are `u32`).
@@ -501,6 +502,29 @@ impl TaskSearch for DlxSearch<'_> {
     }
 }
 
+/// Calls `emit(q, class_size)` for every `n`-queens solution in lexicographic order of `q`,
+/// found by `engine` on the calling thread; with `unique` for every class representative (its
+/// lexicographically smallest image) with `class_size = Some(size)` (`None` without `unique`).
+/// Stops at the first `Break` of `emit` and returns it. The solutions and their order are
+/// those of [`list`], for either engine.
+pub fn for_each_solution(
+    n: usize,
+    unique: bool,
+    engine: ListEngine,
+    mut emit: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, QueensError> {
+    match engine {
+        ListEngine::Bits if (1..=MAX_N).contains(&n) => {
+            Ok(for_each_solution_in(n, &[], unique, emit))
+        }
+        ListEngine::Bits => Err(QueensError::BadSize(n)),
+        ListEngine::Dlx => {
+            let model = Queens::new(n)?;
+            Ok(DlxSearch::new(&model, unique).each(&[], &mut emit))
+        }
+    }
+}
+
 /// Writes the rows (no header) of every `n`-queens solution — with `unique`, every class
 /// representative with its class size — in lexicographic order, numbered from 1, at most
 /// `limit`, in `format`, to `out`, found by `engine`. Returns the number of rows written.
@@ -879,7 +903,7 @@ impl Mirror {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::queens::model::{self, Queens};
+    use crate::queens::model::Queens;
 
     /// A000170 for n = 1..=12.
     const SOLUTIONS: [usize; 12] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
@@ -896,18 +920,70 @@ pub(crate) mod tests {
     }
 
     fn dlx(n: usize, unique: bool) -> Vec<(Vec<u8>, Option<u8>)> {
-        let m = Queens::new(n).unwrap();
         let mut out = Vec::new();
-        model::for_each_solution(&m, unique, None, |q, s| {
+        let flow = for_each_solution(n, unique, ListEngine::Dlx, |q, s| {
             out.push((q.to_vec(), s));
-            Ok::<_, ()>(ControlFlow::Continue(()))
-        })
-        .unwrap();
+            ControlFlow::Continue(())
+        });
+        assert!(flow.unwrap().is_continue());
+        out
+    }
+
+    /// Every permutation `q` of `0..n` in lexicographic order with no two queens on a
+    /// diagonal; with `unique` only the class representatives, with their class sizes.
+    fn brute_force(n: usize, unique: bool) -> Vec<(Vec<u8>, Option<u8>)> {
+        fn extend(n: usize, q: &mut Vec<u8>, unique: bool, out: &mut Vec<(Vec<u8>, Option<u8>)>) {
+            if q.len() == n {
+                let diagonal_free =
+                    (0..n).all(|i| (i + 1..n).all(|j| usize::from(q[i].abs_diff(q[j])) != j - i));
+                if diagonal_free {
+                    if !unique {
+                        out.push((q.clone(), None));
+                    } else if let Some(size) = symmetry::representative_class(q) {
+                        out.push((q.clone(), Some(size)));
+                    }
+                }
+                return;
+            }
+            for c in 0..n as u8 {
+                if !q.contains(&c) {
+                    q.push(c);
+                    extend(n, q, unique, out);
+                    q.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        extend(n, &mut Vec::new(), unique, &mut out);
         out
     }
 
     #[test]
-    fn same_solutions_in_the_same_order_as_the_dancing_links_listing() {
+    fn both_engines_list_the_brute_force_solutions_in_lexicographic_order() {
+        for n in 1..=8 {
+            for unique in [false, true] {
+                let want = brute_force(n, unique);
+                for engine in [ListEngine::Bits, ListEngine::Dlx] {
+                    let mut got = Vec::new();
+                    let flow = for_each_solution(n, unique, engine, |q, s| {
+                        got.push((q.to_vec(), s));
+                        ControlFlow::Continue(())
+                    });
+                    assert!(flow.unwrap().is_continue());
+                    assert_eq!(got, want, "n = {n} unique = {unique} {engine:?}");
+                }
+            }
+        }
+        for engine in [ListEngine::Bits, ListEngine::Dlx] {
+            assert_eq!(
+                for_each_solution(33, false, engine, |_, _| ControlFlow::Continue(())),
+                Err(QueensError::BadSize(33))
+            );
+        }
+    }
+
+    #[test]
+    fn the_bitboard_tasks_list_what_the_dancing_links_search_lists() {
         for n in 1..=10 {
             for unique in [false, true] {
                 let want = dlx(n, unique);

@@ -62,6 +62,70 @@ fn both_engines_write_the_same_csv_for_13_and_14() {
     }
 }
 
+/// The boards of a `queens list --format svg` picture, in order: (label, columns), read from
+/// each board's group (its label, then its queens' centres, rank by rank).
+fn svg_boards(svg: &str) -> Vec<(String, Vec<usize>)> {
+    let attr = |tag: &str, name: &str| -> usize {
+        let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let mut boards = Vec::new();
+    for group in svg.split("<g transform=").skip(1) {
+        let group = group.split("</g>").next().unwrap();
+        let label = group.split("<text").nth(1).unwrap();
+        let label = label[label.find('>').unwrap() + 1..label.find("</text>").unwrap()].to_string();
+        let cell = attr(group.split("<rect").nth(1).unwrap(), "width");
+        let mut q = Vec::new();
+        for circle in group.split("<circle").skip(1) {
+            q.push(attr(circle, "cx") / cell);
+        }
+        boards.push((label, q));
+    }
+    boards
+}
+
+#[test]
+fn svg_draws_the_solutions_the_csv_lists_in_its_order() {
+    let cases = [
+        (6, false, "1000"),
+        (8, false, "1000"),
+        (8, true, "1000"),
+        (10, false, "200"),
+        (13, true, "37"),
+        (15, false, "50"),
+    ];
+    for (n, unique, limit) in cases {
+        let ns = n.to_string();
+        let mut args = vec!["queens", "list", &ns, "--limit", limit];
+        if unique {
+            args.push("--unique");
+        }
+        let csv =
+            String::from_utf8(stdout_of(&[&args[..], &["--format", "csv"]].concat())).unwrap();
+        let want: Vec<(String, Vec<usize>)> = csv
+            .lines()
+            .skip(1)
+            .map(|row| {
+                let f: Vec<usize> = row.split(',').map(|x| x.parse().unwrap()).collect();
+                let label = match unique {
+                    true => format!("#{} (class of {})", f[0], f[n + 2]),
+                    false => format!("#{}", f[0]),
+                };
+                (label, f[2..n + 2].to_vec())
+            })
+            .collect();
+        assert!(!want.is_empty());
+        for engine in ["bits", "dlx"] {
+            let svg = stdout_of(&[&args[..], &["--format", "svg", "--engine", engine]].concat());
+            let got = svg_boards(&String::from_utf8(svg).unwrap());
+            assert_eq!(
+                got, want,
+                "n = {n} unique = {unique} --limit {limit} {engine}"
+            );
+        }
+    }
+}
+
 #[test]
 fn threads_and_limits_keep_the_order() {
     let all = stdout_of(&["queens", "list", "11", "--format", "json", "-t", "1"]);
