@@ -82,7 +82,8 @@ use rayon::prelude::*;
 
 use crate::engine::in_shard;
 
-use super::count::RESIDUE_MODULUS;
+pub use super::common::MAX_N;
+use super::common::{RESIDUE_MODULUS, full_mask};
 use super::symmetry;
 
 mod mitm;
@@ -95,9 +96,6 @@ const MITM_MIN_N: usize = 12;
 /// Boards from this size up to [`quadrant::MAX_N`] are counted by quadrants when the
 /// fundamental count is not asked for (below it, meeting in the middle is faster).
 const QUADRANT_MIN_N: usize = 16;
-
-/// The largest board the counter takes (masks are `u32`).
-pub const MAX_N: usize = 32;
 
 /// Boards below this size are counted by a plain enumeration of all solutions with an explicit
 /// canonical-form test (a single task); the symmetric split needs `n >= 4`.
@@ -189,10 +187,6 @@ struct Frame {
     /// taken there (none left over: the later ranks may not use them). `usize::MAX` if none.
     side_rank: usize,
     sides: u32,
-}
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
 }
 
 impl Frame {

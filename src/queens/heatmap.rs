@@ -32,7 +32,8 @@ use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
-use crate::queens::listing::{self, MAX_N};
+use crate::queens::common::{MAX_N, full_mask};
+use crate::queens::listing;
 use crate::queens::symmetry::Symmetry;
 
 /// Solutions (or, with `unique`, class representatives) with a queen on each square.
@@ -179,10 +180,6 @@ fn tally(n: usize, prefix: &[u8], t: &mut [u64]) {
     for (r, &c) in prefix.iter().enumerate() {
         t[r * n + usize::from(c)] += below;
     }
-}
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
 }
 
 struct Tally<'t> {

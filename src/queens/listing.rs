@@ -42,15 +42,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::engine::ordered_window;
 use crate::engine::{Budget, OptionId, Solver};
 pub use crate::io::records::ListFormat;
+pub use crate::queens::common::MAX_N;
+use crate::queens::common::full_mask;
 use crate::queens::model::{Queens, QueensError};
 use crate::queens::symmetry;
-
-/// The largest board (masks are `u32`).
-pub const MAX_N: usize = 32;
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
-}
 
 /// Files that may stand on rank 0: all, or with `unique` only `0..=(n-1)/2`.
 fn rank0_mask(n: usize, unique: bool) -> u32 {

@@ -37,11 +37,9 @@ use rayon::prelude::*;
 use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, in_shard};
 
 use super::board::{self, Board, Corners, ExactCover};
-use super::count::{self, Counted, RESIDUE_MODULUS};
+pub use super::common::MAX_N;
+use super::common::{Counted, RESIDUE_MODULUS, Work};
 use super::symmetry;
-
-/// The largest board the model builds (ranks/files fit easily; counts are u128).
-pub const MAX_N: usize = 32;
 
 /// Why a model could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -159,31 +157,12 @@ pub struct Tasks {
     pub above: Work,
 }
 
-/// Engine work: nodes (a solution counts as a node, as in DLX2), updates, mems.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Work {
-    /// Search-tree nodes.
-    pub nodes: u64,
-    /// List updates.
-    pub updates: u64,
-    /// Memory accesses.
-    pub mems: u64,
-}
-
-impl std::ops::AddAssign for Work {
-    fn add_assign(&mut self, o: Work) {
-        self.nodes += o.nodes;
-        self.updates += o.updates;
-        self.mems += o.mems;
-    }
-}
-
 impl From<crate::engine::Stats> for Work {
     fn from(s: crate::engine::Stats) -> Work {
         Work {
             nodes: s.nodes(),
-            updates: s.updates(),
-            mems: s.mems(),
+            updates: Some(s.updates()),
+            mems: Some(s.mems()),
         }
     }
 }
@@ -250,7 +229,7 @@ impl Tasks {
             }
         }
         let mut tasks = Vec::new();
-        let mut above = Work::default();
+        let mut above = Work::COUNTED_ZERO;
         let mut root_options = Vec::new();
         for (root, (options, prefix, weight)) in roots.into_iter().enumerate() {
             let mut solver = model.solver(options.as_deref());
@@ -402,7 +381,11 @@ pub fn count(
         )
         .collect();
 
-    let mut work = if shard == 1 { above } else { Work::default() };
+    let mut work = if shard == 1 {
+        above
+    } else {
+        Work::COUNTED_ZERO
+    };
     let (mut solutions, mut residue) = (0u128, 0u64);
     let mut classes = unique.then_some(0u128);
     for (weighted, reps, w) in results {
@@ -418,11 +401,7 @@ pub fn count(
     let out = Counted {
         solutions,
         unique: classes,
-        work: count::Work {
-            nodes: work.nodes,
-            updates: Some(work.updates),
-            mems: Some(work.mems),
-        },
+        work,
         tasks: total,
         tasks_total: tasks.len(),
         residue,

@@ -22,6 +22,8 @@
 
 use rayon::prelude::*;
 
+use crate::queens::common::full_mask;
+
 /// The largest board counted this way (memory: n = 23 needs an 11 × 12 table).
 pub(super) const MAX_N: usize = 23;
 
@@ -309,7 +311,7 @@ impl Plan {
     pub(super) fn new(n: usize) -> Plan {
         let g = Geometry::new(n);
         let flip = |r: u32| r.reverse_bits() >> (32 - n);
-        let full = (1u32 << n) - 1;
+        let full = full_mask(n);
         let mut units = Vec::new();
         for r in (0..=full).filter(|r| r.count_ones() as usize == g.e) {
             let mut orbit = vec![r, flip(r)];
@@ -366,7 +368,7 @@ impl Plan {
         let flip = |x: u32| x.reverse_bits() >> (32 - n);
         let mid = n % 2 == 1;
         let east_mid = mid && r >> g.h & 1 == 1;
-        let rest = ((1u32 << n) - 1) ^ r;
+        let rest = full_mask(n) ^ r;
         [
             (r & north_mask, flip(r) & north_mask, east_mid),
             (rest & north_mask, flip(rest) & north_mask, mid && !east_mid),
