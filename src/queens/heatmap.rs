@@ -392,34 +392,4 @@ mod tests {
         assert!((rank0 - 1.0).abs() < 1e-12);
         assert!(heatmap(3, false).cells().all(|c| c.share == 0.0));
     }
-
-    /// Release times: `cargo test --release --lib queens::heatmap::tests::speed -- --ignored
-    /// --nocapture` (sizes from `HEAT_N`, e.g. `12..=16`, threads from `HEAT_THREADS`).
-    #[test]
-    #[ignore]
-    fn speed() {
-        let threads: usize = std::env::var("HEAT_THREADS").map_or(1, |v| v.parse().unwrap());
-        let (lo, hi) = std::env::var("HEAT_N").map_or((12, 16), |v| {
-            let (a, b) = v.split_once("..=").unwrap();
-            (a.parse().unwrap(), b.parse().unwrap())
-        });
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        for n in lo..=hi {
-            for unique in [false, true] {
-                let cpu = crate::queens::listing::tests::cpu_seconds();
-                let t = std::time::Instant::now();
-                let h = pool.install(|| heatmap(n, unique));
-                eprintln!(
-                    "n = {n}, unique = {unique}, {threads} thread(s): total {} in {:.2} s wall, \
-                     {:.2} CPU-s",
-                    h.total,
-                    t.elapsed().as_secs_f64(),
-                    crate::queens::listing::tests::cpu_seconds() - cpu
-                );
-            }
-        }
-    }
 }

@@ -364,6 +364,20 @@ impl Plan {
         (u128::from(found) * u128::from(weight), tested)
     }
 
+    /// The East and the West signature lists of unit `i` (for timing the two phases of
+    /// [`Plan::join`] apart).
+    pub(super) fn lists(
+        &self,
+        i: usize,
+        east: &mut Vec<u64>,
+        west: &mut Vec<u64>,
+        scratch: &mut Scratch,
+    ) {
+        let [(en, es, east_mid), (wn, ws, west_mid)] = self.half_ranks(self.units[i].0);
+        self.half(false, en, es, east_mid, east, scratch);
+        self.half(true, wn, ws, west_mid, west, scratch);
+    }
+
     /// The ranks of unit `r` (the board ranks whose queen stands East) as [`Plan::half`]
     /// takes them, for the East half then the West half: (table ranks in the North quadrant,
     /// table ranks in the South quadrant, whether the middle rank's queen is in this half).
@@ -543,7 +557,7 @@ impl Pairs {
     /// leaf from a cost model, so that leaves fill their blocks). A leaf's blocks only meet
     /// the short buckets `u` with `u & V == 0`; its other sieve bits are tested as one extra
     /// bit vector per bucket. The sieve bits are dropped from the chunked signatures.
-    fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
+    pub(super) fn count(&mut self, a: &[u64], b: &[u64]) -> u64 {
         let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
         if short.len().min(long.len()) < SHORT {
             return naive(short, long);
@@ -623,6 +637,51 @@ impl Pairs {
             }
         }
         total
+    }
+}
+
+impl Scratch {
+    /// The pair counter of the scratch.
+    pub(super) fn pairs(&mut self) -> &mut Pairs {
+        &mut self.pairs
+    }
+}
+
+/// One transposed block of [`Pairs::count`] and its chunk tables, on its own (for timing the
+/// kernels apart).
+pub(super) struct Block {
+    chunks: usize,
+    tables: Vec<[u64; 8]>,
+    bits: Vec<[u64; 8]>,
+}
+
+impl Block {
+    /// An empty block of signatures of `chunks` chunks.
+    pub(super) fn new(chunks: usize) -> Block {
+        Block {
+            chunks,
+            tables: vec![[0; 8]; chunks << CHUNK],
+            bits: vec![[0; 8]; 64],
+        }
+    }
+
+    /// Transposes `block` (at most [`BLOCK`] signatures) and builds its chunk tables.
+    pub(super) fn build(&mut self, block: &[u64]) {
+        assert!(block.len() <= BLOCK);
+        build_tables(block, self.chunks, false, &mut self.bits, &mut self.tables);
+    }
+
+    /// The pairs (signature of the block, `y` of `ys`) that share no bit.
+    pub(super) fn scan(&self, ys: &[u64]) -> u64 {
+        scan_leaf(
+            &self.tables,
+            self.chunks,
+            &self.bits[56..],
+            0,
+            0,
+            ys,
+            &[0, ys.len()],
+        )
     }
 }
 
@@ -756,6 +815,36 @@ mod tests {
     }
 
     #[test]
+    fn the_phases_apart_count_what_join_counts() {
+        for n in [11, 12] {
+            let plan = Plan::new(n);
+            let mut s = Scratch::default();
+            let (mut east, mut west) = (Vec::new(), Vec::new());
+            for i in 0..plan.len() {
+                plan.lists(i, &mut east, &mut west, &mut s);
+                let found = s.pairs().count(&east, &west);
+                assert_eq!(found, naive(&east, &west));
+                let (sols, _) = plan.join(i, &mut s);
+                assert_eq!(sols, u128::from(found) * u128::from(plan.units[i].1));
+            }
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let v: Vec<u64> = (0..700)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x & x.rotate_left(7) & ((1u64 << 35) - 1)
+            })
+            .collect();
+        let mut block = Block::new(7);
+        for len in [BLOCK, 300, 1] {
+            block.build(&v[..len]);
+            assert_eq!(block.scan(&v[BLOCK..]), naive(&v[..len], &v[BLOCK..]));
+        }
+    }
+
+    #[test]
     fn subsets_are_all_k_subsets_in_order() {
         for set in [0u32, 0b1, 0b1011_0110, 0x7fe] {
             for k in 0..=set.count_ones() + 1 {
@@ -794,165 +883,5 @@ mod tests {
             assert_eq!(pairs.count(&a, &b), want, "{la} {lb} {bits}");
             assert_eq!(pairs.count(&b, &a), want);
         }
-    }
-}
-
-#[cfg(test)]
-mod stats {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn list_stats() {
-        let n: usize = std::env::var("QN")
-            .map(|v| v.parse().unwrap())
-            .unwrap_or(17);
-        let plan = Plan::new(n);
-        let mut s = Scratch::default();
-        let (mut se, mut sw, mut de, mut dw, mut pairs, mut units) =
-            (0u64, 0u64, 0u64, 0u64, 0u128, 0u64);
-        let mut t_half = std::time::Duration::ZERO;
-        let mut t_count = std::time::Duration::ZERO;
-        let step = (plan.len() / 300).max(1);
-        for i in (0..plan.len()).step_by(step) {
-            let (r, _) = plan.units[i];
-            let [(en, es, east_mid), (wn, ws, west_mid)] = plan.half_ranks(r);
-            let mut east = Vec::new();
-            let mut west = Vec::new();
-            let t = std::time::Instant::now();
-            plan.half(false, en, es, east_mid, &mut east, &mut s);
-            plan.half(true, wn, ws, west_mid, &mut west, &mut s);
-            t_half += t.elapsed();
-            let t = std::time::Instant::now();
-            pairs += u128::from(s.pairs.count(&east, &west));
-            t_count += t.elapsed();
-            se += east.len() as u64;
-            sw += west.len() as u64;
-            east.sort_unstable();
-            east.dedup();
-            west.sort_unstable();
-            west.dedup();
-            de += east.len() as u64;
-            dw += west.len() as u64;
-            units += 1;
-        }
-        println!(
-            "n={n} units={} sampled={units} avg E={} W={} distinct E={} W={} sols/unit={} half={:?} count={:?}",
-            plan.len(),
-            se / units,
-            sw / units,
-            de / units,
-            dw / units,
-            pairs / u128::from(units),
-            t_half,
-            t_count
-        );
-    }
-}
-
-#[cfg(test)]
-mod micro {
-    use super::*;
-
-    #[test]
-    #[ignore]
-    fn build_cost() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let v: Vec<u64> = (0..512)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x & x.rotate_left(7) & ((1u64 << 33) - 1)
-            })
-            .collect();
-        let chunks = 7;
-        let mut t = vec![[0u64; 8]; chunks << CHUNK];
-        let mut bits = vec![[0u64; 8]; 64];
-        let s = std::time::Instant::now();
-        for _ in 0..20000 {
-            build_tables(std::hint::black_box(&v), chunks, false, &mut bits, &mut t);
-        }
-        println!("build {:?} per block", s.elapsed() / 20000);
-        let s = std::time::Instant::now();
-        let mut tot = 0;
-        for _ in 0..200 {
-            tot += scan_leaf(
-                &t,
-                chunks,
-                &bits[56..],
-                0,
-                0,
-                std::hint::black_box(&v),
-                &[0, v.len()],
-            );
-        }
-        println!("scan {:?} per entry {tot}", s.elapsed() / 200 / 512);
-    }
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod unit_bench {
-    use super::*;
-
-    fn thread_cpu() -> f64 {
-        let mut ts = Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime with a valid pointer.
-        unsafe { clock_gettime(3, &mut ts) };
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    }
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    unsafe extern "C" {
-        fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
-    }
-
-    /// Thread CPU time of the list building and the pair count on a sample of units
-    /// (QN, QSTEP, QREPS): best of the repetitions.
-    #[test]
-    #[ignore]
-    fn unit_split() {
-        let env = |k: &str, d: usize| std::env::var(k).map(|v| v.parse().unwrap()).unwrap_or(d);
-        let n = env("QN", 19);
-        let step = env("QSTEP", 150);
-        let reps = env("QREPS", 3);
-        let plan = Plan::new(n);
-        let mut s = Scratch::default();
-        let idx: Vec<usize> = (0..plan.len()).step_by(step).collect();
-        let (mut best_h, mut best_c) = (f64::MAX, f64::MAX);
-        let mut found = 0u64;
-        for _ in 0..reps {
-            let (mut th, mut tc) = (0.0, 0.0);
-            found = 0;
-            for &i in &idx {
-                let (r, _) = plan.units[i];
-                let [(en, es, em), (wn, ws, wm)] = plan.half_ranks(r);
-                let mut east = std::mem::take(&mut s.east);
-                let mut west = std::mem::take(&mut s.west);
-                let t = thread_cpu();
-                plan.half(false, en, es, em, &mut east, &mut s);
-                plan.half(true, wn, ws, wm, &mut west, &mut s);
-                let t2 = thread_cpu();
-                found += s.pairs.count(&east, &west);
-                tc += thread_cpu() - t2;
-                th += t2 - t;
-                s.east = east;
-                s.west = west;
-            }
-            best_h = best_h.min(th);
-            best_c = best_c.min(tc);
-        }
-        println!(
-            "n={n} units={} lists {:.3} s count {:.3} s (best of {reps}) found {found}",
-            idx.len(),
-            best_h,
-            best_c
-        );
     }
 }
