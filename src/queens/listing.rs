@@ -520,6 +520,71 @@ pub fn for_each_solution(
     }
 }
 
+/// Calls `emit(q, class_size)` for every `n`-queens solution in the order the dancing-links
+/// search finds them on the exact-cover model ([`Queens`]): it branches on the rank or file
+/// with the fewest open squares (the middle of the board first on ties), so the first
+/// solutions come after a few hundred nodes for every n, where lexicographic order puts them
+/// behind a long search from n = 30 on. With `unique`, every class representative with
+/// `class_size = Some(size)`: the search runs below each root of
+/// [`Queens::representative_roots`] in turn (q0 = 0, 1, ...), where representatives are
+/// common. Every solution exactly once, on the calling thread, in the same order on every run.
+/// Stops at the first `Break` of `emit` and returns it.
+pub fn for_each_solution_in_search_order(
+    n: usize,
+    unique: bool,
+    mut emit: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, QueensError> {
+    let model = Queens::new(n)?;
+    let mut q = [0u8; MAX_N];
+    let flow = std::cell::Cell::new(ControlFlow::Continue(()));
+    let mut visit = |s: &[OptionId]| {
+        let q = &mut q[..n];
+        model.columns_into(s, q);
+        let f = match unique {
+            false => emit(q, None),
+            true => match symmetry::representative_class(q) {
+                Some(size) => emit(q, Some(size)),
+                None => ControlFlow::Continue(()),
+            },
+        };
+        flow.set(f);
+        f
+    };
+    if !unique {
+        Solver::new(model.problem()).run(&Budget::unlimited(), &mut visit);
+        return Ok(flow.get());
+    }
+    for (options, queen) in model.representative_roots() {
+        let mut solver = Solver::with_options(model.problem(), options.iter().copied());
+        solver.run_subproblem(&[queen], &Budget::unlimited(), &mut visit);
+        if flow.get().is_break() {
+            break;
+        }
+    }
+    Ok(flow.get())
+}
+
+/// Writes the rows (no header) of every `n`-queens solution (with `unique` every class
+/// representative with its class size) in the order of
+/// [`for_each_solution_in_search_order`], numbered from 1, at most `limit`, in `format`, to
+/// `out`. Returns the number of rows written.
+pub fn list_in_search_order(
+    n: usize,
+    unique: bool,
+    limit: Option<u64>,
+    format: ListFormat,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let limit = limit.unwrap_or(u64::MAX);
+    if limit == 0 {
+        return Ok(0);
+    }
+    let mut rows = NumberedRows::new(out, format, 0, limit);
+    let _ = for_each_solution_in_search_order(n, unique, |q, class_size| rows.push(q, class_size))
+        .map_err(io::Error::other)?;
+    rows.finish()
+}
+
 /// Writes the rows (no header) of every `n`-queens solution — with `unique`, every class
 /// representative with its class size — in lexicographic order, numbered from 1, at most
 /// `limit`, in `format`, to `out`, found by `engine`. Returns the number of rows written.
@@ -974,6 +1039,97 @@ pub(crate) mod tests {
                 for_each_solution(33, false, engine, |_, _| ControlFlow::Continue(())),
                 Err(QueensError::BadSize(33))
             );
+        }
+    }
+
+    /// A002562 for n = 1..=12.
+    const CLASSES: [usize; 12] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787];
+
+    /// Whether `q` is a permutation with no two queens on a diagonal.
+    fn is_solution(q: &[u8]) -> bool {
+        let n = q.len();
+        let mut files = vec![false; n];
+        q.iter()
+            .all(|&c| usize::from(c) < n && !std::mem::replace(&mut files[usize::from(c)], true))
+            && (0..n).all(|i| (i + 1..n).all(|j| usize::from(q[i].abs_diff(q[j])) != j - i))
+    }
+
+    #[test]
+    fn the_search_order_lists_every_solution_once() {
+        for n in 1..=11 {
+            for unique in [false, true] {
+                let mut got = Vec::new();
+                let flow = for_each_solution_in_search_order(n, unique, |q, s| {
+                    got.push((q.to_vec(), s));
+                    ControlFlow::Continue(())
+                });
+                assert!(flow.unwrap().is_continue());
+                assert!(got.iter().all(|(q, _)| is_solution(q)), "n = {n}");
+                let want = if unique { CLASSES } else { SOLUTIONS };
+                assert_eq!(got.len(), want[n - 1], "n = {n} unique = {unique}");
+                // The same solutions (and class sizes) as the lexicographic listing, each once.
+                let lex = all_in_order(n, unique, 1);
+                let mut sorted = got.clone();
+                sorted.sort();
+                assert_eq!(sorted, lex, "n = {n} unique = {unique}");
+                // The same order on every run.
+                let mut again = Vec::new();
+                let _ = for_each_solution_in_search_order(n, unique, |q, s| {
+                    again.push((q.to_vec(), s));
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(again, got);
+            }
+        }
+        assert_eq!(
+            for_each_solution_in_search_order(0, false, |_, _| ControlFlow::Continue(())),
+            Err(QueensError::BadSize(0))
+        );
+    }
+
+    #[test]
+    fn the_search_order_finds_first_solutions_of_large_boards() {
+        for n in 20..=MAX_N {
+            for unique in [false, true] {
+                let mut got = Vec::new();
+                let flow = for_each_solution_in_search_order(n, unique, |q, s| {
+                    assert!(is_solution(q), "n = {n}: {q:?}");
+                    assert_eq!(s.is_some(), unique);
+                    if let Some(size) = s {
+                        assert_eq!(symmetry::representative_class(q), Some(size));
+                    }
+                    got.push(q.to_vec());
+                    if got.len() == 20 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                assert!(flow.unwrap().is_break());
+                got.sort();
+                got.dedup();
+                assert_eq!(got.len(), 20, "n = {n}: distinct");
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_order_rows_are_numbered_and_limited() {
+        let (n, unique) = (9, true);
+        let mut want = Vec::new();
+        let _ = for_each_solution_in_search_order(n, unique, |q, s| {
+            let index = 1 + want.iter().filter(|&&b| b == b'\n').count() as u64;
+            ListFormat::Csv.row(&mut want, index, q, s);
+            ControlFlow::Continue(())
+        });
+        let lines: Vec<&[u8]> = want.split_inclusive(|&b| b == b'\n').collect();
+        assert_eq!(lines.len(), CLASSES[n - 1]);
+        for limit in [None, Some(0), Some(1), Some(7), Some(1000)] {
+            let mut out = Vec::new();
+            let k = list_in_search_order(n, unique, limit, ListFormat::Csv, &mut out).unwrap();
+            let take = limit.map_or(lines.len(), |l| (l as usize).min(lines.len()));
+            assert_eq!(k, take as u64);
+            assert_eq!(out, lines[..take].concat());
         }
     }
 

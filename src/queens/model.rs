@@ -87,6 +87,34 @@ impl Queens {
         solver
     }
 
+    /// The roots of the search for class representatives: for each file c = 0..=(n-1)/2, the
+    /// options of the board without the edge squares nearer a corner than c, and the queen
+    /// (0, c) to force. Every class representative (the lexicographically smallest image of
+    /// its class) lies below exactly one root, that of its q0; the other solutions below the
+    /// roots are not representatives.
+    pub fn representative_roots(&self) -> Vec<(Vec<OptionId>, OptionId)> {
+        // The 8 symmetries map the four edges of the board onto each other, each edge with
+        // either corner first; an image's rank-0 queen stands in file d, where d is the
+        // distance of some edge queen from some corner along its edge. So the
+        // lexicographically smallest image has its rank-0 queen in file c = the least such
+        // distance, and every queen on another edge at distance >= c from both ends of that
+        // edge.
+        let n = self.n;
+        (0..n.div_ceil(2))
+            .map(|c| {
+                let near = |k: usize| k < c || k > n - 1 - c;
+                let options: Vec<OptionId> = (0..n * n)
+                    .filter(|&k| {
+                        let (r, f) = (k / n, k % n);
+                        !((r == n - 1 && near(f)) || ((f == 0 || f == n - 1) && near(r)))
+                    })
+                    .map(|k| OptionId(k as u32))
+                    .collect();
+                (options, self.option(0, c))
+            })
+            .collect()
+    }
+
     /// The exact-cover problem (option `r·n + c` is the queen on square (r, c)).
     pub fn problem(&self) -> &Problem {
         &self.problem
@@ -207,24 +235,8 @@ impl Tasks {
                 }
             }
             Reduction::Full => {
-                // The 8 symmetries map the four edges of the board onto each other, each
-                // edge with either corner first; an image's rank-0 queen stands in file d,
-                // where d is the distance of some edge queen from some corner along its edge.
-                // So the lexicographically smallest image (the class representative) has
-                // its rank-0 queen in file c = the least such distance, and every queen on
-                // another edge at distance >= c from both ends of that edge. The root for c
-                // forces the queen (0, c), c <= (n-1)/2, and leaves out the edge squares
-                // nearer a corner than c.
-                for c in 0..n.div_ceil(2) {
-                    let near = |k: usize| k < c || k > n - 1 - c;
-                    let options: Vec<OptionId> = (0..n * n)
-                        .filter(|&k| {
-                            let (r, f) = (k / n, k % n);
-                            !((r == n - 1 && near(f)) || ((f == 0 || f == n - 1) && near(r)))
-                        })
-                        .map(|k| OptionId(k as u32))
-                        .collect();
-                    roots.push((Some(options), vec![model.option(0, c)], 1));
+                for (options, queen) in model.representative_roots() {
+                    roots.push((Some(options), vec![queen], 1));
                 }
             }
         }

@@ -169,6 +169,98 @@ fn threads_and_limits_keep_the_order() {
         .code(2);
 }
 
+/// The columns of each CSV row of `queens list` (after the header), checked to be a solution.
+fn csv_solutions(csv: &[u8], n: usize) -> Vec<Vec<usize>> {
+    let text = String::from_utf8(csv.to_vec()).unwrap();
+    text.lines()
+        .skip(1)
+        .enumerate()
+        .map(|(i, row)| {
+            let f: Vec<usize> = row.split(',').map(|x| x.parse().unwrap()).collect();
+            assert_eq!((f[0], f[1]), (i + 1, n), "{row}");
+            let q = f[2..n + 2].to_vec();
+            let mut files = q.clone();
+            files.sort_unstable();
+            assert!(
+                files.iter().copied().eq(0..n),
+                "{row}: not one queen per file"
+            );
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert_ne!(q[a].abs_diff(q[b]), b - a, "{row}: a diagonal");
+                }
+            }
+            q
+        })
+        .collect()
+}
+
+#[test]
+fn search_order_lists_every_solution_once() {
+    for n in 1..=11usize {
+        let ns = n.to_string();
+        for unique in [false, true] {
+            let mut args = vec![
+                "queens", "list", &ns, "--order", "search", "--format", "csv",
+            ];
+            if unique {
+                args.push("--unique");
+            }
+            let out = stdout_of(&args);
+            let mut got = csv_solutions(&out, n);
+            let want = if unique { A002562 } else { A000170 };
+            assert_eq!(got.len() as u128, want[n - 1], "n = {n} unique = {unique}");
+            // The same solutions as the lexicographic listing, each once.
+            let lex_args: Vec<&str> = args
+                .iter()
+                .copied()
+                .filter(|a| *a != "--order" && *a != "search")
+                .collect();
+            let lex = csv_solutions(&stdout_of(&lex_args), n);
+            got.sort();
+            assert_eq!(got, lex, "n = {n} unique = {unique}");
+            // Any thread count, and --engine dlx, list in the same order.
+            let again = stdout_of(&[&args[..], &["-t", "3", "--engine", "dlx"]].concat());
+            assert!(again == out, "n = {n} unique = {unique}");
+        }
+    }
+}
+
+#[test]
+fn search_order_gives_first_solutions_of_large_boards_at_once() {
+    for n in ["24", "30", "31", "32"] {
+        let size: usize = n.parse().unwrap();
+        let t = std::time::Instant::now();
+        let out = stdout_of(&[
+            "queens", "list", n, "--order", "search", "--limit", "50", "--format", "csv",
+        ]);
+        let elapsed = t.elapsed();
+        let mut q = csv_solutions(&out, size);
+        assert_eq!(q.len(), 50);
+        q.sort();
+        q.dedup();
+        assert_eq!(q.len(), 50, "n = {n}: distinct");
+        // Lexicographic order takes seconds to minutes here; allow a loaded machine.
+        assert!(elapsed.as_secs() < 10, "n = {n}: {elapsed:?}");
+        let svg = stdout_of(&[
+            "queens", "list", n, "--order", "search", "--limit", "5", "--format", "svg",
+        ]);
+        let boards = svg_boards(&String::from_utf8(svg).unwrap());
+        let first: Vec<Vec<usize>> = csv_solutions(&out, size).into_iter().take(5).collect();
+        assert_eq!(
+            boards.into_iter().map(|(_, q)| q).collect::<Vec<_>>(),
+            first
+        );
+    }
+    xcover()
+        .args([
+            "queens", "list", "8", "--order", "search", "--engine", "bits",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--order search"));
+}
+
 #[test]
 fn help_shows_examples() {
     for cmd in ["list", "heatmap"] {
