@@ -26,7 +26,7 @@
 //! is visited exactly once, so each class is counted exactly once, in exactly one task: the
 //! per-task counts are whole numbers and add up across shards.
 //!
-//! [`super::listing`] lists the solutions (both engines, in lexicographic order).
+//! The solutions are listed by the `listing` module (both engines, in lexicographic order).
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
