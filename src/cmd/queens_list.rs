@@ -1,8 +1,10 @@
 //! `xcover queens list`: every n-queens solution (or one per symmetry class), numbered in
-//! lexicographic order of its columns, as boards, CSV, JSON Lines or one SVG picture.
+//! lexicographic order of its columns (or, with `--order search`, in the order the
+//! dancing-links search finds them), as boards, CSV, JSON Lines or one SVG picture.
 //!
-//! Both engines write through [`listing::list`]: the same tasks, the same ordered window, the
-//! same row writer ([`ListFormat`]), so their output is byte-identical.
+//! Both engines write the lexicographic listing through [`listing::list`]: the same tasks, the
+//! same ordered window, the same row writer ([`ListFormat`]), so their output is
+//! byte-identical.
 
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -15,13 +17,12 @@ use crate::io::output::Output;
 use crate::io::records::ListFormat;
 use crate::io::svg::{self, SvgBoards};
 use crate::queens::listing::{self, ListEngine};
-use crate::queens::model::{self, Queens};
 
 const EXAMPLES: &str = "\
 Examples:
   xcover queens list 8 --format csv                  # all 92 solutions of 8-queens as CSV
   xcover queens list 10 --unique --format json       # one record per class, with its size
-  xcover queens list 12 --limit 24 --format svg -o first.svg";
+  xcover queens list 32 --order search --limit 24 --format svg -o first.svg  # at once";
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = EXAMPLES)]
@@ -38,10 +39,16 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Board)]
     pub format: Format,
-    /// The search: `bits` (word-parallel, the fastest) or `dlx` (dancing links on the
-    /// exact-cover model). The output is the same, byte for byte.
-    #[arg(long, value_enum, default_value_t = Engine::Bits)]
-    pub engine: Engine,
+    /// The order of the solutions: `lex` (lexicographic order of the columns) or `search`
+    /// (the dancing-links search's own order, which finds the first solutions of any board
+    /// at once).
+    #[arg(long, value_enum, default_value_t = Order::Lex)]
+    pub order: Order,
+    /// The search of the lexicographic listing: `bits` (word-parallel, the fastest) or `dlx`
+    /// (dancing links on the exact-cover model); the output is the same, byte for byte.
+    /// `--order search` is dlx's [default: bits, or dlx with --order search].
+    #[arg(long, value_enum)]
+    pub engine: Option<Engine>,
     #[command(flatten)]
     pub threads: super::Threads,
     /// Write to FILE (atomically) instead of stdout.
@@ -55,6 +62,18 @@ pub enum Engine {
     Bits,
     /// Dancing links on the exact-cover model.
     Dlx,
+}
+
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Lexicographic order of the columns `(q0, q1, ...)`, the same for every engine and
+    /// thread count (the default).
+    Lex,
+    /// The order the dancing-links search finds the solutions in (it branches on the rank or
+    /// file with the fewest open squares): the first ones come at once for every n, where the
+    /// lexicographic order needs a long search from n = 30 on. One thread; the same order on
+    /// every run.
+    Search,
 }
 
 #[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -72,9 +91,17 @@ pub enum Format {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.board.n as usize;
     let pool = thread_pool(args.threads.threads)?;
-    let engine = match args.engine {
-        Engine::Bits => ListEngine::Bits,
-        Engine::Dlx => ListEngine::Dlx,
+    let engine = match (args.order, args.engine) {
+        (Order::Search, Some(Engine::Bits)) => {
+            return Err(InputError(
+                "--order search is the order of the dancing-links search: use it without \
+                 --engine bits"
+                    .into(),
+            )
+            .into());
+        }
+        (Order::Search, _) | (Order::Lex, Some(Engine::Dlx)) => ListEngine::Dlx,
+        (Order::Lex, None | Some(Engine::Bits)) => ListEngine::Bits,
     };
     let format = match args.format {
         Format::Board => ListFormat::Board,
@@ -82,22 +109,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Format::Json => ListFormat::Json,
         Format::Svg => {
             let mut out = Output::create(args.output.as_deref())?;
-            write_svg(&args, &pool, &mut out)?;
+            write_svg(&args, engine, &mut out)?;
             out.finish()?;
             return Ok(ExitCode::SUCCESS);
         }
     };
     let mut out = Output::create(args.output.as_deref())?;
     out.write_all(&format.header(n, args.unique))?;
-    listing::list(
-        n,
-        args.unique,
-        args.limit,
-        format,
-        engine,
-        Some(&pool),
-        &mut out,
-    )?;
+    match args.order {
+        Order::Lex => listing::list(
+            n,
+            args.unique,
+            args.limit,
+            format,
+            engine,
+            Some(&pool),
+            &mut out,
+        )?,
+        Order::Search => {
+            listing::list_in_search_order(n, args.unique, args.limit, format, &mut out)?
+        }
+    };
     out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -111,27 +143,21 @@ fn stop_at(index: u64, limit: u64) -> ControlFlow<()> {
 }
 
 /// One SVG picture of the boards. The picture's size comes first, so the boards are gathered
-/// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing stops as soon as it has
-/// them (or one more, to refuse a bigger picture), as fast as the CSV of as many boards.
-fn write_svg(args: &Args, pool: &rayon::ThreadPool, out: &mut Output) -> anyhow::Result<()> {
+/// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing (the same solutions in the
+/// same order as the other formats, on the calling thread) stops as soon as it has them (or
+/// one more, to refuse a bigger picture).
+fn write_svg(args: &Args, engine: ListEngine, out: &mut Output) -> anyhow::Result<()> {
     let n = args.board.n as usize;
     let want = args.limit.unwrap_or(u64::MAX).min(svg::MAX_BOARDS + 1);
     let mut boards: Vec<(Vec<u32>, Option<u8>)> = Vec::new();
-    let mut keep = |q: &[u8], class_size: Option<u8>| {
+    let keep = |q: &[u8], class_size: Option<u8>| {
         boards.push((q.iter().map(|&c| u32::from(c)).collect(), class_size));
         stop_at(boards.len() as u64, want)
     };
-    match args.engine {
-        Engine::Bits => {
-            let _ = listing::for_each_solution_in(n, &[], args.unique, &mut keep);
-        }
-        Engine::Dlx => {
-            let model = Queens::new(n)?;
-            model::for_each_solution(&model, args.unique, Some(pool), |q, c| {
-                Ok::<_, std::convert::Infallible>(keep(q, c))
-            })?;
-        }
-    }
+    let _ = match args.order {
+        Order::Lex => listing::for_each_solution(n, args.unique, engine, keep)?,
+        Order::Search => listing::for_each_solution_in_search_order(n, args.unique, keep)?,
+    };
     if boards.len() as u64 > svg::MAX_BOARDS {
         return Err(InputError(format!(
             "more than {} boards for one SVG picture: choose some with --limit K (K <= {}), \

@@ -82,11 +82,85 @@ use rayon::prelude::*;
 
 use crate::engine::in_shard;
 
-use super::count::RESIDUE_MODULUS;
+pub use super::common::MAX_N;
+use super::common::{RESIDUE_MODULUS, full_mask};
 use super::symmetry;
 
 mod mitm;
 mod quadrant;
+
+/// The phases of the count by quadrants one by one, for the `phases` benchmark's timings (not
+/// a stable interface).
+#[doc(hidden)]
+pub mod quadrant_parts {
+    use super::quadrant::{Block as QBlock, Plan, Scratch};
+
+    /// The units of a count by quadrants, with one worker's scratch buffers.
+    pub struct Units {
+        plan: Plan,
+        scratch: Scratch,
+    }
+
+    impl Units {
+        /// The plan (table and units) for `n` (4..=23).
+        pub fn new(n: usize) -> Units {
+            assert!(
+                (4..=super::quadrant::MAX_N).contains(&n),
+                "quadrants take n = 4..={}",
+                super::quadrant::MAX_N
+            );
+            Units {
+                plan: Plan::new(n),
+                scratch: Scratch::default(),
+            }
+        }
+
+        /// The number of units.
+        pub fn len(&self) -> usize {
+            self.plan.len()
+        }
+
+        /// Whether there are no units.
+        pub fn is_empty(&self) -> bool {
+            self.plan.len() == 0
+        }
+
+        /// The East and West signature lists of unit `i`.
+        pub fn lists(&mut self, i: usize, east: &mut Vec<u64>, west: &mut Vec<u64>) {
+            self.plan.lists(i, east, west, &mut self.scratch);
+        }
+
+        /// The pairs `(x, y)`, `x` in `east`, `y` in `west`, with `x & y == 0`.
+        pub fn pairs(&mut self, east: &[u64], west: &[u64]) -> u64 {
+            self.scratch.pairs().count(east, west)
+        }
+
+        /// Unit `i` whole: (solutions counted for its orbit, pairs tested).
+        pub fn join(&mut self, i: usize) -> (u128, u64) {
+            self.plan.join(i, &mut self.scratch)
+        }
+    }
+
+    /// One transposed block of signatures with its chunk tables.
+    pub struct Block(QBlock);
+
+    impl Block {
+        /// An empty block of signatures of `chunks` chunks of 5 bits.
+        pub fn new(chunks: usize) -> Block {
+            Block(QBlock::new(chunks))
+        }
+
+        /// Transposes `block` (at most 512 signatures) and builds the chunk tables.
+        pub fn build(&mut self, block: &[u64]) {
+            self.0.build(block);
+        }
+
+        /// The pairs (signature of the block, `y` of `ys`) that share no bit.
+        pub fn scan(&self, ys: &[u64]) -> u64 {
+            self.0.scan(ys)
+        }
+    }
+}
 
 /// Boards from this size up to [`mitm::MAX_N`] are counted by meeting in the middle when the
 /// fundamental count is not asked for.
@@ -95,9 +169,6 @@ const MITM_MIN_N: usize = 12;
 /// Boards from this size up to [`quadrant::MAX_N`] are counted by quadrants when the
 /// fundamental count is not asked for (below it, meeting in the middle is faster).
 const QUADRANT_MIN_N: usize = 16;
-
-/// The largest board the counter takes (masks are `u32`).
-pub const MAX_N: usize = 32;
 
 /// Boards below this size are counted by a plain enumeration of all solutions with an explicit
 /// canonical-form test (a single task); the symmetric split needs `n >= 4`.
@@ -189,10 +260,6 @@ struct Frame {
     /// taken there (none left over: the later ranks may not use them). `usize::MAX` if none.
     side_rank: usize,
     sides: u32,
-}
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
 }
 
 impl Frame {

@@ -6,11 +6,8 @@ use crate::quote::quote;
 use crate::records::{Hex64, Kind, Rule, Shard, ShardRecord, Status};
 
 use super::bits;
+pub use super::common::{Counted, MAX_N, RESIDUE_MODULUS, Work};
 use super::model::{self, CountConfig, Queens, Reduction};
-
-/// The modulus of the check residue both engines keep: `solutions mod P`, accumulated task by
-/// task independently of the sum, and compared with it at the end of a count.
-pub const RESIDUE_MODULUS: u64 = 1_000_000_007;
 
 /// The counting engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,11 +28,10 @@ impl Engine {
         }
     }
 
-    /// The largest board the engine counts.
+    /// The largest board the engine counts (both take [`MAX_N`]).
     pub fn max_n(self) -> usize {
         match self {
-            Engine::Dlx => model::MAX_N,
-            Engine::Bits => bits::MAX_N,
+            Engine::Dlx | Engine::Bits => MAX_N,
         }
     }
 
@@ -65,13 +61,6 @@ impl Engine {
             .find(|e| e.name() == s)
     }
 }
-
-/// The largest board any engine counts (the command line's limit).
-pub const MAX_N: usize = if model::MAX_N > bits::MAX_N {
-    model::MAX_N
-} else {
-    bits::MAX_N
-};
 
 impl Reduction {
     /// The reduction's name on the command line and in records: `full`, `mirror` or `none`.
@@ -199,37 +188,6 @@ pub enum CountError {
     },
 }
 
-/// Engine work. `updates` and `mems` are counted by the dlx engine only.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Work {
-    /// Search nodes.
-    pub nodes: u64,
-    /// List updates (dlx engine).
-    pub updates: Option<u64>,
-    /// Memory accesses (dlx engine).
-    pub mems: Option<u64>,
-}
-
-/// The result of a count (of one shard, or the whole).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Counted {
-    /// Solutions counted.
-    pub solutions: u128,
-    /// Fundamental solutions, when asked for.
-    pub unique: Option<u128>,
-    /// The engine's work.
-    pub work: Work,
-    /// Tasks counted (in this shard).
-    pub tasks: usize,
-    /// Tasks of the whole split.
-    pub tasks_total: usize,
-    /// `solutions mod RESIDUE_MODULUS`, summed task by task (equal to it: [`count`] checks).
-    pub residue: u64,
-    /// A stop was requested ([`crate::engine::request_stop`]) during the count: the counts
-    /// are lower bounds.
-    pub interrupted: bool,
-}
-
 /// Counts as asked, on a pool of `request.threads` threads. `progress(done, total,
 /// solutions_so_far)` is called from the workers after each task.
 pub fn count(
@@ -248,7 +206,7 @@ pub fn count(
             let model = Queens::new(n).map_err(|_| CountError::BadSize {
                 n,
                 engine: "dlx",
-                max: model::MAX_N,
+                max: MAX_N,
             })?;
             let config = CountConfig {
                 unique: request.unique,

@@ -32,7 +32,8 @@ use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
-use crate::queens::listing::{self, MAX_N};
+use crate::queens::common::{MAX_N, full_mask};
+use crate::queens::listing;
 use crate::queens::symmetry::Symmetry;
 
 /// Solutions (or, with `unique`, class representatives) with a queen on each square.
@@ -179,10 +180,6 @@ fn tally(n: usize, prefix: &[u8], t: &mut [u64]) {
     for (r, &c) in prefix.iter().enumerate() {
         t[r * n + usize::from(c)] += below;
     }
-}
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
 }
 
 struct Tally<'t> {
@@ -394,35 +391,5 @@ mod tests {
         let rank0: f64 = cells[..8].iter().map(|c| c.share).sum();
         assert!((rank0 - 1.0).abs() < 1e-12);
         assert!(heatmap(3, false).cells().all(|c| c.share == 0.0));
-    }
-
-    /// Release times: `cargo test --release --lib queens::heatmap::tests::speed -- --ignored
-    /// --nocapture` (sizes from `HEAT_N`, e.g. `12..=16`, threads from `HEAT_THREADS`).
-    #[test]
-    #[ignore]
-    fn speed() {
-        let threads: usize = std::env::var("HEAT_THREADS").map_or(1, |v| v.parse().unwrap());
-        let (lo, hi) = std::env::var("HEAT_N").map_or((12, 16), |v| {
-            let (a, b) = v.split_once("..=").unwrap();
-            (a.parse().unwrap(), b.parse().unwrap())
-        });
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        for n in lo..=hi {
-            for unique in [false, true] {
-                let cpu = crate::queens::listing::tests::cpu_seconds();
-                let t = std::time::Instant::now();
-                let h = pool.install(|| heatmap(n, unique));
-                eprintln!(
-                    "n = {n}, unique = {unique}, {threads} thread(s): total {} in {:.2} s wall, \
-                     {:.2} CPU-s",
-                    h.total,
-                    t.elapsed().as_secs_f64(),
-                    crate::queens::listing::tests::cpu_seconds() - cpu
-                );
-            }
-        }
     }
 }

@@ -7,7 +7,8 @@
 //! A solution is its columns `q[0..n]` (`q[r]` is the file of the queen on rank `r`). The
 //! enumerator places ranks 0, 1, ..., n-1 in turn and tries the open files of a rank in
 //! increasing order (lowest set bit first), so solutions come out in lexicographic order of
-//! `q` — the order of [`crate::queens::model::for_each_solution`], solution for solution.
+//! `q`. The dancing-links search ([`ListEngine::Dlx`]) solves each prefix's sub-problem and
+//! sorts its solutions into the same order, solution for solution.
 //!
 //! A *task* is a prefix: the files of the first `d` ranks. [`tasks`] lists every legal prefix
 //! of one depth in lexicographic order, so the tasks' solutions, concatenated in task order,
@@ -41,15 +42,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::engine::ordered_window;
 use crate::engine::{Budget, OptionId, Solver};
 pub use crate::io::records::ListFormat;
-use crate::queens::model::Queens;
+pub use crate::queens::common::MAX_N;
+use crate::queens::common::full_mask;
+use crate::queens::model::{Queens, QueensError};
 use crate::queens::symmetry;
-
-/// The largest board (masks are `u32`).
-pub const MAX_N: usize = 32;
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
-}
 
 /// Files that may stand on rank 0: all, or with `unique` only `0..=(n-1)/2`.
 fn rank0_mask(n: usize, unique: bool) -> u32 {
@@ -501,6 +497,94 @@ impl TaskSearch for DlxSearch<'_> {
     }
 }
 
+/// Calls `emit(q, class_size)` for every `n`-queens solution in lexicographic order of `q`,
+/// found by `engine` on the calling thread; with `unique` for every class representative (its
+/// lexicographically smallest image) with `class_size = Some(size)` (`None` without `unique`).
+/// Stops at the first `Break` of `emit` and returns it. The solutions and their order are
+/// those of [`list`], for either engine.
+pub fn for_each_solution(
+    n: usize,
+    unique: bool,
+    engine: ListEngine,
+    mut emit: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, QueensError> {
+    match engine {
+        ListEngine::Bits if (1..=MAX_N).contains(&n) => {
+            Ok(for_each_solution_in(n, &[], unique, emit))
+        }
+        ListEngine::Bits => Err(QueensError::BadSize(n)),
+        ListEngine::Dlx => {
+            let model = Queens::new(n)?;
+            Ok(DlxSearch::new(&model, unique).each(&[], &mut emit))
+        }
+    }
+}
+
+/// Calls `emit(q, class_size)` for every `n`-queens solution in the order the dancing-links
+/// search finds them on the exact-cover model ([`Queens`]): it branches on the rank or file
+/// with the fewest open squares (the middle of the board first on ties), so the first
+/// solutions come after a few hundred nodes for every n, where lexicographic order puts them
+/// behind a long search from n = 30 on. With `unique`, every class representative with
+/// `class_size = Some(size)`: the search runs below each root of
+/// [`Queens::representative_roots`] in turn (q0 = 0, 1, ...), where representatives are
+/// common. Every solution exactly once, on the calling thread, in the same order on every run.
+/// Stops at the first `Break` of `emit` and returns it.
+pub fn for_each_solution_in_search_order(
+    n: usize,
+    unique: bool,
+    mut emit: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, QueensError> {
+    let model = Queens::new(n)?;
+    let mut q = [0u8; MAX_N];
+    let flow = std::cell::Cell::new(ControlFlow::Continue(()));
+    let mut visit = |s: &[OptionId]| {
+        let q = &mut q[..n];
+        model.columns_into(s, q);
+        let f = match unique {
+            false => emit(q, None),
+            true => match symmetry::representative_class(q) {
+                Some(size) => emit(q, Some(size)),
+                None => ControlFlow::Continue(()),
+            },
+        };
+        flow.set(f);
+        f
+    };
+    if !unique {
+        Solver::new(model.problem()).run(&Budget::unlimited(), &mut visit);
+        return Ok(flow.get());
+    }
+    for (options, queen) in model.representative_roots() {
+        let mut solver = Solver::with_options(model.problem(), options.iter().copied());
+        solver.run_subproblem(&[queen], &Budget::unlimited(), &mut visit);
+        if flow.get().is_break() {
+            break;
+        }
+    }
+    Ok(flow.get())
+}
+
+/// Writes the rows (no header) of every `n`-queens solution (with `unique` every class
+/// representative with its class size) in the order of
+/// [`for_each_solution_in_search_order`], numbered from 1, at most `limit`, in `format`, to
+/// `out`. Returns the number of rows written.
+pub fn list_in_search_order(
+    n: usize,
+    unique: bool,
+    limit: Option<u64>,
+    format: ListFormat,
+    out: &mut dyn Write,
+) -> io::Result<u64> {
+    let limit = limit.unwrap_or(u64::MAX);
+    if limit == 0 {
+        return Ok(0);
+    }
+    let mut rows = NumberedRows::new(out, format, 0, limit);
+    let _ = for_each_solution_in_search_order(n, unique, |q, class_size| rows.push(q, class_size))
+        .map_err(io::Error::other)?;
+    rows.finish()
+}
+
 /// Writes the rows (no header) of every `n`-queens solution — with `unique`, every class
 /// representative with its class size — in lexicographic order, numbered from 1, at most
 /// `limit`, in `format`, to `out`, found by `engine`. Returns the number of rows written.
@@ -879,7 +963,7 @@ impl Mirror {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::queens::model::{self, Queens};
+    use crate::queens::model::Queens;
 
     /// A000170 for n = 1..=12.
     const SOLUTIONS: [usize; 12] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
@@ -896,18 +980,161 @@ pub(crate) mod tests {
     }
 
     fn dlx(n: usize, unique: bool) -> Vec<(Vec<u8>, Option<u8>)> {
-        let m = Queens::new(n).unwrap();
         let mut out = Vec::new();
-        model::for_each_solution(&m, unique, None, |q, s| {
+        let flow = for_each_solution(n, unique, ListEngine::Dlx, |q, s| {
             out.push((q.to_vec(), s));
-            Ok::<_, ()>(ControlFlow::Continue(()))
-        })
-        .unwrap();
+            ControlFlow::Continue(())
+        });
+        assert!(flow.unwrap().is_continue());
+        out
+    }
+
+    /// Every permutation `q` of `0..n` in lexicographic order with no two queens on a
+    /// diagonal; with `unique` only the class representatives, with their class sizes.
+    fn brute_force(n: usize, unique: bool) -> Vec<(Vec<u8>, Option<u8>)> {
+        fn extend(n: usize, q: &mut Vec<u8>, unique: bool, out: &mut Vec<(Vec<u8>, Option<u8>)>) {
+            if q.len() == n {
+                let diagonal_free =
+                    (0..n).all(|i| (i + 1..n).all(|j| usize::from(q[i].abs_diff(q[j])) != j - i));
+                if diagonal_free {
+                    if !unique {
+                        out.push((q.clone(), None));
+                    } else if let Some(size) = symmetry::representative_class(q) {
+                        out.push((q.clone(), Some(size)));
+                    }
+                }
+                return;
+            }
+            for c in 0..n as u8 {
+                if !q.contains(&c) {
+                    q.push(c);
+                    extend(n, q, unique, out);
+                    q.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        extend(n, &mut Vec::new(), unique, &mut out);
         out
     }
 
     #[test]
-    fn same_solutions_in_the_same_order_as_the_dancing_links_listing() {
+    fn both_engines_list_the_brute_force_solutions_in_lexicographic_order() {
+        for n in 1..=8 {
+            for unique in [false, true] {
+                let want = brute_force(n, unique);
+                for engine in [ListEngine::Bits, ListEngine::Dlx] {
+                    let mut got = Vec::new();
+                    let flow = for_each_solution(n, unique, engine, |q, s| {
+                        got.push((q.to_vec(), s));
+                        ControlFlow::Continue(())
+                    });
+                    assert!(flow.unwrap().is_continue());
+                    assert_eq!(got, want, "n = {n} unique = {unique} {engine:?}");
+                }
+            }
+        }
+        for engine in [ListEngine::Bits, ListEngine::Dlx] {
+            assert_eq!(
+                for_each_solution(33, false, engine, |_, _| ControlFlow::Continue(())),
+                Err(QueensError::BadSize(33))
+            );
+        }
+    }
+
+    /// A002562 for n = 1..=12.
+    const CLASSES: [usize; 12] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787];
+
+    /// Whether `q` is a permutation with no two queens on a diagonal.
+    fn is_solution(q: &[u8]) -> bool {
+        let n = q.len();
+        let mut files = vec![false; n];
+        q.iter()
+            .all(|&c| usize::from(c) < n && !std::mem::replace(&mut files[usize::from(c)], true))
+            && (0..n).all(|i| (i + 1..n).all(|j| usize::from(q[i].abs_diff(q[j])) != j - i))
+    }
+
+    #[test]
+    fn the_search_order_lists_every_solution_once() {
+        for n in 1..=11 {
+            for unique in [false, true] {
+                let mut got = Vec::new();
+                let flow = for_each_solution_in_search_order(n, unique, |q, s| {
+                    got.push((q.to_vec(), s));
+                    ControlFlow::Continue(())
+                });
+                assert!(flow.unwrap().is_continue());
+                assert!(got.iter().all(|(q, _)| is_solution(q)), "n = {n}");
+                let want = if unique { CLASSES } else { SOLUTIONS };
+                assert_eq!(got.len(), want[n - 1], "n = {n} unique = {unique}");
+                // The same solutions (and class sizes) as the lexicographic listing, each once.
+                let lex = all_in_order(n, unique, 1);
+                let mut sorted = got.clone();
+                sorted.sort();
+                assert_eq!(sorted, lex, "n = {n} unique = {unique}");
+                // The same order on every run.
+                let mut again = Vec::new();
+                let _ = for_each_solution_in_search_order(n, unique, |q, s| {
+                    again.push((q.to_vec(), s));
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(again, got);
+            }
+        }
+        assert_eq!(
+            for_each_solution_in_search_order(0, false, |_, _| ControlFlow::Continue(())),
+            Err(QueensError::BadSize(0))
+        );
+    }
+
+    #[test]
+    fn the_search_order_finds_first_solutions_of_large_boards() {
+        for n in 20..=MAX_N {
+            for unique in [false, true] {
+                let mut got = Vec::new();
+                let flow = for_each_solution_in_search_order(n, unique, |q, s| {
+                    assert!(is_solution(q), "n = {n}: {q:?}");
+                    assert_eq!(s.is_some(), unique);
+                    if let Some(size) = s {
+                        assert_eq!(symmetry::representative_class(q), Some(size));
+                    }
+                    got.push(q.to_vec());
+                    if got.len() == 20 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                assert!(flow.unwrap().is_break());
+                got.sort();
+                got.dedup();
+                assert_eq!(got.len(), 20, "n = {n}: distinct");
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_order_rows_are_numbered_and_limited() {
+        let (n, unique) = (9, true);
+        let mut want = Vec::new();
+        let _ = for_each_solution_in_search_order(n, unique, |q, s| {
+            let index = 1 + want.iter().filter(|&&b| b == b'\n').count() as u64;
+            ListFormat::Csv.row(&mut want, index, q, s);
+            ControlFlow::Continue(())
+        });
+        let lines: Vec<&[u8]> = want.split_inclusive(|&b| b == b'\n').collect();
+        assert_eq!(lines.len(), CLASSES[n - 1]);
+        for limit in [None, Some(0), Some(1), Some(7), Some(1000)] {
+            let mut out = Vec::new();
+            let k = list_in_search_order(n, unique, limit, ListFormat::Csv, &mut out).unwrap();
+            let take = limit.map_or(lines.len(), |l| (l as usize).min(lines.len()));
+            assert_eq!(k, take as u64);
+            assert_eq!(out, lines[..take].concat());
+        }
+    }
+
+    #[test]
+    fn the_bitboard_tasks_list_what_the_dancing_links_search_lists() {
         for n in 1..=10 {
             for unique in [false, true] {
                 let want = dlx(n, unique);
@@ -1179,77 +1406,5 @@ pub(crate) mod tests {
             }
             assert_eq!(String::from_utf8(out).unwrap(), expect);
         }
-    }
-
-    /// This process's user + system CPU time in seconds (Linux; 0 elsewhere), for timing on a
-    /// shared machine.
-    pub(crate) fn cpu_seconds() -> f64 {
-        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-        // Fields after the command name (which is in parentheses): utime and stime are the
-        // 12th and 13th.
-        let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-        let f: Vec<f64> = rest
-            .split_whitespace()
-            .skip(11)
-            .take(2)
-            .map(|x| x.parse().unwrap_or(0.0))
-            .collect();
-        f.iter().sum::<f64>() / 100.0
-    }
-
-    /// Release speed: `cargo test --release --lib queens::listing::tests::speed -- --ignored
-    /// --nocapture` (n and threads from `LIST_N`, `LIST_THREADS`).
-    #[test]
-    #[ignore]
-    fn speed() {
-        let n: usize = std::env::var("LIST_N").map_or(16, |v| v.parse().unwrap());
-        let threads: usize = std::env::var("LIST_THREADS").map_or(1, |v| v.parse().unwrap());
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        struct Sink(u64);
-        impl Write for Sink {
-            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-                self.0 += b.len() as u64;
-                Ok(b.len())
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
-        if std::env::var("LIST_MODE").is_ok_and(|m| m == "count") {
-            let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
-            let mut k = 0u64;
-            for p in tasks(n, LIST_MIN_TASKS) {
-                let _ = for_each_solution_in::<()>(n, &p, false, |_, _| {
-                    k += 1;
-                    ControlFlow::Continue(())
-                });
-            }
-            let (s, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
-            eprintln!("n = {n}: enumerated {k} in {s:.2} s wall, {cpu:.2} CPU-s");
-            return;
-        }
-        let mut sink = Sink(0);
-        let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
-        let rows = list(
-            n,
-            false,
-            None,
-            ListFormat::Csv,
-            ListEngine::Bits,
-            Some(&pool),
-            &mut sink,
-        )
-        .unwrap();
-        let (s, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
-        eprintln!(
-            "n = {n}, {threads} thread(s): {rows} rows, {} bytes in {s:.2} s wall = {:.0} MB/s, \
-             {cpu:.2} CPU-s = {:.0} MB per CPU-s",
-            sink.0,
-            sink.0 as f64 / s / 1e6,
-            sink.0 as f64 / cpu / 1e6
-        );
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod bits;
 pub mod board;
+pub mod common;
 pub mod count;
 pub mod heatmap;
 pub mod listing;

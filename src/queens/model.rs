@@ -1,4 +1,4 @@
-//! The n-queens exact-cover model, and counting and listing its solutions with the engine.
+//! The n-queens exact-cover model, and counting its solutions with the engine.
 //!
 //! # The model
 //!
@@ -26,12 +26,7 @@
 //! is visited exactly once, so each class is counted exactly once, in exactly one task: the
 //! per-task counts are whole numbers and add up across shards.
 //!
-//! # Listing
-//!
-//! [`for_each_solution`] streams the solutions in lexicographic order of their columns: the
-//! queens of the first few ranks are forced in lexicographic order (a prefix), each prefix's
-//! sub-problem is solved and its (few) solutions sorted; windows of prefixes are solved in
-//! parallel and emitted in order. Memory is the window, not the whole list.
+//! The solutions are listed by the `listing` module (both engines, in lexicographic order).
 
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -42,11 +37,9 @@ use rayon::prelude::*;
 use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, in_shard};
 
 use super::board::{self, Board, Corners, ExactCover};
-use super::count::{self, Counted, RESIDUE_MODULUS};
+pub use super::common::MAX_N;
+use super::common::{Counted, RESIDUE_MODULUS, Work};
 use super::symmetry;
-
-/// The largest board the model builds (ranks/files fit easily; counts are u128).
-pub const MAX_N: usize = 32;
 
 /// Why a model could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -92,6 +85,34 @@ impl Queens {
         };
         solver.knuth_tree(true);
         solver
+    }
+
+    /// The roots of the search for class representatives: for each file c = 0..=(n-1)/2, the
+    /// options of the board without the edge squares nearer a corner than c, and the queen
+    /// (0, c) to force. Every class representative (the lexicographically smallest image of
+    /// its class) lies below exactly one root, that of its q0; the other solutions below the
+    /// roots are not representatives.
+    pub fn representative_roots(&self) -> Vec<(Vec<OptionId>, OptionId)> {
+        // The 8 symmetries map the four edges of the board onto each other, each edge with
+        // either corner first; an image's rank-0 queen stands in file d, where d is the
+        // distance of some edge queen from some corner along its edge. So the
+        // lexicographically smallest image has its rank-0 queen in file c = the least such
+        // distance, and every queen on another edge at distance >= c from both ends of that
+        // edge.
+        let n = self.n;
+        (0..n.div_ceil(2))
+            .map(|c| {
+                let near = |k: usize| k < c || k > n - 1 - c;
+                let options: Vec<OptionId> = (0..n * n)
+                    .filter(|&k| {
+                        let (r, f) = (k / n, k % n);
+                        !((r == n - 1 && near(f)) || ((f == 0 || f == n - 1) && near(r)))
+                    })
+                    .map(|k| OptionId(k as u32))
+                    .collect();
+                (options, self.option(0, c))
+            })
+            .collect()
     }
 
     /// The exact-cover problem (option `r·n + c` is the queen on square (r, c)).
@@ -164,31 +185,12 @@ pub struct Tasks {
     pub above: Work,
 }
 
-/// Engine work: nodes (a solution counts as a node, as in DLX2), updates, mems.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Work {
-    /// Search-tree nodes.
-    pub nodes: u64,
-    /// List updates.
-    pub updates: u64,
-    /// Memory accesses.
-    pub mems: u64,
-}
-
-impl std::ops::AddAssign for Work {
-    fn add_assign(&mut self, o: Work) {
-        self.nodes += o.nodes;
-        self.updates += o.updates;
-        self.mems += o.mems;
-    }
-}
-
 impl From<crate::engine::Stats> for Work {
     fn from(s: crate::engine::Stats) -> Work {
         Work {
             nodes: s.nodes(),
-            updates: s.updates(),
-            mems: s.mems(),
+            updates: Some(s.updates()),
+            mems: Some(s.mems()),
         }
     }
 }
@@ -233,29 +235,13 @@ impl Tasks {
                 }
             }
             Reduction::Full => {
-                // The 8 symmetries map the four edges of the board onto each other, each
-                // edge with either corner first; an image's rank-0 queen stands in file d,
-                // where d is the distance of some edge queen from some corner along its edge.
-                // So the lexicographically smallest image (the class representative) has
-                // its rank-0 queen in file c = the least such distance, and every queen on
-                // another edge at distance >= c from both ends of that edge. The root for c
-                // forces the queen (0, c), c <= (n-1)/2, and leaves out the edge squares
-                // nearer a corner than c.
-                for c in 0..n.div_ceil(2) {
-                    let near = |k: usize| k < c || k > n - 1 - c;
-                    let options: Vec<OptionId> = (0..n * n)
-                        .filter(|&k| {
-                            let (r, f) = (k / n, k % n);
-                            !((r == n - 1 && near(f)) || ((f == 0 || f == n - 1) && near(r)))
-                        })
-                        .map(|k| OptionId(k as u32))
-                        .collect();
-                    roots.push((Some(options), vec![model.option(0, c)], 1));
+                for (options, queen) in model.representative_roots() {
+                    roots.push((Some(options), vec![queen], 1));
                 }
             }
         }
         let mut tasks = Vec::new();
-        let mut above = Work::default();
+        let mut above = Work::COUNTED_ZERO;
         let mut root_options = Vec::new();
         for (root, (options, prefix, weight)) in roots.into_iter().enumerate() {
             let mut solver = model.solver(options.as_deref());
@@ -407,7 +393,11 @@ pub fn count(
         )
         .collect();
 
-    let mut work = if shard == 1 { above } else { Work::default() };
+    let mut work = if shard == 1 {
+        above
+    } else {
+        Work::COUNTED_ZERO
+    };
     let (mut solutions, mut residue) = (0u128, 0u64);
     let mut classes = unique.then_some(0u128);
     for (weighted, reps, w) in results {
@@ -423,189 +413,13 @@ pub fn count(
     let out = Counted {
         solutions,
         unique: classes,
-        work: count::Work {
-            nodes: work.nodes,
-            updates: Some(work.updates),
-            mems: Some(work.mems),
-        },
+        work,
         tasks: total,
         tasks_total: tasks.len(),
         residue,
         interrupted: false,
     };
     Ok(out)
-}
-
-/// Lexicographically ordered prefixes `q[0..d]` of non-attacking queens on the first d ranks,
-/// with `q[0] < first_bound`.
-struct Prefixes {
-    n: usize,
-    d: usize,
-    first_bound: usize,
-    cur: Vec<usize>,
-    started: bool,
-    done: bool,
-}
-
-impl Prefixes {
-    fn fits(&self, c: usize) -> bool {
-        let level = self.cur.len();
-        self.cur
-            .iter()
-            .enumerate()
-            .all(|(r, &qc)| qc != c && level - r != qc.abs_diff(c))
-    }
-
-    /// Forward check: with a queen added at `(cur.len(), c)`, every later rank still has a
-    /// square no queen attacks. Prunes dead prefixes early (for large n, most are dead).
-    fn lookahead(&self, c: usize) -> bool {
-        let level = self.cur.len();
-        let all = if self.n == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.n) - 1
-        };
-        (level + 1..self.n).all(|r| {
-            let mut attacked = 0u64;
-            for (i, &qc) in self.cur.iter().chain(std::iter::once(&c)).enumerate() {
-                let d = r - i;
-                attacked |= 1 << qc;
-                if qc + d < self.n {
-                    attacked |= 1 << (qc + d);
-                }
-                if qc >= d {
-                    attacked |= 1 << (qc - d);
-                }
-            }
-            attacked & all != all
-        })
-    }
-}
-
-impl Iterator for Prefixes {
-    type Item = Vec<usize>;
-    fn next(&mut self) -> Option<Vec<usize>> {
-        if self.done {
-            return None;
-        }
-        let mut start = if self.started {
-            match self.cur.pop() {
-                Some(c) => c + 1,
-                None => {
-                    self.done = true;
-                    return None;
-                }
-            }
-        } else {
-            self.started = true;
-            0
-        };
-        loop {
-            let bound = if self.cur.is_empty() {
-                self.first_bound
-            } else {
-                self.n
-            };
-            match (start..bound).find(|&c| self.fits(c) && self.lookahead(c)) {
-                Some(c) => {
-                    self.cur.push(c);
-                    if self.cur.len() == self.d {
-                        return Some(self.cur.clone());
-                    }
-                    start = 0;
-                }
-                None => match self.cur.pop() {
-                    Some(c) => start = c + 1,
-                    None => {
-                        self.done = true;
-                        return None;
-                    }
-                },
-            }
-        }
-    }
-}
-
-/// How many ranks a listing prefix fixes: enough that each sub-problem has few solutions.
-fn list_prefix_len(n: usize) -> usize {
-    n.saturating_sub(10).clamp(1, n)
-}
-
-/// Prefixes solved in parallel before their solutions are emitted in order.
-const WINDOW: usize = 256;
-
-/// Calls `emit(columns, class_size)` for every solution in lexicographic order of its columns,
-/// or with `unique` for every class representative (the lexicographically smallest image) with
-/// its class size (`class_size` is `None` without `unique`). Stops when `emit` breaks or
-/// fails, returning its error. Sub-problems are solved on `pool` (or the current rayon pool)
-/// while `emit` runs on the calling thread; the order does not depend on the number of
-/// threads.
-pub fn for_each_solution<E>(
-    model: &Queens,
-    unique: bool,
-    pool: Option<&rayon::ThreadPool>,
-    mut emit: impl FnMut(&[u8], Option<u8>) -> Result<ControlFlow<()>, E>,
-) -> Result<(), E> {
-    let n = model.n;
-    let d = list_prefix_len(n);
-    // A representative has q0 <= (n-1)/2 (its mirror image has q0' = n-1-q0).
-    let first_bound = if unique { n.div_ceil(2) } else { n };
-    let mut prefixes = Prefixes {
-        n,
-        d,
-        first_bound,
-        cur: Vec::new(),
-        started: false,
-        done: false,
-    };
-    loop {
-        let window: Vec<Vec<usize>> = prefixes.by_ref().take(WINDOW).collect();
-        if window.is_empty() {
-            return Ok(());
-        }
-        let solve = || -> Vec<Vec<(Vec<u8>, Option<u8>)>> {
-            window
-                .par_iter()
-                .map_init(
-                    || Solver::new(model.problem()),
-                    |solver, prefix| {
-                        let forced: Vec<OptionId> = prefix
-                            .iter()
-                            .enumerate()
-                            .map(|(r, &c)| model.option(r, c))
-                            .collect();
-                        let mut found = Vec::new();
-                        solver.run_subproblem(
-                            &forced,
-                            &Budget::unlimited(),
-                            &mut |s: &[OptionId]| {
-                                let q = model.columns(s);
-                                if unique {
-                                    if let Some(size) = symmetry::representative_class(&q) {
-                                        found.push((q, Some(size)));
-                                    }
-                                } else {
-                                    found.push((q, None));
-                                }
-                                ControlFlow::Continue(())
-                            },
-                        );
-                        found.sort_unstable();
-                        found
-                    },
-                )
-                .collect()
-        };
-        let solved = match pool {
-            Some(p) => p.install(solve),
-            None => solve(),
-        };
-        for (q, size) in solved.iter().flatten() {
-            if emit(q, *size)?.is_break() {
-                return Ok(());
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -617,44 +431,6 @@ mod tests {
         assert_eq!(Queens::new(0).unwrap_err(), QueensError::BadSize(0));
         assert_eq!(Queens::new(33).unwrap_err(), QueensError::BadSize(33));
         assert!(Queens::new(32).is_ok());
-    }
-
-    #[test]
-    fn prefixes_are_lexicographic_and_valid() {
-        let p: Vec<Vec<usize>> = Prefixes {
-            n: 4,
-            d: 2,
-            first_bound: 4,
-            cur: Vec::new(),
-            started: false,
-            done: false,
-        }
-        .collect();
-        // [0, 2] and [3, 1] are cut by the forward check: rank 2 has no free square.
-        assert_eq!(p, [vec![0, 3], vec![1, 3], vec![2, 0], vec![3, 0]]);
-
-        // n = 8, d = 3: strictly increasing, non-attacking, and the prefix of every solution
-        // (found by the engine) is among them.
-        let p: Vec<Vec<usize>> = Prefixes {
-            n: 8,
-            d: 3,
-            first_bound: 8,
-            cur: Vec::new(),
-            started: false,
-            done: false,
-        }
-        .collect();
-        assert!(p.windows(2).all(|w| w[0] < w[1]));
-        let m = Queens::new(8).unwrap();
-        let mut solver = Solver::new(m.problem());
-        let mut seen = 0;
-        solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
-            let q: Vec<usize> = m.columns(s).iter().map(|&c| c as usize).collect();
-            assert!(p.contains(&q[..3].to_vec()), "prefix of {q:?} missing");
-            seen += 1;
-            ControlFlow::Continue(())
-        });
-        assert_eq!(seen, 92);
     }
 
     #[test]

@@ -124,3 +124,112 @@ fn the_scan_sees_paths_braces_and_doc_links() {
     );
     assert!(named_rooms("let x = 1;").is_empty());
 }
+
+/// The sibling modules of src/queens a line names: `super::NAME` (in a file directly under
+/// src/queens) or `crate::queens::NAME`, in a `use`, a path or a doc link.
+fn named_queens_modules(line: &str, top_level: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut prefixes = vec!["crate::queens::"];
+    if top_level {
+        prefixes.push("super::");
+    }
+    for prefix in prefixes {
+        let mut rest = line;
+        while let Some(k) = rest.find(prefix) {
+            let after = &rest[k + prefix.len()..];
+            let heads: Vec<&str> = match after.strip_prefix('{') {
+                Some(inner) => inner.split('}').next().unwrap_or("").split(',').collect(),
+                None => vec![after],
+            };
+            for head in heads {
+                let name: String = head
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                // `super::*` and `super::Item` (a capital: an item of the parent) are no module.
+                if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                    out.push(name);
+                }
+            }
+            rest = after;
+        }
+    }
+    out
+}
+
+/// Within src/queens the modules import one way: no module names (in its code, before its
+/// unit tests) a sibling that names it back, directly or round a cycle, and `common` names
+/// none.
+#[test]
+fn queens_modules_import_without_cycles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/queens");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    // module -> (sibling, where)
+    let mut edges: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    for file in &files {
+        let rel = file.strip_prefix(&dir).unwrap();
+        let module = room(&dir, file);
+        if module == "mod" {
+            continue;
+        }
+        let top_level = rel.components().count() == 1;
+        let text = fs::read_to_string(file).unwrap();
+        for (k, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            for m in named_queens_modules(line, top_level) {
+                if m != module {
+                    let at = format!("src/queens/{}:{}", rel.display(), k + 1);
+                    edges.entry(module.clone()).or_default().push((m, at));
+                }
+            }
+        }
+    }
+    if let Some(named) = edges.get("common") {
+        panic!("common names its siblings: {named:?}");
+    }
+    // A depth-first search for a cycle.
+    fn visit(
+        m: &str,
+        edges: &std::collections::BTreeMap<String, Vec<(String, String)>>,
+        path: &mut Vec<(String, String)>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<(String, String)>> {
+        if done.contains(m) {
+            return None;
+        }
+        for (next, at) in edges.get(m).into_iter().flatten() {
+            if let Some(i) = path.iter().position(|(p, _)| p == next) {
+                let mut cycle = path[i..].to_vec();
+                cycle.push((next.clone(), at.clone()));
+                return Some(cycle);
+            }
+            path.push((next.clone(), at.clone()));
+            if let Some(c) = visit(next, edges, path, done) {
+                return Some(c);
+            }
+            path.pop();
+        }
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = Default::default();
+    for m in edges.keys() {
+        let mut path = vec![(m.clone(), String::new())];
+        if let Some(cycle) = visit(m, &edges, &mut path, &mut done) {
+            panic!("an import cycle in src/queens: {cycle:?}");
+        }
+    }
+    assert!(edges.contains_key("count") && edges.contains_key("listing"));
+    assert_eq!(
+        named_queens_modules("use super::{bits, common::MAX_N}; super::Item", true),
+        ["bits", "common"]
+    );
+    assert_eq!(
+        named_queens_modules("use crate::queens::model::Queens; use super::*;", false),
+        ["model"]
+    );
+}

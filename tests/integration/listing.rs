@@ -62,6 +62,70 @@ fn both_engines_write_the_same_csv_for_13_and_14() {
     }
 }
 
+/// The boards of a `queens list --format svg` picture, in order: (label, columns), read from
+/// each board's group (its label, then its queens' centres, rank by rank).
+fn svg_boards(svg: &str) -> Vec<(String, Vec<usize>)> {
+    let attr = |tag: &str, name: &str| -> usize {
+        let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let mut boards = Vec::new();
+    for group in svg.split("<g transform=").skip(1) {
+        let group = group.split("</g>").next().unwrap();
+        let label = group.split("<text").nth(1).unwrap();
+        let label = label[label.find('>').unwrap() + 1..label.find("</text>").unwrap()].to_string();
+        let cell = attr(group.split("<rect").nth(1).unwrap(), "width");
+        let mut q = Vec::new();
+        for circle in group.split("<circle").skip(1) {
+            q.push(attr(circle, "cx") / cell);
+        }
+        boards.push((label, q));
+    }
+    boards
+}
+
+#[test]
+fn svg_draws_the_solutions_the_csv_lists_in_its_order() {
+    let cases = [
+        (6, false, "1000"),
+        (8, false, "1000"),
+        (8, true, "1000"),
+        (10, false, "200"),
+        (13, true, "37"),
+        (15, false, "50"),
+    ];
+    for (n, unique, limit) in cases {
+        let ns = n.to_string();
+        let mut args = vec!["queens", "list", &ns, "--limit", limit];
+        if unique {
+            args.push("--unique");
+        }
+        let csv =
+            String::from_utf8(stdout_of(&[&args[..], &["--format", "csv"]].concat())).unwrap();
+        let want: Vec<(String, Vec<usize>)> = csv
+            .lines()
+            .skip(1)
+            .map(|row| {
+                let f: Vec<usize> = row.split(',').map(|x| x.parse().unwrap()).collect();
+                let label = match unique {
+                    true => format!("#{} (class of {})", f[0], f[n + 2]),
+                    false => format!("#{}", f[0]),
+                };
+                (label, f[2..n + 2].to_vec())
+            })
+            .collect();
+        assert!(!want.is_empty());
+        for engine in ["bits", "dlx"] {
+            let svg = stdout_of(&[&args[..], &["--format", "svg", "--engine", engine]].concat());
+            let got = svg_boards(&String::from_utf8(svg).unwrap());
+            assert_eq!(
+                got, want,
+                "n = {n} unique = {unique} --limit {limit} {engine}"
+            );
+        }
+    }
+}
+
 #[test]
 fn threads_and_limits_keep_the_order() {
     let all = stdout_of(&["queens", "list", "11", "--format", "json", "-t", "1"]);
@@ -103,6 +167,98 @@ fn threads_and_limits_keep_the_order() {
         .args(["queens", "list", "8", "--engine", "knuth"])
         .assert()
         .code(2);
+}
+
+/// The columns of each CSV row of `queens list` (after the header), checked to be a solution.
+fn csv_solutions(csv: &[u8], n: usize) -> Vec<Vec<usize>> {
+    let text = String::from_utf8(csv.to_vec()).unwrap();
+    text.lines()
+        .skip(1)
+        .enumerate()
+        .map(|(i, row)| {
+            let f: Vec<usize> = row.split(',').map(|x| x.parse().unwrap()).collect();
+            assert_eq!((f[0], f[1]), (i + 1, n), "{row}");
+            let q = f[2..n + 2].to_vec();
+            let mut files = q.clone();
+            files.sort_unstable();
+            assert!(
+                files.iter().copied().eq(0..n),
+                "{row}: not one queen per file"
+            );
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert_ne!(q[a].abs_diff(q[b]), b - a, "{row}: a diagonal");
+                }
+            }
+            q
+        })
+        .collect()
+}
+
+#[test]
+fn search_order_lists_every_solution_once() {
+    for n in 1..=11usize {
+        let ns = n.to_string();
+        for unique in [false, true] {
+            let mut args = vec![
+                "queens", "list", &ns, "--order", "search", "--format", "csv",
+            ];
+            if unique {
+                args.push("--unique");
+            }
+            let out = stdout_of(&args);
+            let mut got = csv_solutions(&out, n);
+            let want = if unique { A002562 } else { A000170 };
+            assert_eq!(got.len() as u128, want[n - 1], "n = {n} unique = {unique}");
+            // The same solutions as the lexicographic listing, each once.
+            let lex_args: Vec<&str> = args
+                .iter()
+                .copied()
+                .filter(|a| *a != "--order" && *a != "search")
+                .collect();
+            let lex = csv_solutions(&stdout_of(&lex_args), n);
+            got.sort();
+            assert_eq!(got, lex, "n = {n} unique = {unique}");
+            // Any thread count, and --engine dlx, list in the same order.
+            let again = stdout_of(&[&args[..], &["-t", "3", "--engine", "dlx"]].concat());
+            assert!(again == out, "n = {n} unique = {unique}");
+        }
+    }
+}
+
+#[test]
+fn search_order_gives_first_solutions_of_large_boards_at_once() {
+    for n in ["24", "30", "31", "32"] {
+        let size: usize = n.parse().unwrap();
+        let t = std::time::Instant::now();
+        let out = stdout_of(&[
+            "queens", "list", n, "--order", "search", "--limit", "50", "--format", "csv",
+        ]);
+        let elapsed = t.elapsed();
+        let mut q = csv_solutions(&out, size);
+        assert_eq!(q.len(), 50);
+        q.sort();
+        q.dedup();
+        assert_eq!(q.len(), 50, "n = {n}: distinct");
+        // Lexicographic order takes seconds to minutes here; allow a loaded machine.
+        assert!(elapsed.as_secs() < 10, "n = {n}: {elapsed:?}");
+        let svg = stdout_of(&[
+            "queens", "list", n, "--order", "search", "--limit", "5", "--format", "svg",
+        ]);
+        let boards = svg_boards(&String::from_utf8(svg).unwrap());
+        let first: Vec<Vec<usize>> = csv_solutions(&out, size).into_iter().take(5).collect();
+        assert_eq!(
+            boards.into_iter().map(|(_, q)| q).collect::<Vec<_>>(),
+            first
+        );
+    }
+    xcover()
+        .args([
+            "queens", "list", "8", "--order", "search", "--engine", "bits",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--order search"));
 }
 
 #[test]

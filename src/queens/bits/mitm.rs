@@ -23,6 +23,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use crate::queens::common::full_mask;
+
 /// The largest board counted this way: the table holds every placement of the top half
 /// (n = 18: 8 ranks, 1.2 GB in all; n = 19, 9 ranks, would need about ten times more).
 pub(super) const MAX_N: usize = 18;
@@ -109,7 +111,7 @@ impl Table {
 /// sizes, then write each pattern to its slot.
 fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
     let n = g.n;
-    let mask = (1u32 << n) - 1;
+    let mask = full_mask(n);
     // The search below rank 0's file `f0`, calling `leaf(files, pattern)` at each placement.
     // The last rank calls `leaf` directly for each open file.
     fn walk<F: FnMut(u32, u64)>(
@@ -214,7 +216,7 @@ impl Plan {
 
     fn with_band(n: usize, b: usize) -> Plan {
         let g = Geometry::new(n, b);
-        let full = (1u32 << n) - 1;
+        let full = full_mask(n);
         // The band placements as file lists (rank h first), in lexicographic order.
         let mut lists: Vec<Vec<u8>> = vec![Vec::new()];
         for i in 0..b {
