@@ -456,26 +456,34 @@ fn split_line(s: &SplitInfo) -> String {
     )
 }
 
-/// Hands the `solution` record of a solution to `write`: its number, cost (when optimising),
-/// options as written and input lines.
-fn with_solution<T>(
-    dlx: &DlxFile,
-    solution: u64,
-    cost: Option<i128>,
-    options: &[OptionId],
-    write: impl FnOnce(&SolutionRecord) -> T,
-) -> T {
-    let texts: Vec<String> = options
-        .iter()
-        .map(|&o| dlx.problem.format_option(o))
-        .collect();
-    let lines: Vec<usize> = options.iter().map(|&o| dlx.line_of(o)).collect();
-    write(&SolutionRecord {
-        solution,
-        cost,
-        options: &texts,
-        lines: &lines,
-    })
+/// The `solution` records of a stream: a solution's number, cost (when optimising), options as
+/// written and input lines, in buffers kept from one solution to the next.
+#[derive(Default)]
+struct Solutions {
+    texts: Vec<String>,
+    lines: Vec<usize>,
+}
+
+impl Solutions {
+    fn record(
+        &mut self,
+        dlx: &DlxFile,
+        solution: u64,
+        cost: Option<i128>,
+        options: &[OptionId],
+    ) -> SolutionRecord<'_> {
+        self.texts.clear();
+        self.texts
+            .extend(options.iter().map(|&o| dlx.problem.format_option(o)));
+        self.lines.clear();
+        self.lines.extend(options.iter().map(|&o| dlx.line_of(o)));
+        SolutionRecord {
+            solution,
+            cost,
+            options: &self.texts,
+            lines: &self.lines,
+        }
+    }
 }
 
 /// Begins a stream of solutions from one like them (one option, a cost when optimising): the
@@ -545,13 +553,15 @@ fn enumerate(
         }
         Err(out) => Sink::Text(out),
     };
+    let mut solutions = Solutions::default();
     let outcome = plan.list(problem, budget, |s: &[OptionId]| {
         number += 1;
         tick(number);
-        let r = with_solution(dlx, number, None, s, |r| match &mut sink {
-            Sink::Records(w) => w.record(r),
-            Sink::Text(out) => write_solution_text(out, r),
-        });
+        let r = solutions.record(dlx, number, None, s);
+        let r = match &mut sink {
+            Sink::Records(w) => w.record(&r),
+            Sink::Text(out) => write_solution_text(out, &r),
+        };
         stop_on_error(r.map_err(Into::into), &mut failure)
     });
     match failure {
@@ -611,11 +621,12 @@ fn write_optimum(
     status: Status,
 ) -> anyhow::Result<()> {
     let number = |k: usize| k as u64 + 1;
+    let mut solutions = Solutions::default();
     match Writer::new(format, out, true) {
         Ok(mut w) => {
             begin_solutions(&mut w, Some(0))?;
             for (k, s) in best.solutions.iter().enumerate() {
-                with_solution(dlx, number(k), Some(s.value), &s.options, |r| w.record(r))?;
+                w.record(&solutions.record(dlx, number(k), Some(s.value), &s.options))?;
             }
             w.trailer(&OptimumRecord {
                 status,
@@ -630,9 +641,8 @@ fn write_optimum(
         }
         Err(out) => {
             for (k, s) in best.solutions.iter().enumerate() {
-                with_solution(dlx, number(k), Some(s.value), &s.options, |r| {
-                    write_solution_text(&mut *out, r)
-                })?;
+                let r = solutions.record(dlx, number(k), Some(s.value), &s.options);
+                write_solution_text(&mut *out, &r)?;
             }
         }
     }
