@@ -74,7 +74,7 @@ impl Record for OptimumRecord {
 /// The fast encoders of the `queens list` rows, one per format that has one ([`ListFormat::of`]
 /// maps a [`Format`] to it): CSV `solution,n,q0,...,q{n-1}` (plus `class_size` with
 /// `--unique`), the same fields as one flat JSON object a line (the fields of a
-/// [`ListRecord`], as the writers of [`super::export`] write it: a test checks), or text
+/// `ListRecord`, as the writers of [`super::export`] write it: a test checks), or text
 /// boards. Both engines and every thread count write through it.
 ///
 /// Rows are numbered in the global order, which a worker does not know, so a row is written in
@@ -236,7 +236,7 @@ impl ListFormat {
 
 impl ListFormat {
     /// The encoder of a `queens list` format, `None` for the formats it has none of (SVG, and
-    /// record formats, which take [`ListRecord`]s through a [`super::export::Writer`]).
+    /// record formats, which take `ListRecord`s through a [`super::export::Writer`]).
     pub fn of(format: Format) -> Option<ListFormat> {
         match format {
             Format::Board => Some(ListFormat::Board),
