@@ -318,14 +318,15 @@ class MaxResult:
 
     def records(self) -> List[Dict[str, Any]]:
         """One dict a layout (or one for a board without any), with the columns of
-        ``xcover queens max --format csv``: board, status, score, place, bound,
-        optimal_count, nodes, n, q0..q{n-1}."""
+        ``xcover queens max --format csv``: board, board_status, score, place, board_bound,
+        optimal_count, nodes, n, q0..q{n-1}. ``score`` and ``place`` are the layout's; the
+        board's ``status`` and ``bound`` are ``board_status`` and ``board_bound``."""
         base = {
             "board": self.board,
-            "status": self.status,
+            "board_status": self.status,
             "score": None,
             "place": None,
-            "bound": self.bound,
+            "board_bound": self.bound,
             "optimal_count": self.optimal_count,
             "nodes": self.nodes,
             "n": self.n,

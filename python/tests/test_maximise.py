@@ -105,10 +105,10 @@ def test_to_pandas():
     df = dancelinks.maximise(CLASSIC, top=4).to_pandas()
     assert list(df.columns) == [
         "board",
-        "status",
+        "board_status",
         "score",
         "place",
-        "bound",
+        "board_bound",
         "optimal_count",
         "nodes",
         "n",

@@ -11,8 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use crate::io::export::Format;
 use crate::io::output::Output;
-use crate::io::shard::{self, Format};
+use crate::io::shard;
 use crate::queens;
 use crate::records::{self, Kind, Located, ShardRecord, Status};
 
@@ -24,7 +25,7 @@ pub struct Args {
     /// Output format of the total: text prints the bare count (fundamental solutions when
     /// they were counted; the best value for an optimisation; for `queens max` shards the
     /// line `queens max` prints); csv and json the total record.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = Format::parser(super::queens_count::FORMATS), default_value = "text")]
     pub format: Format,
     /// Write the total to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]

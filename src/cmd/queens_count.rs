@@ -9,13 +9,22 @@ use std::time::Instant;
 
 use anyhow::Context;
 
+use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::QueensCountRecord;
-use crate::io::shard::{self, Format};
+use crate::io::records::write_queens_count_text;
+use crate::io::shard;
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::model::Reduction;
 use crate::records::Shard;
 use crate::records::Status;
+use crate::records::rows::QueensCountRecord;
+
+/// The formats of `queens count` and `merge`: text, then the record formats.
+pub(super) const FORMATS: &[(Format, &str)] = &[
+    (Format::Text, "One `key=value` line per record"),
+    (Format::Csv, "CSV with a header line"),
+    (Format::Json, "JSON Lines: one object per line"),
+];
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -30,7 +39,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub symmetry: Option<Reduction>,
     /// Output format: text prints the bare count (the key=value record line for a shard).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
     pub format: Format,
     #[command(flatten)]
     pub threads: super::Threads,
@@ -218,21 +227,29 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
             };
             writeln!(out, "{c}")?;
         }
-        format => QueensCountRecord {
-            n: request.n as u32,
-            solutions: counted.solutions,
-            unique: counted.unique,
-            status: if counted.interrupted {
-                Status::Interrupted
-            } else {
-                Status::Complete
-            },
-            engine: request.engine.name(),
-            symmetry: request.reduction().name(),
-            nodes: counted.work.nodes,
-            seconds,
+        format => {
+            let record = QueensCountRecord {
+                n: request.n as u32,
+                solutions: counted.solutions,
+                unique: counted.unique,
+                status: if counted.interrupted {
+                    Status::Interrupted
+                } else {
+                    Status::Complete
+                },
+                engine: request.engine.name(),
+                symmetry: request.reduction().name(),
+                nodes: counted.work.nodes,
+                seconds,
+            };
+            match Writer::new(format, &mut out, false) {
+                Ok(mut w) => {
+                    w.record(&record)?;
+                    w.end()?;
+                }
+                Err(out) => write_queens_count_text(out, &record)?,
+            }
         }
-        .write(&mut out, format)?,
     }
     out.finish()?;
     if counted.interrupted {

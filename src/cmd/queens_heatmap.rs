@@ -5,12 +5,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::queens_count::thread_pool;
+use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::{HeatmapCsv, HeatmapRecord, write_heatmap_text, write_json_line};
+use crate::io::records::write_heatmap_text;
 use crate::io::svg;
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::heatmap::heatmap;
 use crate::queens::model::Reduction;
+use crate::records::rows::HeatmapRecord;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -28,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     pub unique: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
     pub format: Format,
     #[command(flatten)]
     pub threads: super::Threads,
@@ -37,17 +39,25 @@ pub struct Args {
     pub output: Option<PathBuf>,
 }
 
-#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A line with the total, then the n×n table of counts, rank 0 first.
-    Text,
-    /// `rank,file,solutions,share`, one row per square, rank-major.
-    Csv,
-    /// JSON Lines: one flat record per square with the fields of the CSV.
-    Json,
-    /// The board coloured by count, with a legend (the colour scale, minimum and maximum).
-    Svg,
-}
+/// The formats of `queens heatmap`.
+const FORMATS: &[(Format, &str)] = &[
+    (
+        Format::Text,
+        "A line with the total, then the n×n table of counts, rank 0 first",
+    ),
+    (
+        Format::Csv,
+        "`rank,file,solutions,share`, one row per square, rank-major",
+    ),
+    (
+        Format::Json,
+        "JSON Lines: one flat record per square with the fields of the CSV",
+    ),
+    (
+        Format::Svg,
+        "The board coloured by count, with a legend (the colour scale, minimum and maximum)",
+    ),
+];
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.board.n as usize;
@@ -75,29 +85,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let h = pool.install(|| heatmap(n, args.unique));
     let mut out = Output::create(args.output.as_deref())?;
-    match args.format {
-        Format::Text => write_heatmap_text(&mut out, n, &h.counts, h.total, h.unique)?,
-        Format::Csv => {
-            let mut w = HeatmapCsv::new(&mut out)?;
+    match Writer::new(args.format, &mut out, false) {
+        Ok(mut w) => {
             for r in HeatmapRecord::of_table(n, &h.counts, h.total) {
-                w.write(&r)?;
+                w.record(&r)?;
             }
-            w.flush()?;
+            w.end()?;
         }
-        Format::Json => {
-            for r in HeatmapRecord::of_table(n, &h.counts, h.total) {
-                write_json_line(&mut out, &r)?;
-            }
-        }
-        Format::Svg => {
+        Err(out) if args.format == Format::Svg => {
             let what = if h.unique {
                 "fundamental solutions"
             } else {
                 "solutions"
             };
             let title = format!("{n}-queens: where the queens stand ({} {what})", h.total);
-            svg::heatmap(&mut out, n, &h.counts, &title)?;
+            svg::heatmap(out, n, &h.counts, &title)?;
         }
+        Err(out) => write_heatmap_text(out, n, &h.counts, h.total, h.unique)?,
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)

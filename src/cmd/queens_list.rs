@@ -13,10 +13,12 @@ use std::process::ExitCode;
 
 use super::InputError;
 use super::queens_count::thread_pool;
+use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
 use crate::io::records::ListFormat;
 use crate::io::svg::{self, SvgBoards};
 use crate::queens::listing::{self, ListEngine};
+use crate::records::rows::{LayoutFields, ListRecord};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -37,7 +39,7 @@ pub struct Args {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Board)]
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "board")]
     pub format: Format,
     /// The order of the solutions: `lex` (lexicographic order of the columns) or `search`
     /// (the dancing-links search's own order, which finds the first solutions of any board
@@ -76,17 +78,25 @@ pub enum Order {
     Search,
 }
 
-#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A heading line, then n lines of `X` (queen) and `.` (empty), rank 0 first.
-    Board,
-    /// `solution,n,q0,...,q{n-1}` (0-based files), plus `class_size` with --unique.
-    Csv,
-    /// JSON Lines: `{"solution":1,"n":8,"q0":0,...}`, plus `"class_size"` with --unique.
-    Json,
-    /// The boards in one SVG picture (at most 1,000: use --limit).
-    Svg,
-}
+/// The formats of `queens list`.
+const FORMATS: &[(Format, &str)] = &[
+    (
+        Format::Board,
+        "A heading line, then n lines of `X` (queen) and `.` (empty), rank 0 first",
+    ),
+    (
+        Format::Csv,
+        "`solution,n,q0,...,q{n-1}` (0-based files), plus `class_size` with --unique",
+    ),
+    (
+        Format::Json,
+        "JSON Lines: `{\"solution\":1,\"n\":8,\"q0\":0,...}`, plus `\"class_size\"` with --unique",
+    ),
+    (
+        Format::Svg,
+        "The boards in one SVG picture (at most 1,000: use --limit)",
+    ),
+];
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.board.n as usize;
@@ -103,18 +113,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Order::Search, _) | (Order::Lex, Some(Engine::Dlx)) => ListEngine::Dlx,
         (Order::Lex, None | Some(Engine::Bits)) => ListEngine::Bits,
     };
-    let format = match args.format {
-        Format::Board => ListFormat::Board,
-        Format::Csv => ListFormat::Csv,
-        Format::Json => ListFormat::Json,
-        Format::Svg => {
-            let mut out = Output::create(args.output.as_deref())?;
-            write_svg(&args, engine, &mut out)?;
-            out.finish()?;
-            return Ok(ExitCode::SUCCESS);
-        }
-    };
     let mut out = Output::create(args.output.as_deref())?;
+    // The rows of boards, CSV and JSON Lines are written by the fast encoders; SVG and any
+    // other record format take the solutions one by one.
+    let Some(format) = ListFormat::of(args.format) else {
+        match Writer::new(args.format, &mut out, false) {
+            Ok(w) => write_records(&args, engine, w)?,
+            Err(out) => write_svg(&args, engine, out)?,
+        }
+        out.finish()?;
+        return Ok(ExitCode::SUCCESS);
+    };
     out.write_all(&format.header(n, args.unique))?;
     match args.order {
         Order::Lex => listing::list(
@@ -142,6 +151,51 @@ fn stop_at(index: u64, limit: u64) -> ControlFlow<()> {
     }
 }
 
+/// Hands each solution (its files, and with `--unique` its class size) to `each`, in the
+/// order of the listing, until `each` breaks (on the calling thread).
+fn for_each_solution(
+    args: &Args,
+    engine: ListEngine,
+    each: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    let n = args.board.n as usize;
+    let _ = match args.order {
+        Order::Lex => listing::for_each_solution(n, args.unique, engine, each)?,
+        Order::Search => listing::for_each_solution_in_search_order(n, args.unique, each)?,
+    };
+    Ok(())
+}
+
+/// A record format without a fast encoder: the solutions one by one, as [`ListRecord`]s.
+fn write_records(
+    args: &Args,
+    engine: ListEngine,
+    mut w: Writer<&mut Output>,
+) -> anyhow::Result<()> {
+    let n = args.board.n as usize;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut index = 0u64;
+    let mut failure = None;
+    for_each_solution(args, engine, |q, class_size| {
+        index += 1;
+        let r = ListRecord {
+            solution: index,
+            layout: LayoutFields { n, queens: Some(q) },
+            class_size,
+        };
+        if let Err(e) = w.record(&r) {
+            failure = Some(e);
+            return ControlFlow::Break(());
+        }
+        stop_at(index, limit)
+    })?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    w.end()?;
+    Ok(())
+}
+
 /// One SVG picture of the boards. The picture's size comes first, so the boards are gathered
 /// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing (the same solutions in the
 /// same order as the other formats, on the calling thread) stops as soon as it has them (or
@@ -150,14 +204,10 @@ fn write_svg(args: &Args, engine: ListEngine, out: &mut Output) -> anyhow::Resul
     let n = args.board.n as usize;
     let want = args.limit.unwrap_or(u64::MAX).min(svg::MAX_BOARDS + 1);
     let mut boards: Vec<(Vec<u32>, Option<u8>)> = Vec::new();
-    let keep = |q: &[u8], class_size: Option<u8>| {
+    for_each_solution(args, engine, |q, class_size| {
         boards.push((q.iter().map(|&c| u32::from(c)).collect(), class_size));
         stop_at(boards.len() as u64, want)
-    };
-    let _ = match args.order {
-        Order::Lex => listing::for_each_solution(n, args.unique, engine, keep)?,
-        Order::Search => listing::for_each_solution_in_search_order(n, args.unique, keep)?,
-    };
+    })?;
     if boards.len() as u64 > svg::MAX_BOARDS {
         return Err(InputError(format!(
             "more than {} boards for one SVG picture: choose some with --limit K (K <= {}), \

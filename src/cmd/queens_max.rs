@@ -10,26 +10,28 @@ use anyhow::Context;
 use super::InputError;
 use crate::engine::Budget;
 use crate::engine::optimize::{self, Keep};
+use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::{self, LayoutFields, MaxCsv, MaxRecord, write_json_line};
+use crate::io::records::write_board_text;
 use crate::io::shard;
 use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
 use crate::queens::weighted::{
     self, BoardResult, BoundKind, Method, PartRequest, Request, WeightedQueens,
 };
+use crate::records::rows::{self, LayoutFields, MaxRecord};
 use crate::records::{Shard, Status};
 
 /// The widest `--width`.
 pub const MAX_WIDTH: u64 = 1024;
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Csv,
-    Json,
-    Svg,
-}
+/// The formats of `queens max`.
+const FORMATS: &[(Format, &str)] = &[
+    (Format::Text, ""),
+    (Format::Csv, ""),
+    (Format::Json, ""),
+    (Format::Svg, ""),
+];
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MethodArg {
@@ -78,7 +80,7 @@ pub struct Args {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
     pub format: Format,
     /// Write to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -128,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .limit
                 .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         }
-    } else if matches!(args.format, Format::Json | Format::Csv) {
+    } else if args.format.is_records() {
         // The records report the number of optimal layouts: count them, store one.
         Keep::AllOptimal { limit: 1 }
     } else {
@@ -172,17 +174,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    if args.format == Format::Csv && boards.count() == 0 {
-        MaxCsv::new(&mut out, n, true)?.flush()?;
-    }
-    let svg = match args.format {
-        Format::Svg => Some(SvgBoards::start(
-            &mut out,
-            n,
-            boards.count(),
-            svg::WEIGHTS_STYLE,
-        )?),
-        _ => None,
+    // The writer, chosen once: records (the CSV header even without boards), one SVG
+    // picture, or text.
+    let mut view = match Writer::new(args.format, &mut out, false) {
+        Ok(mut w) => {
+            w.begin(&empty_record(n))?;
+            View::Records(w)
+        }
+        Err(out) if args.format == Format::Svg => {
+            let pic = SvgBoards::start(&mut *out, n, boards.count(), svg::WEIGHTS_STYLE)?;
+            View::Svg(out, pic)
+        }
+        Err(out) => View::Text(out),
     };
     // Boards done, the last board's value and bound, on a terminal only.
     let pb = super::progress(
@@ -239,26 +242,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             );
         }
-        match args.format {
-            Format::Text => write_text(&mut out, &args, &res, below_floor)?,
-            Format::Csv => {
-                // A writer a board (the header before the first), flushed into `out`.
-                let mut w = MaxCsv::new(&mut out, n, k == 0)?;
-                for_each_record(k + 1, &res, below_floor, |r| w.write(r))?;
+        match &mut view {
+            View::Text(out) => write_text(out, &args, &res, below_floor)?,
+            View::Records(w) => {
+                for_each_record(k + 1, &res, below_floor, |r| w.record(r))?;
+                // Each board's records as soon as it is done.
                 w.flush()?;
             }
-            Format::Json => {
-                for_each_record(k + 1, &res, below_floor, |r| write_json_line(&mut out, r))?
-            }
-            Format::Svg => {
-                let pic = svg.as_ref().expect("an SVG picture");
+            View::Svg(out, pic) => {
                 let title = match res.maximum() {
                     Some(m) => format!("board {}: {m} ({status})", k + 1),
                     None if below_floor => format!("board {}: none ({status})", k + 1),
                     None => format!("board {}: none", k + 1),
                 };
                 let queens = res.layouts.first().map(|l| l.queens.as_slice());
-                pic.board(&mut out, k, &title, Some(board), queens)?;
+                pic.board(out, k, &title, Some(board), queens)?;
             }
         }
         // Interrupted: the boards done and this one's best layout and bound are written.
@@ -269,11 +267,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
-    if let Some(pic) = svg {
-        pic.finish(&mut out)?;
-    }
+    view.end()?;
     out.finish()?;
     Ok(interrupted_or_success())
+}
+
+/// Where the boards' results go: the writer chosen once from the format.
+enum View<'o> {
+    /// One line per board (and the layouts asked for).
+    Text(&'o mut Output),
+    /// A record per layout.
+    Records(Writer<&'o mut Output>),
+    /// A board per result in one picture.
+    Svg(&'o mut Output, SvgBoards),
+}
+
+impl View<'_> {
+    /// What closes the output: the end of the picture, the buffered records.
+    fn end(self) -> std::io::Result<()> {
+        match self {
+            View::Records(w) => w.end(),
+            View::Svg(out, pic) => pic.finish(out),
+            View::Text(_) => Ok(()),
+        }
+    }
+}
+
+/// A record of a board of side n without a layout: the shape of every record (the CSV
+/// header).
+fn empty_record(n: usize) -> MaxRecord<'static> {
+    MaxRecord {
+        board: 0,
+        board_status: Status::Infeasible,
+        score: None,
+        place: None,
+        board_bound: None,
+        optimal_count: None,
+        nodes: 0,
+        layout: LayoutFields { n, queens: None },
+    }
 }
 
 /// The progress line of board `k`: `board 2: n=40, best 3198, bound 3704 (gap 15.8%),
@@ -306,20 +338,23 @@ fn interrupted_or_success() -> ExitCode {
     crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS)
 }
 
-/// A board's status in text, `--stats` and SVG titles: the optimiser's word, `below-floor`,
-/// or `interrupted` for an unproven result after an interrupt.
-fn status_word(res: &BoardResult, below_floor: bool) -> &'static str {
+/// How a board's search ended, the one status word of its records: `below-floor` from a
+/// floor no layout reaches, else the optimiser's ending (`interrupted` for an unproven result
+/// after an interrupt; `time` when no layout was found in time).
+fn board_status(res: &BoardResult, below_floor: bool) -> Status {
     if below_floor {
-        "below-floor"
-    } else if crate::engine::stop_requested()
-        && !matches!(
-            res.status,
-            optimize::Status::Optimal | optimize::Status::Infeasible
-        )
-    {
-        "interrupted"
+        Status::BelowFloor
     } else {
-        res.status.name()
+        Status::of_optimum(res.status, Status::Time)
+    }
+}
+
+/// A board's status in text, `--stats` and SVG titles: the word of its records, but
+/// `unknown` for a search that found no layout in time.
+fn status_word(res: &BoardResult, below_floor: bool) -> &'static str {
+    match board_status(res, below_floor) {
+        Status::Time => "unknown",
+        s => s.name(),
     }
 }
 
@@ -356,15 +391,13 @@ fn run_shard(
         .into());
     }
     let format = match args.format {
-        Format::Text => shard::Format::Text,
-        Format::Csv => shard::Format::Csv,
-        Format::Json => shard::Format::Json,
         Format::Svg => {
             return Err(InputError(
                 "--shard writes a shard record: --format text, csv or json, not svg".into(),
             )
             .into());
         }
+        f => f,
     };
     let mut out = Output::create(args.output.as_deref())?;
     // The time limit covers building the model too.
@@ -457,16 +490,6 @@ fn opt(v: Option<i128>) -> String {
     v.map_or_else(|| "none".to_string(), |v| v.to_string())
 }
 
-fn write_layout(out: &mut Output, n: usize, queens: &[u32]) -> std::io::Result<()> {
-    for &c in queens {
-        let row: Vec<&str> = (0..n as u32)
-            .map(|j| if j == c { "X" } else { "." })
-            .collect();
-        writeln!(out, "{}", row.join(" "))?;
-    }
-    Ok(())
-}
-
 /// Text: one line per board with the maximum (`none` without a placement; after it
 /// `feasible bound=B` or `unknown bound=B` when a time limit cut the search short). With
 /// `--top K` the line holds the K best scores. `--board`/`--all-optimal` add the layouts, each
@@ -515,7 +538,7 @@ fn write_text(
             if args.top.is_some() {
                 writeln!(out, "{}", l.score)?;
             }
-            write_layout(out, res.n, &l.queens)?;
+            write_board_text(out, res.n, &l.queens)?;
             writeln!(out)?;
         }
     } else if args.top.is_some() && args.board {
@@ -532,17 +555,12 @@ fn for_each_record<E>(
     below_floor: bool,
     mut write: impl FnMut(&MaxRecord) -> Result<(), E>,
 ) -> Result<(), E> {
-    let status = if below_floor {
-        Status::BelowFloor
-    } else {
-        Status::of_optimum(res.status, Status::Time)
-    };
     let mut record = MaxRecord {
         board,
-        status,
+        board_status: board_status(res, below_floor),
         score: None,
         place: None,
-        bound: res.bound,
+        board_bound: res.bound,
         optimal_count: res.optimal_count,
         nodes: res.nodes,
         layout: LayoutFields {
@@ -553,7 +571,7 @@ fn for_each_record<E>(
     if res.layouts.is_empty() {
         return write(&record);
     }
-    let places = records::places(res.layouts.iter().map(|l| l.score));
+    let places = rows::places(res.layouts.iter().map(|l| l.score));
     for (l, place) in res.layouts.iter().zip(places) {
         record.score = Some(l.score);
         record.place = Some(place);

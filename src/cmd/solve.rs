@@ -34,8 +34,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-
 use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
@@ -43,25 +41,29 @@ use crate::engine::{
     Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, count_memoised, structure_bytes,
 };
 use crate::io::dlx_format::{self, DlxFile};
+use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::{
-    self, CountRecord, OptimumRecord, SolutionRecord, SummaryRecord, csv_writer, write_json_line,
-};
+use crate::io::records::write_solution_text;
 use crate::io::shard;
+use crate::records::rows::{CountRecord, OptimumRecord, SolutionRecord, SummaryRecord};
 use crate::records::solve as solve_record;
 use crate::records::{Shard, Status, partial_notice};
 
-/// Output formats of `xcover solve`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Format {
-    /// DLX1's layout: `N:` then the options, one per line.
-    #[default]
-    Text,
-    /// A header row, then one record per (solution, option).
-    Csv,
-    /// JSON Lines: one object per solution (and a summary with --stats).
-    Json,
-}
+/// The formats of `xcover solve`.
+const FORMATS: &[(Format, &str)] = &[
+    (
+        Format::Text,
+        "DLX1's layout: `N:` then the options, one per line",
+    ),
+    (
+        Format::Csv,
+        "A header row, then one record per (solution, option)",
+    ),
+    (
+        Format::Json,
+        "JSON Lines: one object per solution (and a summary with --stats)",
+    ),
+];
 
 /// `--memo`: when a count remembers sub-problem counts.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +101,7 @@ pub struct Args {
     pub limit: Option<u64>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
     pub format: Format,
 
     /// Write the output to FILE (atomically: a temporary file renamed at the end) instead
@@ -286,7 +288,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 seconds,
                 line,
             );
-            shard::write_records(&mut out, [&r], record_format(args.format))?;
+            shard::write_records(&mut out, [&r], args.format)?;
         } else {
             let status = optimum_status(&best, &budget);
             write_optimum(&mut out, args.format, &dlx, &best, status)?;
@@ -332,7 +334,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 counted.split.as_ref(),
                 seconds,
             );
-            shard::write_records(&mut out, [&r], record_format(args.format))?;
+            shard::write_records(&mut out, [&r], args.format)?;
         } else {
             let status = Status::of_end(outcome.end);
             write_count(&mut out, args.format, counted.count, status)?;
@@ -355,13 +357,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         r?
     };
     let status = Status::of_end(outcome.end);
-    if args.stats && args.format == Format::Json && !(args.count && args.shard.is_some()) {
+    if args.stats
+        && !(args.count && args.shard.is_some())
+        && let Ok(mut w) = Writer::new(args.format, &mut out, true)
+    {
         let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
         let mut summary = SummaryRecord::new(status, &outcome.stats, bytes);
         if args.count {
             summary.solutions = total;
         }
-        write_json_line(&mut out, &summary)?;
+        w.trailer(&summary)?;
+        w.end()?;
     }
     out.finish()?;
 
@@ -442,15 +448,6 @@ fn knuth_line(dlx: &DlxFile, stats: &Stats) -> String {
     stats.knuth_line(structure_bytes(&dlx.problem, stats.max_level()))
 }
 
-/// The shard record format for an output format.
-fn record_format(format: Format) -> shard::Format {
-    match format {
-        Format::Text => shard::Format::Text,
-        Format::Csv => shard::Format::Csv,
-        Format::Json => shard::Format::Json,
-    }
-}
-
 /// `--stats` on threads or in a shard: how the search was split.
 fn split_line(s: &SplitInfo) -> String {
     format!(
@@ -459,27 +456,53 @@ fn split_line(s: &SplitInfo) -> String {
     )
 }
 
-/// One `solution` record: its number, cost (when optimising), options and input lines.
-fn write_solution_json(
-    out: &mut Output,
-    dlx: &DlxFile,
-    solution: u64,
-    cost: Option<i128>,
-    options: &[OptionId],
-) -> std::io::Result<()> {
-    let texts: Vec<String> = options
-        .iter()
-        .map(|&o| dlx.problem.format_option(o))
-        .collect();
-    let lines: Vec<usize> = options.iter().map(|&o| dlx.line_of(o)).collect();
-    let r = SolutionRecord {
-        record: "solution",
-        solution,
+/// The `solution` records of a stream: a solution's number, cost (when optimising), options as
+/// written and input lines, in buffers kept from one solution to the next.
+#[derive(Default)]
+struct Solutions {
+    texts: Vec<String>,
+    lines: Vec<usize>,
+}
+
+impl Solutions {
+    fn record(
+        &mut self,
+        dlx: &DlxFile,
+        solution: u64,
+        cost: Option<i128>,
+        options: &[OptionId],
+    ) -> SolutionRecord<'_> {
+        self.texts.clear();
+        self.texts
+            .extend(options.iter().map(|&o| dlx.problem.format_option(o)));
+        self.lines.clear();
+        self.lines.extend(options.iter().map(|&o| dlx.line_of(o)));
+        SolutionRecord {
+            solution,
+            cost,
+            options: &self.texts,
+            lines: &self.lines,
+        }
+    }
+}
+
+/// Begins a stream of solutions from one like them (one option, a cost when optimising): the
+/// CSV header.
+fn begin_solutions(w: &mut Writer<&mut Output>, cost: Option<i128>) -> std::io::Result<()> {
+    w.begin(&SolutionRecord {
+        solution: 0,
         cost,
-        options: &texts,
-        lines: &lines,
-    };
-    write_json_line(out, &r)
+        options: &[String::new()],
+        lines: &[0],
+    })
+}
+
+/// Where `solve` writes its solutions: the writer chosen once from the format.
+enum Sink<'o> {
+    /// DLX1's text.
+    Text(&'o mut Output),
+    /// A record per solution.
+    Records(Writer<&'o mut Output>),
 }
 
 fn write_count(
@@ -488,22 +511,15 @@ fn write_count(
     count: u128,
     status: Status,
 ) -> anyhow::Result<()> {
-    match format {
-        Format::Text => writeln!(out, "{count}")?,
-        Format::Csv => {
-            let mut w = csv_writer(&mut *out);
-            w.write_record(records::SOLVE_COUNT_CSV_HEADER)?;
-            w.write_record([count.to_string().as_str(), status.name()])?;
-            w.flush()?;
-        }
-        Format::Json => write_json_line(
-            out,
-            &CountRecord {
-                record: "count",
+    match Writer::new(format, out, true) {
+        Ok(mut w) => {
+            w.record(&CountRecord {
                 solutions: count,
                 status,
-            },
-        )?,
+            })?;
+            w.end()?;
+        }
+        Err(out) => writeln!(out, "{count}")?,
     }
     Ok(())
 }
@@ -529,60 +545,33 @@ fn enumerate(
         }
     };
     let mut failure: Option<anyhow::Error> = None;
-    let outcome = match format {
-        Format::Text => plan.list(problem, budget, |s: &[OptionId]| {
-            number += 1;
-            tick(number);
-            let r = (|| -> std::io::Result<()> {
-                writeln!(out, "{number}:")?;
-                for &o in s {
-                    writeln!(out, " {}", problem.format_option(o))?;
-                }
-                Ok(())
-            })();
-            stop_on_error(r.map_err(Into::into), &mut failure)
-        }),
-        Format::Csv => {
-            let mut w = csv_writer(&mut *out);
-            w.write_record(records::SOLVE_CSV_HEADER)
-                .context("cannot write the CSV header")?;
-            let outcome = plan.list(problem, budget, |s: &[OptionId]| {
-                number += 1;
-                tick(number);
-                let mut r = Ok(());
-                let (mut b1, mut b2, mut b3) = (
-                    itoa::Buffer::new(),
-                    itoa::Buffer::new(),
-                    itoa::Buffer::new(),
-                );
-                for (k, &o) in s.iter().enumerate() {
-                    r = w.write_record([
-                        b1.format(number).as_bytes(),
-                        b2.format(k + 1).as_bytes(),
-                        b3.format(dlx.line_of(o)).as_bytes(),
-                        problem.format_option(o).as_bytes(),
-                    ]);
-                    if r.is_err() {
-                        break;
-                    }
-                }
-                stop_on_error(r.map_err(Into::into), &mut failure)
-            });
-            if failure.is_none() {
-                w.flush()?;
-            }
-            outcome
+    // The writer, chosen once: records, or DLX1's text.
+    let mut sink = match Writer::new(format, out, true) {
+        Ok(mut w) => {
+            begin_solutions(&mut w, None)?;
+            Sink::Records(w)
         }
-        Format::Json => plan.list(problem, budget, |s: &[OptionId]| {
-            number += 1;
-            tick(number);
-            let r = write_solution_json(out, dlx, number, None, s);
-            stop_on_error(r.map_err(Into::into), &mut failure)
-        }),
+        Err(out) => Sink::Text(out),
     };
+    let mut solutions = Solutions::default();
+    let outcome = plan.list(problem, budget, |s: &[OptionId]| {
+        number += 1;
+        tick(number);
+        let r = solutions.record(dlx, number, None, s);
+        let r = match &mut sink {
+            Sink::Records(w) => w.record(&r),
+            Sink::Text(out) => write_solution_text(out, &r),
+        };
+        stop_on_error(r.map_err(Into::into), &mut failure)
+    });
     match failure {
         Some(e) => Err(e),
-        None => Ok(outcome),
+        None => {
+            if let Sink::Records(w) = sink {
+                w.end()?;
+            }
+            Ok(outcome)
+        }
     }
 }
 
@@ -631,51 +620,30 @@ fn write_optimum(
     best: &Optimum,
     status: Status,
 ) -> anyhow::Result<()> {
-    let problem = &dlx.problem;
-    match format {
-        Format::Text => {
+    let number = |k: usize| k as u64 + 1;
+    let mut solutions = Solutions::default();
+    match Writer::new(format, out, true) {
+        Ok(mut w) => {
+            begin_solutions(&mut w, Some(0))?;
             for (k, s) in best.solutions.iter().enumerate() {
-                writeln!(out, "{}: cost {}", k + 1, s.value)?;
-                for &o in &s.options {
-                    writeln!(out, " {}", problem.format_option(o))?;
-                }
+                w.record(&solutions.record(dlx, number(k), Some(s.value), &s.options))?;
             }
+            w.trailer(&OptimumRecord {
+                status,
+                cost: best.value(),
+                bound: best.bound,
+                solutions: best.solutions.len(),
+                nodes: best.stats.nodes(),
+                updates: best.stats.updates(),
+                mems: best.stats.mems(),
+            })?;
+            w.end()?;
         }
-        Format::Csv => {
-            let mut w = csv_writer(&mut *out);
-            w.write_record(records::SOLVE_OPT_CSV_HEADER)?;
-            let mut b = [(); 4].map(|_| itoa::Buffer::new());
+        Err(out) => {
             for (k, s) in best.solutions.iter().enumerate() {
-                for (p, &o) in s.options.iter().enumerate() {
-                    let [b0, b1, b2, b3] = &mut b;
-                    w.write_record([
-                        b0.format(k + 1).as_bytes(),
-                        b1.format(s.value).as_bytes(),
-                        b2.format(p + 1).as_bytes(),
-                        b3.format(dlx.line_of(o)).as_bytes(),
-                        problem.format_option(o).as_bytes(),
-                    ])?;
-                }
+                let r = solutions.record(dlx, number(k), Some(s.value), &s.options);
+                write_solution_text(&mut *out, &r)?;
             }
-            w.flush()?;
-        }
-        Format::Json => {
-            for (k, s) in best.solutions.iter().enumerate() {
-                write_solution_json(out, dlx, k as u64 + 1, Some(s.value), &s.options)?;
-            }
-            write_json_line(
-                out,
-                &OptimumRecord {
-                    record: "optimum",
-                    status,
-                    cost: best.value(),
-                    bound: best.bound,
-                    solutions: best.solutions.len(),
-                    nodes: best.stats.nodes(),
-                    updates: best.stats.updates(),
-                    mems: best.stats.mems(),
-                },
-            )?;
         }
     }
     Ok(())

@@ -1,137 +1,81 @@
-//! The records the commands print, and the CSV and JSON Lines writers for them: one shape per
-//! kind of record, the same in every command and in both formats (docs/formats.md is the
-//! table of them).
+//! The codec side of the records the commands print (`crate::records::rows`): which kind
+//! each is and how it lays out in CSV ([`Record`], for the writers of [`super::export`]), the
+//! fast encoders of the `queens list` rows, and the text views that are not one line a record.
+//! docs/formats.md is the table of the records.
 //!
-//! - A *layout* (queens on a board) is always the columns `n, q0, ..., q{n-1}`: the board size,
-//!   then the file (0-based) of the queen on each rank.
-//! - CSV goes through the `csv` crate with a header row; JSON Lines through serde-derived
-//!   structs, one flat object a line (pandas `read_json(lines=True)` reads it as is), fields in
-//!   the order of the CSV columns. Where a stream mixes kinds of record, a `record` field names
-//!   the kind.
+//! - CSV has a header row; JSON Lines one flat object a line (pandas `read_json(lines=True)`
+//!   reads it as is), fields in the order of the CSV columns. Where a stream mixes kinds of
+//!   record, a `record` field names the kind.
 //! - No value is an empty CSV field and `null` in JSON; a numeric column never holds a word.
-//! - A result that may be partial carries a `status` ([`crate::records::Status`]).
 
 // Without the `cli` feature only the layout rows (`ListFormat`, for the bits lister) are used;
 // the other writers serve the binary.
 #![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
-use std::io::Write;
+use std::io::{self, Write};
 
-use serde::Serialize;
-use serde::ser::SerializeMap;
+use super::export::{CsvRows, Format, Record};
+use crate::records::ShardRecord;
+use crate::records::rows::{
+    CountRecord, HeatmapRecord, ListRecord, MaxRecord, OptimumRecord, QueensCountRecord,
+    SolutionRecord, SummaryRecord,
+};
 
-use crate::records::Status;
+// ---------------------------------------------------------------------------------------------
+// The kinds of record
 
-/// The buffer of every CSV writer (the output beneath is buffered too; this one saves calls).
-const CSV_BUFFER: usize = 1 << 16;
-
-/// A CSV writer with the crate's settings and a large buffer.
-pub fn csv_writer<W: Write>(w: W) -> csv::Writer<W> {
-    csv::WriterBuilder::new()
-        .buffer_capacity(CSV_BUFFER)
-        .from_writer(w)
+impl Record for ListRecord<'_> {
+    const KIND: &'static str = "solution";
 }
 
-/// Writes one JSON Lines record (a serde-derived struct) and its newline.
-pub fn write_json_line<W: Write>(w: &mut W, record: &impl Serialize) -> std::io::Result<()> {
-    // As an io::Error, so that a closed pipe is recognised as one (exit 0).
-    serde_json::to_writer(&mut *w, record).map_err(std::io::Error::from)?;
-    w.write_all(b"\n")
+impl Record for HeatmapRecord {
+    const KIND: &'static str = "square";
+}
+
+impl Record for MaxRecord<'_> {
+    const KIND: &'static str = "layout";
+}
+
+impl Record for QueensCountRecord<'_> {
+    const KIND: &'static str = "count";
+}
+
+impl Record for ShardRecord {
+    const KIND: &'static str = "shard";
+}
+
+impl Record for SolutionRecord<'_> {
+    const KIND: &'static str = "solution";
+
+    /// A row per option: a list has no one cell.
+    fn csv_rows<W: Write>(&self, rows: &mut CsvRows<W>) -> io::Result<()> {
+        for r in self.option_rows() {
+            rows.row(&r)?;
+        }
+        Ok(())
+    }
+}
+
+impl Record for CountRecord {
+    const KIND: &'static str = "count";
+}
+
+impl Record for SummaryRecord {
+    const KIND: &'static str = "summary";
+}
+
+impl Record for OptimumRecord {
+    const KIND: &'static str = "optimum";
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layouts
+// `queens list`: the fast encoders
 
-/// A layout's fields for JSON: `"n": n, "q0": f0, ...` (flattened into the record).
-pub struct LayoutFields<'a, T> {
-    pub n: usize,
-    /// The files of the queens, rank 0 first; `None` when there is no layout (the `q` fields
-    /// are then `null`).
-    pub queens: Option<&'a [T]>,
-}
-
-/// The names of the first layout columns, so that JSON records need not format them.
-const Q_KEYS: [&str; 64] = [
-    "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14",
-    "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22", "q23", "q24", "q25", "q26", "q27",
-    "q28", "q29", "q30", "q31", "q32", "q33", "q34", "q35", "q36", "q37", "q38", "q39", "q40",
-    "q41", "q42", "q43", "q44", "q45", "q46", "q47", "q48", "q49", "q50", "q51", "q52", "q53",
-    "q54", "q55", "q56", "q57", "q58", "q59", "q60", "q61", "q62", "q63",
-];
-
-impl<T: Copy + Into<u64>> Serialize for LayoutFields<'_, T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.n + 1))?;
-        m.serialize_entry("n", &self.n)?;
-        let mut key = String::new();
-        let mut buf = itoa::Buffer::new();
-        for r in 0..self.n {
-            let v: Option<u64> = self.queens.map(|q| q[r].into());
-            match Q_KEYS.get(r) {
-                Some(k) => m.serialize_entry(k, &v)?,
-                None => {
-                    key.clear();
-                    key.push('q');
-                    key.push_str(buf.format(r));
-                    m.serialize_entry(key.as_str(), &v)?;
-                }
-            }
-        }
-        m.end()
-    }
-}
-
-/// The CSV header of a layout: `n,q0,...,q{n-1}`.
-pub fn layout_header<W: Write>(w: &mut csv::Writer<W>, n: usize) -> csv::Result<()> {
-    w.write_field("n")?;
-    let mut key = String::new();
-    let mut buf = itoa::Buffer::new();
-    for r in 0..n {
-        key.clear();
-        key.push('q');
-        key.push_str(buf.format(r));
-        w.write_field(&key)?;
-    }
-    Ok(())
-}
-
-/// The CSV fields of a layout (empty `q` fields without one).
-pub fn layout_fields<W: Write, T: Copy + Into<u64>>(
-    w: &mut csv::Writer<W>,
-    n: usize,
-    queens: Option<&[T]>,
-) -> csv::Result<()> {
-    let mut buf = itoa::Buffer::new();
-    w.write_field(buf.format(n))?;
-    match queens {
-        Some(q) => {
-            for &c in q {
-                w.write_field(buf.format(c.into()))?;
-            }
-        }
-        None => {
-            for _ in 0..n {
-                w.write_field("")?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Writes an optional number as a CSV field (empty for `None`).
-fn opt_field<W: Write, V: itoa::Integer>(w: &mut csv::Writer<W>, v: Option<V>) -> csv::Result<()> {
-    match v {
-        Some(v) => w.write_field(itoa::Buffer::new().format(v)),
-        None => w.write_field(""),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// `queens list`
-
-/// The rows of `queens list`, the one definition of its record in every format: CSV
-/// `solution,n,q0,...,q{n-1}` (plus `class_size` with `--unique`), the same fields as one flat
-/// JSON object a line, or text boards. Both engines and every thread count write through it.
+/// The fast encoders of the `queens list` rows, one per format that has one ([`ListFormat::of`]
+/// maps a [`Format`] to it): CSV `solution,n,q0,...,q{n-1}` (plus `class_size` with
+/// `--unique`), the same fields as one flat JSON object a line (the fields of a
+/// `ListRecord`, as the writers of [`super::export`] write it: a test checks), or text
+/// boards. Both engines and every thread count write through it.
 ///
 /// Rows are numbered in the global order, which a worker does not know, so a row is written in
 /// two parts: [`ListFormat::tail`] (everything after the number, formatted on the worker) and
@@ -290,60 +234,21 @@ impl ListFormat {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// `queens heatmap`
-
-/// One square of `queens heatmap`: the number of solutions (or representatives, with
-/// `--unique`) with a queen on it, and its share of all of them (`None`, an empty field, when
-/// there are none).
-#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
-pub struct HeatmapRecord {
-    pub rank: usize,
-    pub file: usize,
-    pub solutions: u128,
-    pub share: Option<f64>,
-}
-
-impl HeatmapRecord {
-    /// The records of a table of `n * n` counts (rank-major) out of `total`, rank-major.
-    pub fn of_table(n: usize, counts: &[u128], total: u128) -> impl Iterator<Item = Self> + '_ {
-        (0..n * n).map(move |i| HeatmapRecord {
-            rank: i / n,
-            file: i % n,
-            solutions: counts[i],
-            share: (total != 0).then(|| counts[i] as f64 / total as f64),
-        })
-    }
-}
-
-/// The CSV writer of `queens heatmap`: the header at creation, then one row per square.
-pub struct HeatmapCsv<W: Write> {
-    w: csv::Writer<W>,
-}
-
-impl<W: Write> HeatmapCsv<W> {
-    pub fn new(out: W) -> csv::Result<Self> {
-        let mut w = csv_writer(out);
-        w.write_record(["rank", "file", "solutions", "share"])?;
-        Ok(HeatmapCsv { w })
-    }
-
-    pub fn write(&mut self, r: &HeatmapRecord) -> csv::Result<()> {
-        let mut buf = itoa::Buffer::new();
-        self.w.write_field(buf.format(r.rank))?;
-        self.w.write_field(buf.format(r.file))?;
-        self.w.write_field(buf.format(r.solutions))?;
-        match r.share {
-            Some(s) => self.w.write_field(s.to_string())?,
-            None => self.w.write_field("")?,
+impl ListFormat {
+    /// The encoder of a `queens list` format, `None` for the formats it has none of (SVG, and
+    /// record formats, which take `ListRecord`s through a [`super::export::Writer`]).
+    pub fn of(format: Format) -> Option<ListFormat> {
+        match format {
+            Format::Board => Some(ListFormat::Board),
+            Format::Csv => Some(ListFormat::Csv),
+            Format::Json => Some(ListFormat::Json),
+            Format::Text | Format::Svg => None,
         }
-        self.w.write_record(None::<&[u8]>)
-    }
-
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.w.flush()
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Text views
 
 /// The text of `queens heatmap`: a line with the total, then the n×n table of counts, rank 0
 /// first, right-aligned in columns as wide as the largest count.
@@ -386,288 +291,116 @@ pub fn write_heatmap_text<W: Write>(
     Ok(())
 }
 
-// ---------------------------------------------------------------------------------------------
-// `queens max`
-
-/// One `queens max` record: a board's result with one of its reported layouts (one record per
-/// layout; a board without any layout has one record with empty score and layout).
-///
-/// `place` is the layout's place in the board's ranking, best 1; tied scores share a place
-/// (1, 1, 3: standard competition ranking).
-#[derive(Serialize)]
-pub struct MaxRecord<'a> {
-    pub board: usize,
-    pub status: Status,
-    pub score: Option<i128>,
-    pub place: Option<usize>,
-    /// Upper bound on the maximum (equal to it when optimal).
-    pub bound: Option<i128>,
-    /// The number of optimal layouts, when counted (`--all-optimal`, JSON).
-    pub optimal_count: Option<u64>,
-    pub nodes: u64,
-    #[serde(flatten)]
-    pub layout: LayoutFields<'a, u32>,
-}
-
-/// The CSV writer of `queens max`.
-pub struct MaxCsv<W: Write> {
-    w: csv::Writer<W>,
-    n: usize,
-}
-
-impl<W: Write> MaxCsv<W> {
-    /// A writer of rows of boards of side n, after the header row when `header`.
-    pub fn new(out: W, n: usize, header: bool) -> csv::Result<Self> {
-        let mut w = csv_writer(out);
-        if !header {
-            return Ok(MaxCsv { w, n });
-        }
-        for h in [
-            "board",
-            "status",
-            "score",
-            "place",
-            "bound",
-            "optimal_count",
-            "nodes",
-        ] {
-            w.write_field(h)?;
-        }
-        layout_header(&mut w, n)?;
-        w.write_record(None::<&[u8]>)?;
-        Ok(MaxCsv { w, n })
+/// The text of a `solve` solution, as DLX1 prints one: its number (`N:`, or `N: cost C` when
+/// optimising), then its options, one a line, each indented by one space.
+pub fn write_solution_text<W: Write>(out: &mut W, s: &SolutionRecord) -> io::Result<()> {
+    match s.cost {
+        Some(c) => writeln!(out, "{}: cost {c}", s.solution)?,
+        None => writeln!(out, "{}:", s.solution)?,
     }
-
-    pub fn write(&mut self, r: &MaxRecord) -> csv::Result<()> {
-        let w = &mut self.w;
-        let mut buf = itoa::Buffer::new();
-        w.write_field(buf.format(r.board))?;
-        w.write_field(r.status.name())?;
-        opt_field(w, r.score)?;
-        opt_field(w, r.place)?;
-        opt_field(w, r.bound)?;
-        opt_field(w, r.optimal_count)?;
-        w.write_field(buf.format(r.nodes))?;
-        layout_fields(w, self.n, r.layout.queens)?;
-        w.write_record(None::<&[u8]>)
+    for o in s.options {
+        writeln!(out, " {o}")?;
     }
+    Ok(())
+}
 
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.w.flush()
+/// A layout as n lines of `X` (queen) and `.` separated by spaces, rank 0 first.
+pub fn write_board_text<W: Write>(out: &mut W, n: usize, queens: &[u32]) -> io::Result<()> {
+    for &c in queens {
+        let row: Vec<&str> = (0..n as u32)
+            .map(|j| if j == c { "X" } else { "." })
+            .collect();
+        writeln!(out, "{}", row.join(" "))?;
     }
+    Ok(())
 }
 
-/// Places in a ranking, best first: tied scores share a place (standard competition ranking:
-/// 1, 1, 3).
-pub fn places(scores: impl IntoIterator<Item = i128>) -> Vec<usize> {
-    let mut out: Vec<usize> = Vec::new();
-    let mut prev: Option<i128> = None;
-    for (i, s) in scores.into_iter().enumerate() {
-        let p = match prev {
-            Some(p) if p == s => *out.last().expect("a previous place"),
-            _ => i + 1,
-        };
-        out.push(p);
-        prev = Some(s);
-    }
-    out
+/// The text of a `queens count` record (when the count is cut short): `key=value` words.
+pub fn write_queens_count_text<W: Write>(out: &mut W, r: &QueensCountRecord) -> io::Result<()> {
+    writeln!(
+        out,
+        "n={} solutions={} unique={} status={} engine={} symmetry={} nodes={} seconds={:.3}",
+        r.n,
+        r.solutions,
+        r.unique.map_or_else(String::new, |u| u.to_string()),
+        r.status.name(),
+        r.engine,
+        r.symmetry,
+        r.nodes,
+        r.seconds
+    )
 }
-
-// ---------------------------------------------------------------------------------------------
-// `solve`
-
-/// A solution of `solve`: its number, its total cost (`null` unless optimising), its options
-/// as written and their lines in the input.
-#[derive(Serialize)]
-pub struct SolutionRecord<'a> {
-    pub record: &'static str,
-    pub solution: u64,
-    pub cost: Option<i128>,
-    pub options: &'a [String],
-    pub lines: &'a [usize],
-}
-
-/// `queens count` without `--shard`: the count, plain, with the same fields in CSV and JSON
-/// (`--shard` writes the sealed shard record that `merge` takes instead).
-#[derive(Serialize)]
-pub struct QueensCountRecord<'a> {
-    pub n: u32,
-    pub solutions: u128,
-    /// Fundamental solutions, when counted (`--unique`); empty otherwise.
-    pub unique: Option<u128>,
-    /// `complete`, or `interrupted` (the counts are then lower bounds).
-    pub status: Status,
-    pub engine: &'a str,
-    pub symmetry: &'a str,
-    pub nodes: u64,
-    pub seconds: f64,
-}
-
-impl QueensCountRecord<'_> {
-    /// Writes the record: a header row and one row in CSV, a JSON line, or `key=value` words
-    /// in text.
-    pub fn write(
-        &self,
-        out: &mut dyn Write,
-        format: crate::io::shard::Format,
-    ) -> std::io::Result<()> {
-        use crate::io::shard::Format;
-        match format {
-            Format::Csv => {
-                let mut w = csv_writer(&mut *out);
-                w.serialize(self).map_err(std::io::Error::other)?;
-                w.flush()
-            }
-            Format::Json => write_json_line(&mut &mut *out, self),
-            Format::Text => writeln!(
-                out,
-                "n={} solutions={} unique={} status={} engine={} symmetry={} nodes={} seconds={:.3}",
-                self.n,
-                self.solutions,
-                self.unique.map_or_else(String::new, |u| u.to_string()),
-                self.status.name(),
-                self.engine,
-                self.symmetry,
-                self.nodes,
-                self.seconds
-            ),
-        }
-    }
-}
-
-/// `solve --count`: the number of solutions and whether that is all of them.
-#[derive(Serialize)]
-pub struct CountRecord {
-    pub record: &'static str,
-    pub solutions: u128,
-    pub status: Status,
-}
-
-/// `solve --stats --format json`: the search's statistics at the end.
-#[derive(Serialize)]
-pub struct SummaryRecord {
-    pub record: &'static str,
-    pub status: Status,
-    pub solutions: u128,
-    pub nodes: u64,
-    pub updates: u64,
-    /// Knuth's `I` of `I+M mems` (0: input is not counted).
-    pub input_mems: u64,
-    pub mems: u64,
-    /// Knuth's bytes of the data structure ([`crate::engine::structure_bytes`]).
-    pub bytes: u64,
-    pub cleansings: u64,
-    pub max_level: u32,
-}
-
-impl SummaryRecord {
-    /// The summary of a search whose data structure took `bytes`.
-    pub fn new(status: Status, stats: &crate::engine::Stats, bytes: u64) -> SummaryRecord {
-        SummaryRecord {
-            record: "summary",
-            status,
-            solutions: stats.solutions().into(),
-            nodes: stats.nodes(),
-            updates: stats.updates(),
-            input_mems: stats.input_mems(),
-            mems: stats.mems(),
-            bytes,
-            cleansings: stats.cleansings(),
-            max_level: stats.max_level(),
-        }
-    }
-}
-
-/// `solve --minimize/--maximize --format json`: how the optimisation ended.
-#[derive(Serialize)]
-pub struct OptimumRecord {
-    pub record: &'static str,
-    pub status: Status,
-    pub cost: Option<i128>,
-    pub bound: Option<i128>,
-    pub solutions: usize,
-    pub nodes: u64,
-    pub updates: u64,
-    pub mems: u64,
-}
-
-/// The CSV headers of `solve`.
-pub const SOLVE_CSV_HEADER: [&str; 4] = ["solution", "position", "line", "option"];
-pub const SOLVE_OPT_CSV_HEADER: [&str; 5] = ["solution", "cost", "position", "line", "option"];
-pub const SOLVE_COUNT_CSV_HEADER: [&str; 2] = ["solutions", "status"];
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::partial_notice;
+    use crate::io::export::Writer;
+    use crate::records::rows::LayoutFields;
 
+    /// The fast `queens list` rows are the records the seam writes from [`ListRecord`].
     #[test]
-    fn places_share_ties() {
-        assert_eq!(places([9, 9, 7, 5, 5, 5, 1]), vec![1, 1, 3, 4, 4, 4, 7]);
-        assert_eq!(places(Vec::<i128>::new()), Vec::<usize>::new());
-    }
-
-    /// The `queens list` record as serde would write it: the fast rows must match.
-    #[derive(Serialize)]
-    struct ListRecord<'a> {
-        solution: u64,
-        #[serde(flatten)]
-        layout: LayoutFields<'a, u8>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        class_size: Option<u8>,
-    }
-
-    #[test]
-    fn list_rows_are_the_serde_and_csv_crate_records() {
-        for (q, class_size) in [
-            (vec![1u8, 3, 0, 2], None),
-            (vec![0u8], Some(1)),
-            (vec![10u8, 31, 9, 0, 5, 7, 11, 12, 13, 14, 15], Some(8)),
-        ] {
-            let n = q.len();
-            let r = ListRecord {
-                solution: 12345,
-                layout: LayoutFields {
-                    n,
-                    queens: Some(&q),
-                },
-                class_size,
-            };
-            let mut got = Vec::new();
-            ListFormat::Json.row(&mut got, 12345, &q, class_size);
-            let mut want = serde_json::to_vec(&r).unwrap();
-            want.push(b'\n');
-            assert_eq!(
-                String::from_utf8(got).unwrap(),
-                String::from_utf8(want).unwrap()
-            );
-
-            let mut w = csv_writer(Vec::new());
-            w.write_field("solution").unwrap();
-            layout_header(&mut w, n).unwrap();
-            if class_size.is_some() {
-                w.write_field("class_size").unwrap();
+    fn list_rows_are_the_records_of_the_writers() {
+        for unique in [false, true] {
+            let layouts: Vec<(Vec<u8>, Option<u8>)> = vec![
+                (vec![1, 3, 0, 2], unique.then_some(2)),
+                (vec![2, 0, 3, 1], unique.then_some(8)),
+                (
+                    vec![10, 31, 9, 0, 5, 7, 11, 12, 13, 14, 15],
+                    unique.then_some(1),
+                ),
+            ];
+            for (format, fast) in [
+                (Format::Csv, ListFormat::Csv),
+                (Format::Json, ListFormat::Json),
+            ] {
+                for (q, class_size) in &layouts {
+                    let n = q.len();
+                    let r = ListRecord {
+                        solution: 12345,
+                        layout: LayoutFields { n, queens: Some(q) },
+                        class_size: *class_size,
+                    };
+                    let mut want = Vec::new();
+                    let mut w = Writer::new(format, &mut want, false).unwrap();
+                    w.record(&r).unwrap();
+                    w.end().unwrap();
+                    let mut got = fast.header(n, unique);
+                    fast.row(&mut got, 12345, q, *class_size);
+                    assert_eq!(
+                        String::from_utf8(got).unwrap(),
+                        String::from_utf8(want).unwrap()
+                    );
+                }
             }
-            w.write_record(None::<&[u8]>).unwrap();
-            w.write_field("12345").unwrap();
-            layout_fields(&mut w, n, Some(&q)).unwrap();
-            if let Some(c) = class_size {
-                w.write_field(c.to_string()).unwrap();
-            }
-            w.write_record(None::<&[u8]>).unwrap();
-            let want = String::from_utf8(w.into_inner().unwrap()).unwrap();
-            let mut got = ListFormat::Csv.header(n, class_size.is_some());
-            ListFormat::Csv.row(&mut got, 12345, &q, class_size);
-            assert_eq!(String::from_utf8(got).unwrap(), want);
         }
     }
 
     #[test]
     fn notice_wording() {
+        use crate::records::{Status, partial_notice};
         assert_eq!(
             partial_notice(Status::Time, 52).unwrap(),
             "stopped by the time limit after 52 solutions (partial count)"
         );
         assert_eq!(partial_notice(Status::Complete, 52), None);
+    }
+
+    #[test]
+    fn solution_text_is_dlx1s() {
+        let options = ["a b".to_string(), "c".to_string()];
+        let mut s = SolutionRecord {
+            solution: 3,
+            cost: None,
+            options: &options,
+            lines: &[2, 5],
+        };
+        let mut out = Vec::new();
+        write_solution_text(&mut out, &s).unwrap();
+        s.cost = Some(-4);
+        write_solution_text(&mut out, &s).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "3:\n a b\n c\n3: cost -4\n a b\n c\n"
+        );
     }
 }

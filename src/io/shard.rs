@@ -3,51 +3,42 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::export::{self, Format};
 use super::input::{InputError, LineReader};
 use crate::records::{Located, ShardRecord, Source};
 
 /// The longest line a record file may have (bytes, newline excluded).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// The formats a record is written in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Format {
-    /// One `key=value` line per record.
-    Text,
-    /// CSV with a header line.
-    Csv,
-    /// JSON Lines: one object per line.
-    Json,
-}
-
-/// Writes records in `format` (CSV: the header first).
+/// Writes records in `format`: text as one `key=value` line each, CSV (the header first) and
+/// JSON Lines through [`export::Writer`]. Boards and SVG are no format of records.
 pub fn write_records<'a>(
     out: &mut dyn Write,
     records: impl IntoIterator<Item = &'a ShardRecord>,
     format: Format,
 ) -> io::Result<()> {
-    match format {
-        Format::Text => {
+    let mut w = match export::Writer::new(format, out, false) {
+        Ok(w) => w,
+        Err(out) if format == Format::Text => {
             for r in records {
                 writeln!(out, "{}", r.text_line())?;
             }
+            return Ok(());
         }
-        Format::Json => {
-            for r in records {
-                serde_json::to_writer(&mut *out, r)?;
-                writeln!(out)?;
-            }
+        Err(_) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "shard records are written as text or a record format, not {}",
+                    format.name()
+                ),
+            ));
         }
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(&mut *out);
-            for r in records {
-                w.serialize(r).map_err(io::Error::other)?;
-            }
-            w.flush()?;
-        }
+    };
+    for r in records {
+        w.record(r)?;
     }
-    Ok(())
+    w.end()
 }
 
 /// Why a record file could not be read.

@@ -154,7 +154,7 @@ fn an_interrupted_queens_max_gives_a_layout_and_a_proven_bound() {
         let k = header.iter().position(|h| h == name).unwrap();
         rows[0][k].to_string()
     };
-    assert_eq!(get("status"), "interrupted", "{out}");
+    assert_eq!(get("board_status"), "interrupted", "{out}");
     let queens: Vec<u32> = (0..40)
         .map(|k| get(&format!("q{k}")).parse().unwrap())
         .collect();
@@ -166,7 +166,7 @@ fn an_interrupted_queens_max_gives_a_layout_and_a_proven_bound() {
         .collect();
     let value = score(40, &board, &queens);
     assert_eq!(get("score"), value.to_string());
-    let bound: i128 = get("bound").parse().unwrap();
+    let bound: i128 = get("board_bound").parse().unwrap();
     assert!(bound >= value, "{out}");
 }
 

@@ -10,7 +10,8 @@ use crate::common::{located, xcover};
 
 use dancelinks::engine::fnv1a64;
 use dancelinks::engine::optimize::Sense;
-use dancelinks::io::shard::{Format, MAX_LINE, read_records, write_records};
+use dancelinks::io::export::Format;
+use dancelinks::io::shard::{MAX_LINE, read_records, write_records};
 use dancelinks::queens;
 use dancelinks::records::{
     Hex64, Kind, Located, MergeError, Merged, Problem, Shard, ShardRecord, Status,

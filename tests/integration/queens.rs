@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use crate::common::xcover;
 
-use dancelinks::io::shard::{Format, write_records};
+use dancelinks::io::export::Format;
+use dancelinks::io::shard::write_records;
 use dancelinks::queens::count::Request;
 use dancelinks::queens::model::{CountConfig, Queens, Reduction, count, task_count};
 use dancelinks::records::{Kind, Shard, ShardRecord};

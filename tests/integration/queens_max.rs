@@ -250,7 +250,7 @@ fn top_k_against_brute_force_sorted_list() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "board,status,score,place,bound,optimal_count,nodes,n,q0,q1,q2,q3,q4,q5,q6,q7"
+        "board,board_status,score,place,board_bound,optimal_count,nodes,n,q0,q1,q2,q3,q4,q5,q6,q7"
     );
     assert_eq!(lines.len(), 4);
     // The three best all score 260: tied scores share the first place.
@@ -357,11 +357,11 @@ fn time_limit_reports_feasible_with_a_valid_bound() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["status"], "feasible");
+    assert_eq!(v["board_status"], "feasible");
     assert_eq!(v["n"], n);
     assert_eq!(v["place"], 1);
     let value = v["score"].as_i64().unwrap();
-    let bound = v["bound"].as_i64().unwrap();
+    let bound = v["board_bound"].as_i64().unwrap();
     assert!(bound >= value, "{bound} < {value}");
     // The layout is a placement and scores the value.
     let boards = dancelinks::io::weights::parse_classic(&text, "x", None).unwrap();
@@ -436,7 +436,7 @@ fn board_and_formats() {
         assert_eq!(v["score"], 260);
         assert_eq!(v["place"], 1);
         assert_eq!(v["optimal_count"], 92);
-        assert_eq!(v["status"], "optimal");
+        assert_eq!(v["board_status"], "optimal");
     }
 
     let out = xcover()
@@ -830,7 +830,7 @@ fn no_placement_leaves_numeric_fields_empty_with_a_status() {
         .assert()
         .success()
         .stdout(
-            "board,status,score,place,bound,optimal_count,nodes,n,q0,q1\n\
+            "board,board_status,score,place,board_bound,optimal_count,nodes,n,q0,q1\n\
              1,infeasible,,,,0,0,2,,\n\
              2,infeasible,,,,0,0,2,,\n",
         );
@@ -844,7 +844,7 @@ fn no_placement_leaves_numeric_fields_empty_with_a_status() {
         .clone();
     let s = String::from_utf8(out).unwrap();
     let first: serde_json::Value = serde_json::from_str(s.lines().next().unwrap()).unwrap();
-    assert_eq!(first["status"], "infeasible");
+    assert_eq!(first["board_status"], "infeasible");
     assert_eq!(first["score"], serde_json::Value::Null);
     assert_eq!(first["q0"], serde_json::Value::Null);
 }
