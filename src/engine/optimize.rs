@@ -186,7 +186,7 @@ impl Bound for NoBound {
 /// n-queens); there a model-specific bound pays.
 ///
 /// One evaluation walks every available option of every active item: at n = 1000 queens a
-/// million options, a tenth of a second. So it reads the clock every [`SHARE_CLOCK_ITEMS`]
+/// million options, a tenth of a second. So it reads the clock every `SHARE_CLOCK_ITEMS` (64)
 /// items, and past the deadline it takes each remaining item's best share over all its
 /// options instead: still a valid bound, at once.
 pub struct ShareBound {
