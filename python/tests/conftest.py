@@ -25,11 +25,15 @@ def brute_force_queens(n):
 
 
 def xcover_binary():
-    """The built command-line tool of the root crate, or None."""
-    for profile in ("release", "debug"):
-        exe = ROOT / "target" / profile / "xcover"
-        if exe.is_file() and os.access(exe, os.X_OK):
-            return exe
+    """The built command-line tool of the root crate (the newer of release and debug, so
+    that a stale build is not compared), or None."""
+    built = [
+        exe
+        for exe in (ROOT / "target" / p / "xcover" for p in ("release", "debug"))
+        if exe.is_file() and os.access(exe, os.X_OK)
+    ]
+    if built:
+        return max(built, key=lambda exe: exe.stat().st_mtime)
     found = shutil.which("xcover")
     return Path(found) if found else None
 
