@@ -37,7 +37,7 @@
 //! let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
 //! let mut bound = ShareBound::new(&problem, &gains);
 //! let config = Config { sense, keep: Keep::Top(2), budget: Budget::unlimited() };
-//! let best = optimize::optimize_gains(&mut solver, &gains, &mut bound, &config, &[]);
+//! let best = optimize::optimize(&mut solver, &gains, &mut bound, &config, optimize::Strategy::new());
 //! assert_eq!(best.status, Status::Optimal);
 //! let values: Vec<i128> = best.solutions.iter().map(|s| s.value).collect();
 //! assert_eq!(values, vec![5, 6]); // {a, b c} = 2 + 3, {a b, c} = 5 + 1 (then {a b c} = 7)
@@ -53,7 +53,8 @@ use super::problem::{ItemId, OptionId, Problem};
 use super::stats::{Budget, End, Stats};
 
 mod shards;
-pub use shards::{BoundSplit, PartsOptimum, optimize_floor_parallel, optimize_parts, split_bound};
+use shards::optimize_floor_parallel;
+pub use shards::{BoundSplit, PartsOptimum, optimize_parts, split_bound};
 
 /// Minimise or maximise the total weight.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -349,11 +350,11 @@ struct BranchBound<'a, B: Bound> {
     /// Gain and sorted options, best first.
     kept: Vec<(i128, Vec<OptionId>)>,
     /// What solutions must reach to matter: for AllOptimal a seed's gain, for Best the aim
-    /// of [`optimize_aiming`].
+    /// of [`Strategy::aiming`].
     floor: Option<i128>,
     /// Number of solutions with the best gain (AllOptimal).
     ties: u64,
-    /// A proven upper bound on every solution's gain (the aims of [`optimize_aiming`] prove
+    /// A proven upper bound on every solution's gain (the aims of [`Strategy::aiming`] prove
     /// one): once a solution reaches it, nothing is left to find and every node is pruned.
     ceiling: Option<i128>,
     /// The bound at the first node of the search.
@@ -776,25 +777,135 @@ pub fn best_first(problem: &Problem, gains: &[i128]) -> Vec<OptionId> {
     order
 }
 
+/// What one optimisation runs with besides its [`Config`] ([`optimize`]): the solutions to
+/// start from, whether to aim high first, a floor, a bound proven beforehand, and the
+/// threads. `Strategy::new()` is one thread, no seeds, no aims.
+pub struct Strategy<'a, 'p, B> {
+    /// Known exact covers to start from (e.g. a heuristic's), each a list of options.
+    pub seeds: &'a [Vec<OptionId>],
+    /// Aim high first (`Keep::Best` with a seed; see [`Strategy::aiming`]).
+    pub aim: bool,
+    /// Look only for solutions whose gain reaches this (`Keep::Best`; see [`Strategy::floor`]).
+    pub floor: Option<i128>,
+    /// An upper bound on the gain proven beforehand (e.g. a model's cheap bound of the whole
+    /// problem): a search cut short reports it when it proved no better one.
+    pub proven: Option<i128>,
+    /// One more solver (over the same problem, with the same option order) and bound per
+    /// thread besides the main one; empty: one thread.
+    pub workers: &'a mut [(Solver<'p>, B)],
+}
+
+impl<'p, B> Strategy<'_, 'p, B> {
+    /// One thread, no seeds, no aims, no floor.
+    pub fn new() -> Self {
+        Strategy {
+            seeds: &[],
+            aim: false,
+            floor: None,
+            proven: None,
+            workers: &mut [],
+        }
+    }
+}
+
+impl<B> Default for Strategy<'_, '_, B> {
+    fn default() -> Self {
+        Strategy::new()
+    }
+}
+
+impl<'a, 'p, B> Strategy<'a, 'p, B> {
+    /// Starts from these known solutions.
+    pub fn seeds(self, seeds: &'a [Vec<OptionId>]) -> Self {
+        Strategy { seeds, ..self }
+    }
+
+    /// Aims high first: pruning is only as good as the best solution known, and a
+    /// heuristic's is often far below the optimum. So the search first asks for solutions of
+    /// at least an *aim* just below the root's bound, pruning everything that cannot reach
+    /// it. Such a search is small; when it ends without a solution, nothing reaches the aim
+    /// (an upper bound one below it is proven) and the aim comes down, by a step sized from
+    /// the last two searches so that the next one is about [`AIM_GROWTH`] times larger. The
+    /// first search that finds a solution goes on as an ordinary branch and bound from it and
+    /// proves its result. If the budget runs out, the best bound proven so far is reported.
+    /// Statistics add up over all searches. Only for `Keep::Best` with a seed (otherwise the
+    /// search runs as is).
+    pub fn aiming(self) -> Self {
+        Strategy { aim: true, ..self }
+    }
+
+    /// Looks only for the best solution whose gain reaches `floor` (seeds below it are left
+    /// out), pruning from the root whatever cannot reach it, with no aims. `Optimal`: the best
+    /// solution reaching the floor; `Infeasible`: none reaches it (the bound is then `None`:
+    /// the caller knows the floor).
+    pub fn floor(self, floor: i128) -> Self {
+        Strategy {
+            floor: Some(floor),
+            ..self
+        }
+    }
+
+    /// An upper bound on the gain proven beforehand, reported by a search cut short that
+    /// proved no better one.
+    pub fn proven(self, proven: i128) -> Self {
+        Strategy {
+            proven: Some(proven),
+            ..self
+        }
+    }
+
+    /// Searches on these threads as well ([`PARALLEL_CUT`]): every search is cut at that
+    /// depth below its root; the tree above the cut is searched on the main solver, the
+    /// sub-trees below it are handed to the workers, which prune against the best gain any
+    /// of them has found. Only for `Keep::Best` without a node or mem budget (otherwise one
+    /// thread). The best value, the status and the solution reported are those of the
+    /// sequential search: the one with the smallest sorted options if the bound breaks ties
+    /// ([`Bound::TIE_BREAK`]), otherwise the first optimal solution in the sequential
+    /// search's order. Node counts vary.
+    pub fn workers(self, workers: &'a mut [(Solver<'p>, B)]) -> Self {
+        Strategy { workers, ..self }
+    }
+}
+
 /// Branch and bound on `solver` (whose option order should put good options first, see
-/// [`best_first`]), with `weights` per option of the solver's problem, starting from the
-/// `seeds` (known exact covers, e.g. a heuristic's; each a list of options).
+/// [`best_first`]) with the `gains` of the options ([`Sense::gains`] of their weights, as the
+/// bound was built on), as `config` and `plan` say. A search cut short whose best solution
+/// reaches the bound it proved is reported `Optimal`, so a value equals its bound only then.
 ///
 /// The solver is left as it was found (forced options stay forced and are part of every
 /// solution).
-pub fn optimize<B: Bound>(
-    solver: &mut Solver<'_>,
-    weights: &[i64],
+pub fn optimize<'p, B: Bound + Send>(
+    solver: &mut Solver<'p>,
+    gains: &[i128],
     bound: &mut B,
     config: &Config,
-    seeds: &[Vec<OptionId>],
+    plan: Strategy<'_, 'p, B>,
 ) -> Optimum {
-    let gains = config.sense.gains(weights);
-    optimize_gains(solver, &gains, bound, config, seeds)
+    let Strategy {
+        seeds,
+        aim,
+        floor,
+        proven,
+        workers,
+    } = plan;
+    let mut found = match floor {
+        Some(floor) => optimize_floor_parallel(solver, gains, bound, workers, config, seeds, floor),
+        None if aim => optimize_aiming_parallel(solver, gains, bound, workers, config, seeds),
+        None => optimize_gains_parallel(solver, gains, bound, workers, config, seeds),
+    };
+    if let Some(proven) = proven
+        && matches!(found.status, Status::Feasible | Status::Unknown)
+    {
+        let sense = config.sense;
+        let gain = found.bound.map_or(proven, |b| sense.value(b).min(proven));
+        found.bound = Some(sense.value(gain));
+        found = settle(config.keep, found);
+    }
+    found
 }
 
-/// [`optimize`] with the gains already computed ([`Sense::gains`]), as the bound was built on.
-pub fn optimize_gains<B: Bound>(
+/// One search from `seeds` with nothing else ([`optimize`]).
+pub(in crate::engine) fn optimize_gains<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
     bound: &mut B,
@@ -810,7 +921,7 @@ pub fn optimize_gains<B: Bound>(
 /// A search cut short whose best solution reaches the bound it proved is optimal after all
 /// (`Keep::Best`; under the other modes the rest of the list is not proven): so a reported
 /// value equals its bound only when the status is `Optimal`.
-pub fn settle(keep: Keep, mut optimum: Optimum) -> Optimum {
+pub(crate) fn settle(keep: Keep, mut optimum: Optimum) -> Optimum {
     if keep == Keep::Best
         && optimum.status == Status::Feasible
         && optimum.bound.is_some()
@@ -821,7 +932,7 @@ pub fn settle(keep: Keep, mut optimum: Optimum) -> Optimum {
     optimum
 }
 
-/// What one search of [`optimize_aiming`] asks for, in gains (`Keep::Best` only): solutions
+/// What one search of [`Strategy::aiming`] asks for, in gains (`Keep::Best` only): solutions
 /// of at least `floor`; and a proven upper bound, `ceiling`, at which it can stop.
 #[derive(Copy, Clone, Debug, Default)]
 struct Window {
@@ -829,19 +940,8 @@ struct Window {
     ceiling: Option<i128>,
 }
 
-/// [`optimize_gains`] that aims high first, for `Keep::Best` with a seed (other cases run it
-/// as is).
-///
-/// Pruning is only as good as the best solution known, and a heuristic's is often far below
-/// the optimum. So the search first asks for solutions of at least an *aim* just below the
-/// root's bound, pruning everything that cannot reach it. Such a search is small; when it ends
-/// without a solution, nothing reaches the aim (an upper bound one below it is proven) and the
-/// aim comes down, by a step sized from the last two searches so that the next one is about
-/// [`AIM_GROWTH`] times larger. The first search that finds a solution goes on as an ordinary
-/// branch
-/// and bound from it and proves its result. If the budget runs out, the best bound proven so
-/// far is reported. Statistics add up over all searches.
-pub fn optimize_aiming<B: Bound>(
+/// [`Strategy::aiming`] on one thread.
+fn optimize_aiming<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
     bound: &mut B,
@@ -862,17 +962,9 @@ pub fn optimize_aiming<B: Bound>(
     settle(config.keep, found)
 }
 
-/// [`optimize_aiming`] on several threads: every search (each aim, and the last) is cut at
-/// depth [`PARALLEL_CUT`] below its root; the tree above the cut is searched on `solver`, the
-/// sub-trees below it are shared out to the `workers` (a solver over the same problem, with the
-/// same option order, and a bound each; one thread each), which prune against the best gain
-/// any of them has found. Falls back to [`optimize_aiming`] without workers, for other modes
-/// than `Keep::Best`, and with a node or mem budget. The best value, the status and the
-/// solution reported are those of the sequential search: the one with the smallest sorted
-/// options if the bound breaks ties ([`Bound::TIE_BREAK`]), otherwise the first optimal
-/// solution in the sequential search's order (a node that only ties the best known is searched
-/// when its solutions come before it in that order). Node counts vary.
-pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
+/// [`Strategy::aiming`] with [`Strategy::workers`] (one thread without workers, in other modes than
+/// `Keep::Best`, and with a node or mem budget).
+fn optimize_aiming_parallel<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
     bound: &mut B,
@@ -891,36 +983,32 @@ pub fn optimize_aiming_parallel<'p, B: Bound + Send>(
     settle(config.keep, found)
 }
 
-/// [`optimize_gains`] on several threads, without seeds or aims (`xcover solve --threads`):
-/// one search cut at depth [`PARALLEL_CUT`] below its root, the sub-trees shared out to the
-/// `workers` as in [`optimize_aiming_parallel`], which prune against the best gain any of them
-/// has found. Falls back to [`optimize_gains`] without workers, for other modes than
-/// `Keep::Best`, and with a node or mem budget. The best value, the status and the solution
-/// are those of the sequential search; node counts depend on when the threads find their
-/// solutions.
-pub fn optimize_gains_parallel<'p, B: Bound + Send>(
+/// One search on several threads, without aims ([`Strategy::workers`]; `xcover solve --threads`).
+fn optimize_gains_parallel<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
     bound: &mut B,
     workers: &mut [(Solver<'p>, B)],
     config: &Config,
+    seeds: &[Vec<OptionId>],
 ) -> Optimum {
     let limited = config.budget.nodes.is_some() || config.budget.mems.is_some();
     if workers.is_empty() || limited || config.keep != Keep::Best {
-        return optimize_gains(solver, gains, bound, config, &[]);
+        return optimize_gains(solver, gains, bound, config, seeds);
     }
-    search_parallel(
+    let found = search_parallel(
         solver,
         bound,
         workers,
         gains,
         config,
-        &[],
+        seeds,
         Window::default(),
-    )
+    );
+    settle(config.keep, found)
 }
 
-/// Depth (below the root) at which [`optimize_aiming_parallel`] cuts each search.
+/// Depth (below the root) at which a search on several threads is cut ([`Strategy::workers`]).
 pub const PARALLEL_CUT: usize = 3;
 
 /// A search of the root node only, for its bound (with the seeds as the solutions known).
@@ -949,7 +1037,7 @@ fn probe<B: Bound>(
 /// and 8 on three boards.
 pub const AIM_GROWTH: f64 = 6.0;
 
-/// The steps of a descending series of floor searches: [`optimize_aiming`]'s aims, and any
+/// The steps of a descending series of floor searches: [`Strategy::aiming`]'s aims, and any
 /// caller's descent of a bound by floor searches. The size of a search grows about
 /// exponentially as its floor comes down, so after a search that found nothing the next step
 /// is sized from the last two searches for the next search to be about [`AIM_GROWTH`] times
@@ -1005,7 +1093,7 @@ impl AimSteps {
     }
 }
 
-/// The aims of [`optimize_aiming`], after the root's `probe`; `run(window)` is one search.
+/// The aims of [`Strategy::aiming`], after the root's `probe`; `run(window)` is one search.
 fn aim_loop(
     config: &Config,
     probe: Optimum,
@@ -1100,7 +1188,7 @@ fn aim_loop(
 /// whether every part it took was searched to the end.
 type WorkerResult = (Vec<Incumbent>, Stats, bool);
 
-/// One search of [`optimize_aiming_parallel`] (`Keep::Best`).
+/// One search of [`Strategy::workers`] (`Keep::Best`).
 fn search_parallel<'p, B: Bound + Send>(
     main: &mut Solver<'p>,
     bound: &mut B,

@@ -12,8 +12,8 @@ use std::ops::ControlFlow;
 use super::dlx::Solver;
 use super::multiplicity::MultiplicitySolver;
 use super::optimize::{
-    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, best_first, conclude, optimize_gains,
-    optimize_gains_parallel,
+    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, Strategy, best_first, conclude,
+    optimize,
 };
 use super::problem::{OptionId, Problem};
 use super::split::{
@@ -199,7 +199,7 @@ impl Plan {
             let threads = self.thread_count();
             if threads == 1 {
                 return (
-                    optimize_gains(&mut solver, &gains, &mut bound, &config, &[]),
+                    optimize(&mut solver, &gains, &mut bound, &config, Strategy::new()),
                     None,
                 );
             }
@@ -211,8 +211,8 @@ impl Plan {
                     )
                 })
                 .collect();
-            let best =
-                optimize_gains_parallel(&mut solver, &gains, &mut bound, &mut workers, &config);
+            let plan = Strategy::new().workers(&mut workers);
+            let best = optimize(&mut solver, &gains, &mut bound, &config, plan);
             return (best, None);
         }
         let (split, mut info) = self.split(&mut solver);
@@ -242,7 +242,8 @@ impl Plan {
                     }
                     let seeds: Vec<Vec<OptionId>> =
                         kept.iter().map(|s| s.options.clone()).collect();
-                    let part = optimize_gains(&mut solver, &gains, &mut bound, &config, &seeds);
+                    let plan = Strategy::new().seeds(&seeds);
+                    let part = optimize(&mut solver, &gains, &mut bound, &config, plan);
                     solver.unforce_all();
                     stats += part.stats;
                     if matches!(part.status, Status::Feasible | Status::Unknown) {

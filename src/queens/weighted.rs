@@ -387,13 +387,15 @@ impl WeightedQueens {
             keep: req.keep,
             budget: req.budget,
         };
-        let mut opt = match kind {
+        let maxima = rank_file_maxima(n, board);
+        let opt = match kind {
             BoundKind::Lagrangian(steps) => {
                 let root = steps
                     .saturating_mul(ROOT_STEP_FACTOR)
                     .max(ROOT_STEPS_PER_RANK * n as u32);
                 let run = Run {
                     config: &config,
+                    maxima,
                     seeds: &seeds,
                     order: &order,
                     threads: req.threads,
@@ -405,6 +407,7 @@ impl WeightedQueens {
             BoundKind::Assignment => {
                 let run = Run {
                     config: &config,
+                    maxima,
                     seeds: &seeds,
                     order: &order,
                     threads: req.threads,
@@ -415,22 +418,16 @@ impl WeightedQueens {
             }
             BoundKind::RankFileMax => {
                 let b = || RankFileMaxBound::new(n, &self.line_of_item, board);
-                self.optimize_gains(&mut solver, &gains, b, &config, &seeds)
+                self.optimize_gains(&mut solver, &gains, b, &config, &seeds, maxima)
             }
             BoundKind::Generic => {
                 let b = || {
                     let share = optimize::ShareBound::new(&self.problem, &gains);
                     ties::Tied(share, TieBreak::new(n, &self.line_of_item))
                 };
-                self.optimize_gains(&mut solver, &gains, b, &config, &seeds)
+                self.optimize_gains(&mut solver, &gains, b, &config, &seeds, maxima)
             }
         };
-        if matches!(opt.status, Status::Feasible | Status::Unknown) {
-            // The cheap bound of the whole board is proven too, and there is always one.
-            let maxima = rank_file_maxima(n, board);
-            opt.bound = Some(opt.bound.map_or(maxima, |b| b.min(maxima)));
-            opt = optimize::settle(req.keep, opt);
-        }
         let mut layouts = layouts_of(n, &opt);
         if let Keep::AllOptimal { .. } = req.keep {
             layouts.sort();
@@ -507,6 +504,8 @@ impl WeightedQueens {
 /// What [`WeightedQueens::lagrange`] runs with.
 struct Run<'a> {
     config: &'a Config,
+    /// The rank/file maxima of the board: a bound proven beforehand.
+    maxima: i128,
     /// Known layouts (the heuristic's), as square options.
     seeds: &'a [Vec<OptionId>],
     /// The option order of the solvers ([`optimize::best_first`]).
@@ -603,27 +602,27 @@ impl WeightedQueens {
             })
             .collect();
         let mut b = make();
-        let opt = optimize::optimize_aiming_parallel(
-            solver,
-            gains,
-            &mut b,
-            &mut workers,
-            run.config,
-            run.seeds,
-        );
+        // The cheap bound of the whole board is proven too, and there is always one.
+        let plan = optimize::Strategy::new()
+            .seeds(run.seeds)
+            .aiming()
+            .proven(run.maxima)
+            .workers(&mut workers);
+        let opt = optimize::optimize(solver, gains, &mut b, run.config, plan);
         let void = void(&b) || workers.iter().any(|(_, w)| void(w));
         (opt, void)
     }
 
     /// [`optimize::optimize_gains`] with a bound `make` makes, first trying the tie rule's
     /// walk at the root's bound for one best layout (`Keep::Best`, [`ties`]).
-    fn optimize_gains<B: Bound>(
+    fn optimize_gains<B: Bound + Send>(
         &self,
         solver: &mut Solver<'_>,
         gains: &[i128],
         make: impl Fn() -> B,
         config: &Config,
         seeds: &[Vec<OptionId>],
+        maxima: i128,
     ) -> optimize::Optimum {
         let mut walked = Stats::default();
         if config.keep == Keep::Best {
@@ -632,7 +631,9 @@ impl WeightedQueens {
                 Err(stats) => walked = stats,
             }
         }
-        let mut opt = optimize::optimize_gains(solver, gains, &mut make(), config, seeds);
+        // The cheap bound of the whole board is proven too, and there is always one.
+        let plan = optimize::Strategy::new().seeds(seeds).proven(maxima);
+        let mut opt = optimize::optimize(solver, gains, &mut make(), config, plan);
         opt.stats += walked;
         opt
     }

@@ -847,7 +847,8 @@ proptest! {
                 let mut solver = Solver::with_options(problem, optimize::best_first(problem, &gains));
                 let mut bound = ShareBound::new(problem, &gains);
                 let config = Config { sense, keep: Keep::Best, budget: Budget::unlimited() };
-                let r = optimize::optimize_aiming(&mut solver, &gains, &mut bound, &config, seed);
+                let strategy = optimize::Strategy::new().seeds(seed).aiming();
+                let r = optimize::optimize(&mut solver, &gains, &mut bound, &config, strategy);
                 prop_assert_eq!(r.value(), expected);
                 prop_assert_eq!(r.status, if expected.is_some() { Status::Optimal } else { Status::Infeasible });
                 if let Some(s) = r.solutions.first() {

@@ -699,7 +699,7 @@ proptest! {
                 let budget = Budget { nodes: Some(2), ..Budget::unlimited() };
                 let config = Config { sense, keep: Keep::Best, budget };
                 let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
-                let r = optimize::optimize(&mut solver, &weights, &mut ShareBound::new(&problem, &gains), &config, &[]);
+                let r = optimize::optimize(&mut solver, &gains, &mut ShareBound::new(&problem, &gains), &config, optimize::Strategy::new());
                 if let Some(&best) = sorted.first() {
                     // In gain terms: found <= best <= bound.
                     let g = |v: i128| match sense { Sense::Maximize => v, Sense::Minimize => -v };
@@ -711,8 +711,8 @@ proptest! {
             for keep in [Keep::Best, Keep::AllOptimal { limit: usize::MAX }, Keep::Top(3)] {
                 let config = Config { sense, keep, budget: Budget::unlimited() };
                 let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
-                let r1 = optimize::optimize(&mut solver, &weights, &mut ShareBound::new(&problem, &gains), &config, &[]);
-                let r2 = optimize::optimize(&mut solver, &weights, &mut NoBound, &config, &[]);
+                let r1 = optimize::optimize(&mut solver, &gains, &mut ShareBound::new(&problem, &gains), &config, optimize::Strategy::new());
+                let r2 = optimize::optimize(&mut solver, &gains, &mut NoBound, &config, optimize::Strategy::new());
                 for r in [&r1, &r2] {
                     if values.is_empty() {
                         prop_assert_eq!(r.status, Status::Infeasible);

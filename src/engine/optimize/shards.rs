@@ -148,10 +148,10 @@ pub struct PartsOptimum {
 
 /// Searches the parts of `split` that belong to shard `shard = (I, M)` (1-based, dealt
 /// round-robin), one after the other, on `solver` (no options forced; its option order the
-/// one the split was made with) and `workers` (threads, as in [`optimize_aiming_parallel`]),
+/// one the split was made with) and `workers` (threads, as in [`Strategy::workers`](super::Strategy::workers)),
 /// with `bound` (kept across the parts: each part's root starts from the last one's state).
 /// Each part is searched for solutions reaching `floor` (a gain) when there is one, else by
-/// [`optimize_aiming_parallel`]; each starts from the best solution known so far (`seeds`
+/// [`Strategy::aiming`](super::Strategy::aiming); each starts from the best solution known so far (`seeds`
 /// reaching the floor, the split's own solution, earlier parts'). `config.keep` must be
 /// `Keep::Best`.
 #[allow(clippy::too_many_arguments)]
@@ -267,13 +267,9 @@ pub fn optimize_parts<'p, B: Bound + Send>(
     }
 }
 
-/// Branch and bound (`Keep::Best`) for the best solution whose gain reaches `floor`, from the
-/// `seeds` (those below the floor are left out): one search
-/// that prunes whatever cannot reach the floor, on `workers` when there are some (as
-/// [`optimize_aiming_parallel`], and falling back to one thread in the same cases). `Optimal`:
-/// the best solution reaching the floor is kept; `Infeasible`: none reaches it (its bound is
-/// then `None`: the caller knows the floor).
-pub fn optimize_floor_parallel<'p, B: Bound + Send>(
+/// [`Strategy::floor`](super::Strategy::floor), on the `workers` when there are some (one thread in
+/// other modes than `Keep::Best` and with a node or mem budget).
+pub(super) fn optimize_floor_parallel<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
     bound: &mut B,

@@ -98,7 +98,8 @@ impl WeightedQueens {
             },
         };
         // The root's bound.
-        let probe = optimize::optimize_gains(solver, gains, &mut b, &config(Some(1)), &seeds);
+        let plan = optimize::Strategy::new().seeds(&seeds);
+        let probe = optimize::optimize(solver, gains, &mut b, &config(Some(1)), plan);
         let mut out = Descent {
             upper: probe.bound,
             found: None,
@@ -113,15 +114,11 @@ impl WeightedQueens {
         while upper > score {
             let floor = (upper + 1 - steps.step()).max(score + 1);
             let began = Instant::now();
-            let r = optimize::optimize_floor_parallel(
-                solver,
-                gains,
-                &mut b,
-                &mut workers,
-                &config,
-                &seeds,
-                floor,
-            );
+            let plan = optimize::Strategy::new()
+                .seeds(&seeds)
+                .floor(floor)
+                .workers(&mut workers);
+            let r = optimize::optimize(solver, gains, &mut b, &config, plan);
             out.nodes += r.stats.nodes();
             if let Some(s) = r.solutions.first() {
                 out.found = Some(Layout {

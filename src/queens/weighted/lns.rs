@@ -177,15 +177,8 @@ fn worker<T: HungarianInt + Send + Sync>(
                 ..Budget::unlimited()
             },
         };
-        let found = optimize::optimize_floor_parallel(
-            &mut solver,
-            gains,
-            &mut bound,
-            &mut [],
-            &config,
-            &[],
-            score + 1,
-        );
+        let plan = optimize::Strategy::new().floor(score + 1);
+        let found = optimize::optimize(&mut solver, gains, &mut bound, &config, plan);
         solver.unforce_all();
         stats.subproblems += 1;
         if let Some(s) = found.solutions.first()

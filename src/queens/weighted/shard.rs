@@ -331,8 +331,11 @@ fn run_part<'p, B: Bound + Send>(
     let Some((s, m)) = part.shard else {
         let floor = part.floor.expect("a floor when there is no shard");
         let mut b = make();
-        let optimum =
-            optimize::optimize_floor_parallel(solver, gains, &mut b, workers, config, seeds, floor);
+        let plan = optimize::Strategy::new()
+            .seeds(seeds)
+            .floor(floor)
+            .workers(workers);
+        let optimum = optimize::optimize(solver, gains, &mut b, config, plan);
         let void = void(&b) || workers_void(workers);
         return Ran {
             optimum,
@@ -493,6 +496,7 @@ impl WeightedQueens {
                 };
                 let run = Run {
                     config: &config,
+                    maxima: rank_file_maxima(n, board),
                     seeds: &seeds,
                     order: &order,
                     threads: req.threads,
@@ -506,7 +510,11 @@ impl WeightedQueens {
                 run_part_alone(&mut solver, &gains, &make, &config, &seeds, part)
             }
             BoundKind::Generic => {
-                let make = || ShareBound::new(&self.problem, &gains);
+                // With the queens' tie-break, as a whole run has ([`super::ties::Tied`]).
+                let make = || {
+                    let share = ShareBound::new(&self.problem, &gains);
+                    super::ties::Tied(share, super::TieBreak::new(n, lines))
+                };
                 run_part_alone(&mut solver, &gains, &make, &config, &seeds, part)
             }
         };
