@@ -529,13 +529,9 @@ impl WeightedQueens {
         run: &Run<'_>,
     ) -> optimize::Optimum {
         let n = self.n;
-        let (mut opt, void) = if lagrange::fits_i32(n, board) {
-            self.lagrange_in::<i32>(solver, board, gains, run)
-        } else if lagrange::fits_i64(n, board) {
-            self.lagrange_in::<i64>(solver, board, gains, run)
-        } else {
-            self.lagrange_in::<i128>(solver, board, gains, run)
-        };
+        let width = lagrange::Width::of(n, board);
+        let (mut opt, void) =
+            lagrange::with_width!(width, T => self.lagrange_in::<T>(solver, board, gains, run));
         if void {
             // The i32 computation went out of its range (possible in principle, never seen on
             // real boards): solve again in i64, which the same board always fits.

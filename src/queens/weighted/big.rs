@@ -51,11 +51,8 @@ impl WeightedQueens {
         // i64 (or i128) only: the i32 computation may have to be run again (see
         // `WeightedQueens::lagrange`), which a descent cut by a deadline cannot afford.
         let args = (solver, board, gains, order, seed, score, deadline, threads);
-        if lagrange::fits_i64(self.n, board) {
-            self.descend_in::<i64>(args, steps, root_steps)
-        } else {
-            self.descend_in::<i128>(args, steps, root_steps)
-        }
+        let width = lagrange::Width::of(self.n, board).at_least_i64();
+        lagrange::with_width!(width, T => self.descend_in::<T>(args, steps, root_steps))
     }
 
     #[allow(clippy::type_complexity)]

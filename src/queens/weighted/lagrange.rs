@@ -820,6 +820,59 @@ pub fn fits_i32(n: usize, board: &[i64]) -> bool {
     n <= 64 && board.iter().all(|w| w.unsigned_abs() <= 1 << 10)
 }
 
+/// The narrowest integer type the Lagrangian computation of a board can run in
+/// ([`fits_i32`], [`fits_i64`]); [`with_width!`] runs code in it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Width {
+    /// Small boards with small numbers: about a fifth faster.
+    I32,
+    /// Every board below n = 1024 with numbers below 2^31.
+    I64,
+    /// The rest.
+    I128,
+}
+
+impl Width {
+    /// The narrowest type for this board.
+    pub fn of(n: usize, board: &[i64]) -> Width {
+        if fits_i32(n, board) {
+            Width::I32
+        } else if fits_i64(n, board) {
+            Width::I64
+        } else {
+            Width::I128
+        }
+    }
+
+    /// At least `i64` (for a computation that cannot afford to run again in a wider type
+    /// when `i32` turns out too narrow).
+    pub fn at_least_i64(self) -> Width {
+        self.max(Width::I64)
+    }
+}
+
+/// `with_width!(width, T => expr)`: `expr` with the type `T` the [`Width`] names, the one place
+/// where the width of a board is dispatched.
+macro_rules! with_width {
+    ($width:expr, $t:ident => $body:expr) => {
+        match $width {
+            $crate::queens::weighted::lagrange::Width::I32 => {
+                type $t = i32;
+                $body
+            }
+            $crate::queens::weighted::lagrange::Width::I64 => {
+                type $t = i64;
+                $body
+            }
+            $crate::queens::weighted::lagrange::Width::I128 => {
+                type $t = i128;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_width;
+
 /// Reduced-cost fixing at the node: a square whose reduced cost exceeds the node's slack
 /// cannot be in a completion that reaches the goal, so it leaves the subtree.
 impl<T: HungarianInt> LagrangeBound<'_, T> {

@@ -81,19 +81,16 @@ pub(crate) fn improve(
         improvements: 0,
     });
     let threads = threads.max(1);
+    let width = lagrange::Width::of(n, board);
     let stats: Vec<LnsStats> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let best = &best;
                 let seed = seed ^ (t as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 scope.spawn(move || {
-                    if lagrange::fits_i32(n, board) {
-                        worker::<i32>(model, board, gains, order, best, deadline, seed)
-                    } else if lagrange::fits_i64(n, board) {
-                        worker::<i64>(model, board, gains, order, best, deadline, seed)
-                    } else {
-                        worker::<i128>(model, board, gains, order, best, deadline, seed)
-                    }
+                    lagrange::with_width!(width, T => {
+                        worker::<T>(model, board, gains, order, best, deadline, seed)
+                    })
                 })
             })
             .collect();

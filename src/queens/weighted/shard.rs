@@ -567,13 +567,10 @@ impl WeightedQueens {
         part: &PartRequest,
     ) -> Ran {
         let n = self.n;
-        let first = if lagrange::fits_i32(n, board) {
-            self.lagrange_part_in::<i32>(solver, board, gains, run, part, None)
-        } else if lagrange::fits_i64(n, board) {
-            self.lagrange_part_in::<i64>(solver, board, gains, run, part, None)
-        } else {
-            self.lagrange_part_in::<i128>(solver, board, gains, run, part, None)
-        };
+        let width = lagrange::Width::of(n, board);
+        let first = lagrange::with_width!(width, T => {
+            self.lagrange_part_in::<T>(solver, board, gains, run, part, None)
+        });
         if !first.void {
             return first;
         }
