@@ -37,7 +37,8 @@
 //! let mut solver = Solver::with_options(&problem, optimize::best_first(&problem, &gains));
 //! let mut bound = ShareBound::new(&problem, &gains);
 //! let config = Config { sense, keep: Keep::Top(2), budget: Budget::unlimited() };
-//! let best = optimize::optimize(&mut solver, &gains, &mut bound, &config, optimize::Strategy::new());
+//! let strategy = optimize::Strategy::new();
+//! let best = optimize::optimize(&mut solver, &gains, &mut bound, &config, strategy);
 //! assert_eq!(best.status, Status::Optimal);
 //! let values: Vec<i128> = best.solutions.iter().map(|s| s.value).collect();
 //! assert_eq!(values, vec![5, 6]); // {a, b c} = 2 + 3, {a b, c} = 5 + 1 (then {a b c} = 7)

@@ -171,7 +171,7 @@ impl Plan {
     /// ([`ShareBound`]), options tried best first ([`best_first`]).
     ///
     /// - One thread, no shard: the sequential search.
-    /// - Threads (`Keep::Best` without a node or mem budget): [`optimize_gains_parallel`]; other
+    /// - Threads (`Keep::Best` without a node or mem budget): [`Strategy::workers`]; other
     ///   cases run the sequential search.
     /// - A shard: the plain search tree (best-first option order) is split as for counting
     ///   and each of the shard's parts is optimised in turn (on one thread), each part starting

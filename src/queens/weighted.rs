@@ -178,7 +178,7 @@ pub struct Request {
     /// How to solve the board.
     pub method: Method,
     /// Threads for one board's branch and bound (`Keep::Best` with the Lagrangian or
-    /// assignment bound; see [`optimize::optimize_aiming_parallel`]). 1: sequential.
+    /// assignment bound; see [`optimize::Strategy::workers`]). 1: sequential.
     pub threads: usize,
 }
 
@@ -519,7 +519,7 @@ struct Run<'a> {
 
 impl WeightedQueens {
     /// Branch and bound with [`lagrange::LagrangeBound`] (`steps` = 0: the plain assignment
-    /// bound), aiming high first ([`optimize::optimize_aiming_parallel`]), computing in the
+    /// bound), aiming high first ([`optimize::Strategy::aiming`]), computing in the
     /// narrowest integer type the board allows.
     fn lagrange<'p>(
         &'p self,
@@ -579,8 +579,9 @@ impl WeightedQueens {
         (opt, void)
     }
 
-    /// [`optimize::optimize_aiming_parallel`] with the bounds `make` makes (one per thread);
-    /// true if the result is void because some bound went out of its range (`void`).
+    /// [`optimize::optimize`] aiming high ([`optimize::Strategy::aiming`]) with the bounds
+    /// `make` makes (one per thread); true if the result is void because some bound went out
+    /// of its range (`void`).
     fn aim_with<'p, B: Bound + Send>(
         &'p self,
         solver: &mut Solver<'p>,
@@ -609,7 +610,7 @@ impl WeightedQueens {
         (opt, void)
     }
 
-    /// [`optimize::optimize_gains`] with a bound `make` makes, first trying the tie rule's
+    /// [`optimize::optimize`] with a bound `make` makes, first trying the tie rule's
     /// walk at the root's bound for one best layout (`Keep::Best`, [`ties`]).
     fn optimize_gains<B: Bound + Send>(
         &self,

@@ -148,12 +148,13 @@ pub struct PartsOptimum {
 
 /// Searches the parts of `split` that belong to shard `shard = (I, M)` (1-based, dealt
 /// round-robin), one after the other, on `solver` (no options forced; its option order the
-/// one the split was made with) and `workers` (threads, as in [`Strategy::workers`](super::Strategy::workers)),
-/// with `bound` (kept across the parts: each part's root starts from the last one's state).
-/// Each part is searched for solutions reaching `floor` (a gain) when there is one, else by
-/// [`Strategy::aiming`](super::Strategy::aiming); each starts from the best solution known so far (`seeds`
-/// reaching the floor, the split's own solution, earlier parts'). `config.keep` must be
-/// `Keep::Best`.
+/// one the split was made with) and `workers` (threads, as in
+/// [`Strategy::workers`](super::Strategy::workers)), with `bound` (kept across the parts: each
+/// part's root starts from the last one's state). Each part is searched for solutions reaching
+/// `floor` (a gain) when there is one, else aiming high
+/// ([`Strategy::aiming`](super::Strategy::aiming)); each starts from the best solution known so
+/// far (`seeds` reaching the floor, the split's own solution, earlier parts'). `config.keep`
+/// must be `Keep::Best`.
 #[allow(clippy::too_many_arguments)]
 pub fn optimize_parts<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,

@@ -4,7 +4,7 @@
 //! of the time, then spends the rest proving the bound down from the root's: searches for a
 //! layout scoring at least the bound proven so far minus a step (sized as the aims' steps,
 //! [`optimize::AimSteps`], and kept small enough for the next search to end in time), each
-//! pruning everything below that floor ([`optimize::optimize_floor_parallel`], on every
+//! pruning everything below that floor ([`optimize::Strategy::floor`], on every
 //! thread). One that finds none proves the floor minus one; one that finds a layout ends the
 //! descent (its layout is then optimal: nothing scores more than the bound proven before it).
 //! The floor searches share one [`lagrange::Memo`]: each starts the last one's nodes from

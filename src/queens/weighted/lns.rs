@@ -7,7 +7,7 @@
 //! freed files, avoiding the fixed queens' diagonals and each other — is solved exactly by the
 //! library's own branch and bound: the model's solver with the fixed queens forced
 //! ([`Solver::force`]), the Lagrangian bound ([`LagrangeBound`]), and a floor one above the
-//! layout's score ([`optimize::optimize_floor_parallel`]), so that a sub-search proves in a few
+//! layout's score ([`optimize::Strategy::floor`]), so that a sub-search proves in a few
 //! nodes that nothing better exists, or finds the best better placement. A node budget keeps
 //! each sub-search short; k grows while the sub-searches finish well inside it and shrinks when
 //! they run out of it.
