@@ -501,6 +501,26 @@ impl WeightedQueens {
     }
 }
 
+impl WeightedQueens {
+    /// With several `threads`, one more solver (trying the options in `order`) and bound
+    /// (`make`) per thread besides the main one ([`optimize::Strategy::workers`]); none for
+    /// one thread.
+    pub(crate) fn workers<B>(
+        &self,
+        order: &[OptionId],
+        threads: usize,
+        make: impl Fn() -> B,
+    ) -> Vec<(Solver<'_>, B)> {
+        let workers = if threads > 1 { threads } else { 0 };
+        (0..workers)
+            .map(|_| {
+                let solver = Solver::with_options(&self.problem, order.iter().copied());
+                (solver, make())
+            })
+            .collect()
+    }
+}
+
 /// What [`WeightedQueens::lagrange`] runs with.
 struct Run<'a> {
     config: &'a Config,
@@ -590,14 +610,7 @@ impl WeightedQueens {
         make: impl Fn() -> B,
         void: impl Fn(&B) -> bool,
     ) -> (optimize::Optimum, bool) {
-        // With several threads, one more solver and bound per thread besides the main one.
-        let workers = if run.threads > 1 { run.threads } else { 0 };
-        let mut workers: Vec<_> = (0..workers)
-            .map(|_| {
-                let solver = Solver::with_options(&self.problem, run.order.iter().copied());
-                (solver, make())
-            })
-            .collect();
+        let mut workers = self.workers(run.order, run.threads, &make);
         let mut b = make();
         // The cheap bound of the whole board is proven too, and there is always one.
         let plan = optimize::Strategy::new()

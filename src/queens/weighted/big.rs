@@ -76,13 +76,7 @@ impl WeightedQueens {
         // Each floor searches the last one's nodes again: they start from where they ended.
         let memo = lagrange::Memo::<T>::new(n, lagrange::MEMO_BYTES);
         let bound = || LagrangeBound::<T>::new(n, lines, board, steps, root_steps).with_memo(&memo);
-        let workers = if threads > 1 { threads } else { 0 };
-        let mut workers: Vec<_> = (0..workers)
-            .map(|_| {
-                let solver = Solver::with_options(&self.problem, order.iter().copied());
-                (solver, bound())
-            })
-            .collect();
+        let mut workers = self.workers(order, threads, bound);
         let mut b = bound();
         let seeds = [seed.to_vec()];
         let config = |nodes| Config {

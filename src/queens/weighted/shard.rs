@@ -591,13 +591,7 @@ impl WeightedQueens {
         let (n, lines) = (self.n, &self.line_of_item[..]);
         let (steps, root_steps) = (run.steps, run.root_steps);
         let make = || LagrangeBound::<T>::new(n, lines, board, steps, root_steps);
-        let workers = if run.threads > 1 { run.threads } else { 0 };
-        let mut workers: Vec<_> = (0..workers)
-            .map(|_| {
-                let solver = Solver::with_options(&self.problem, run.order.iter().copied());
-                (solver, make())
-            })
-            .collect();
+        let mut workers = self.workers(run.order, run.threads, make);
         let void = |b: &LagrangeBound<'_, T>| b.out_of_range();
         run_part(
             solver,

@@ -841,7 +841,7 @@ mod tests {
         ] {
             let a: Vec<u64> = (0..la).map(|_| next(bits)).collect();
             let b: Vec<u64> = (0..lb).map(|_| next(bits)).collect();
-            // One block, with the sieve keys in the top byte., with the sieve keys in the top byte.
+            // One block, with the sieve keys in the top byte.
             let chunks = 56usize.div_ceil(CHUNK);
             let mut t = vec![[0u64; 8]; chunks << CHUNK];
             let mut bits = vec![[0u64; 8]; 64];
