@@ -17,6 +17,13 @@ use crate::io::shard;
 use crate::queens;
 use crate::records::{self, Kind, Located, ShardRecord, Status};
 
+/// The formats of the total.
+const FORMATS: &[(Format, &str)] = &[
+    (Format::Text, "The total alone (see above)"),
+    (Format::Csv, "The total record, CSV with a header line"),
+    (Format::Json, "The total record as one JSON object"),
+];
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Shard record files (`-` for stdin), e.g. from `xcover queens count --shard I/M`.
@@ -25,7 +32,7 @@ pub struct Args {
     /// Output format of the total: text prints the bare count (fundamental solutions when
     /// they were counted; the best value for an optimisation; for `queens max` shards the
     /// line `queens max` prints); csv and json the total record.
-    #[arg(long, value_parser = Format::parser(super::queens_count::FORMATS), default_value = "text")]
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
     pub format: Format,
     /// Write the total to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]

@@ -30,8 +30,8 @@ pub enum Command {
     /// Solve an exact-cover problem in Knuth's DLX format.
     #[command(after_help = SOLVE_EXAMPLES)]
     Solve(solve::Args),
-    /// Merge shard records (of `queens count --shard`, `solve --shard`) into the total,
-    /// after checking that they cover the split exactly once, intact.
+    /// Merge shard records (of `queens count --shard`, `solve --shard`, `queens max --shard`)
+    /// into the total, after checking that they cover the split exactly once, intact.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(merge::Args),
     /// N-queens: count, list, weighted maximum, random boards, shard merging.

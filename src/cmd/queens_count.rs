@@ -21,7 +21,10 @@ use crate::records::rows::QueensCountRecord;
 
 /// The formats of `queens count` and `merge`: text, then the record formats.
 pub(super) const FORMATS: &[(Format, &str)] = &[
-    (Format::Text, "One `key=value` line per record"),
+    (
+        Format::Text,
+        "The count; with --shard, the shard record as one `key=value` line",
+    ),
     (Format::Csv, "CSV with a header line"),
     (Format::Json, "JSON Lines: one object per line"),
 ];

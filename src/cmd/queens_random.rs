@@ -11,7 +11,7 @@ use crate::queens::weighted::SplitMix64;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The board size.
+    /// The board size (1 to 1,000).
     #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub n: u64,
     /// How many boards (0 to 1,000,000).
