@@ -678,19 +678,17 @@ impl WeightedQueens {
             bound,
             root_deadline,
             deadline,
-            Some(require),
+            require,
         );
         if value != Some(require) {
             return Err(stats);
         }
-        let options = match walk {
-            ties::Walk::Found(options) => options,
-            _ => {
-                let mut s = seed.clone();
-                s.sort_unstable();
-                s
-            }
-        };
+        // Cut short by the deadline, the seed (optimal too) is reported.
+        let options = walk.unwrap_or_else(|| {
+            let mut s = seed.clone();
+            s.sort_unstable();
+            s
+        });
         Ok(optimize::Optimum {
             status: Status::Optimal,
             solutions: vec![optimize::Scored {

@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::engine::optimize::Bound;
-use crate::engine::{Budget, End, ItemId, OptionId, Solver, Stats, View, Visitor};
+use crate::engine::{Budget, ItemId, OptionId, Solver, Stats, View, Visitor};
 
 use super::super::board::Line;
 use super::TieBreak;
@@ -49,22 +49,12 @@ impl<B: Bound> Bound for Tied<B> {
     }
 }
 
-/// How the walk of [`smallest_reaching`] ended.
-pub(crate) enum Walk {
-    /// The smallest layout scoring at least the value, as sorted square options.
-    Found(Vec<OptionId>),
-    /// No layout scores that much.
-    None,
-    /// The deadline passed, a stop was requested, or the root's bound was not the score
-    /// required.
-    CutShort,
-}
-
 /// The lexicographically smallest layout whose options' `gains` add up to at least the
 /// bound at the root, searched on `solver` (the model's problem, option
 /// `r·n + c` for square (r, c)) with `bound` pruning the nodes that cannot reach it, until
-/// `deadline`, with the value and the statistics of the walk. With `require`, the walk ends
-/// at once unless the root's bound equals it; the root has until `root_deadline`.
+/// `deadline`: the layout as sorted square options (`None` when none was met in time), the
+/// root's bound, and the statistics of the walk. The walk ends at once unless the root's
+/// bound is `require`; the root has until `root_deadline`.
 pub(crate) fn smallest_reaching<B: Bound>(
     solver: &mut Solver<'_>,
     lines: &[Line],
@@ -72,8 +62,8 @@ pub(crate) fn smallest_reaching<B: Bound>(
     bound: &mut B,
     root_deadline: Option<Instant>,
     deadline: Option<Instant>,
-    require: Option<i128>,
-) -> (Walk, Option<i128>, Stats) {
+    require: i128,
+) -> (Option<Vec<OptionId>>, Option<i128>, Stats) {
     let mut rank_of_item = vec![u32::MAX; lines.len()];
     for (i, line) in lines.iter().enumerate() {
         if let Line::Rank(r) = *line {
@@ -97,12 +87,7 @@ pub(crate) fn smallest_reaching<B: Bound>(
         ..Budget::unlimited()
     };
     let outcome = solver.run(&budget, &mut walk);
-    let end = match walk.found {
-        Some(found) => Walk::Found(found),
-        None if walk.late || outcome.end != End::Exhausted => Walk::CutShort,
-        None => Walk::None,
-    };
-    (end, walk.value, outcome.stats)
+    (walk.found, walk.value, outcome.stats)
 }
 
 /// The visitor of [`smallest_reaching`].
@@ -117,7 +102,7 @@ struct LexWalk<'a, B> {
     /// The deadline once the root's bound is the one required.
     after_root: Option<Instant>,
     /// The root's bound the walk requires (it stops, `late`, on another).
-    require: Option<i128>,
+    require: i128,
     late: bool,
     found: Option<Vec<OptionId>>,
 }
@@ -141,7 +126,7 @@ impl<B: Bound> Visitor for LexWalk<'_, B> {
             None => {
                 let v = so_far.saturating_add(rest);
                 self.value = Some(v);
-                self.late |= self.require.is_some_and(|r| r != v);
+                self.late |= v != self.require;
                 self.deadline = self.after_root;
                 self.bound.deadline(self.after_root);
                 v
