@@ -46,6 +46,16 @@ fn planted(n: usize, g: &mut SplitMix64) -> (Vec<i64>, i128) {
     (board, 100 * n as i128)
 }
 
+/// `xcover queens random N --seed S`: one board in the classic format.
+fn random_input(n: usize, seed: u64) -> Vec<u8> {
+    let (n, seed) = (n.to_string(), seed.to_string());
+    xcover()
+        .args(["queens", "random", &n, "--seed", &seed])
+        .output()
+        .unwrap()
+        .stdout
+}
+
 /// The rule of issue 11 §1 for one result, given the board's optimum.
 fn check(res: &BoardResult, board: &[i64], optimum: i128, keep: Keep, what: &str) {
     for l in &res.layouts {
@@ -241,22 +251,14 @@ fn time_limits_are_honoured() {
             .clone();
         (start.elapsed(), String::from_utf8(out).unwrap())
     };
-    let r300 = xcover()
-        .args(["queens", "random", "300", "--seed", "3"])
-        .output()
-        .unwrap()
-        .stdout;
+    let r300 = random_input(300, 3);
     let (t, text) = run(&["--time-limit", "1"], r300);
     assert!(t < Duration::from_secs(6), "{t:?}");
     assert!(
         text.contains("feasible bound="),
         "a layout and its bound: {text}"
     );
-    let r8 = xcover()
-        .args(["queens", "random", "8", "--seed", "2"])
-        .output()
-        .unwrap()
-        .stdout;
+    let r8 = random_input(8, 2);
     let args = [
         "--method",
         "lagrangian",
@@ -276,11 +278,7 @@ fn time_limits_are_honoured() {
 #[test]
 fn large_boards_stop_near_their_time_limit() {
     let n = 600;
-    let input = xcover()
-        .args(["queens", "random", "600", "--seed", "3"])
-        .output()
-        .unwrap()
-        .stdout;
+    let input = random_input(600, 3);
     let text = String::from_utf8(input.clone()).unwrap();
     let board: Vec<i64> = text
         .split_ascii_whitespace()
@@ -327,11 +325,7 @@ fn large_boards_stop_near_their_time_limit() {
 /// machine: the overrun this catches was several seconds per 16 nodes.
 #[test]
 fn slow_nodes_stop_near_the_time_limit() {
-    let input = xcover()
-        .args(["queens", "random", "1000", "--seed", "77"])
-        .output()
-        .unwrap()
-        .stdout;
+    let input = random_input(1000, 77);
     for args in [
         ["--method", "generic", "-t", "1"],
         ["--method", "assignment", "-t", "2"],
@@ -359,11 +353,7 @@ fn slow_nodes_stop_near_the_time_limit() {
 /// and 7.3 GB after 60 s): the run holds under a 1 GiB address-space limit.
 #[test]
 fn parallel_search_memory_stays_bounded() {
-    let input = xcover()
-        .args(["queens", "random", "300", "--seed", "77"])
-        .output()
-        .unwrap()
-        .stdout;
+    let input = random_input(300, 77);
     let bin = assert_cmd::cargo::cargo_bin("xcover");
     let script = format!(
         "ulimit -v 1048576 && exec '{}' queens max --method assignment -t 2 --time-limit 8",
