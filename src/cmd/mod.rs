@@ -19,7 +19,13 @@ pub mod solve;
 
 /// Exact cover by dancing links, and the N-queens problems on it.
 #[derive(Parser, Debug)]
-#[command(name = "xcover", version, about, propagate_version = true)]
+#[command(
+    name = "xcover",
+    version,
+    about,
+    propagate_version = true,
+    after_help = TOP_EXAMPLES
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -43,7 +49,8 @@ pub enum Command {
     /// Print a shell's completion script for xcover on stdout.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(completions::Args),
-    /// Print xcover's man page (roff) on stdout, or one page per command into a directory.
+    /// Print xcover's whole manual as one man page (roff) on stdout, or one page per command
+    /// into a directory.
     #[command(after_help = MAN_EXAMPLES)]
     Man(completions::ManArgs),
 }
@@ -73,6 +80,14 @@ pub enum QueensCommand {
 }
 
 // The examples at the end of each subcommand's `--help` (as ripgrep's and fd's).
+const TOP_EXAMPLES: &str = "\
+Examples:
+  xcover queens count 8                     # 92
+  xcover queens list 8 --limit 3 --format csv
+  xcover queens random 8 --boards 3 --seed 1 | xcover queens max --board
+  xcover model pentominoes | xcover solve --count     # 9356
+  xcover solve problem.dlx --limit 10
+  xcover man | man -l -                     # the whole manual";
 const SOLVE_EXAMPLES: &str = "\
 Examples:
   xcover solve problem.dlx                  # every solution, as DLX1 prints them

@@ -2,7 +2,8 @@
 //! or `-o FILE` written atomically), for `xcover solve`. The models are `crate::models`; this
 //! layer reads the arguments and input files and writes the text. With `--solve` a model is
 //! solved in-process instead and each solution drawn by the model's decoder; `model sudoku
-//! --solve` solves every puzzle of its file, one 81-character line per solution.
+//! --solve` solves every puzzle of its file, each solution drawn as a grid (or, with `--line`,
+//! as one 81-character line).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,7 @@ pub enum ModelCommand {
 
 const LANGFORD_EXAMPLES: &str = "Examples:\n  xcover model langford 7 | xcover solve --count            # 52\n  xcover model langford 12 -o langford12.dlx";
 const PENTOMINOES_EXAMPLES: &str = "Examples:\n  xcover model pentominoes 3x20 | xcover solve --count       # 8\n  xcover model pentominoes 8x8-minus-centre | xcover solve --count\n  xcover model pentominoes 3x20 --solve --limit 2   # two tilings, drawn";
-const SUDOKU_EXAMPLES: &str = "Examples:\n  xcover model sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 --solve\n  xcover model sudoku --file puzzles.txt --solve -o solutions.txt";
+const SUDOKU_EXAMPLES: &str = "Examples:\n  xcover model sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 --solve\n  xcover model sudoku --file puzzles.txt --solve --line -o solutions.txt";
 const MATCHINGS_EXAMPLES: &str = "Examples:\n  xcover model matchings 10 | xcover solve --count          # 945\n  xcover model matchings 18 | xcover solve --count --memo on";
 const QUEENS_EXAMPLES: &str = "Examples:\n  xcover model queens 8 | xcover solve --count             # 92\n  xcover model queens 13 -o queens13.dlx";
 const WORD_SQUARES_EXAMPLES: &str = "Examples:\n  xcover model word-squares examples/data/words3.txt | xcover solve --count\n  xcover model word-squares examples/data/words3.txt | xcover solve --limit 1";
@@ -54,7 +55,7 @@ pub struct Out {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Solve the model here instead of writing its DLX text: each solution as a picture
-    /// followed by a blank line (sudoku: each as one 81-character line).
+    /// followed by a blank line (sudoku: the grid; with --line one 81-character line).
     #[arg(long)]
     pub solve: bool,
     /// With --solve: at most N solutions (of each puzzle, for sudoku).
@@ -118,6 +119,10 @@ pub struct SudokuArgs {
     /// with `#` are skipped); without --solve it must hold one.
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// With --solve: each solution as one 81-character line (no blank line), as the
+    /// puzzles are given, instead of the grid.
+    #[arg(long, requires = "solve")]
+    pub line: bool,
     // With --solve: the puzzles are solved in parallel.
     #[command(flatten)]
     pub threads: super::Threads,
@@ -283,7 +288,15 @@ pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
 const BATCH: usize = 4096;
 
 fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
-    use models::sudoku::{Puzzle, Sudoku, line, solve_batch};
+    use models::sudoku::{Grid, Puzzle, Sudoku, line, picture, solve_batch};
+    // A solution as --line or the grid asks, with its line break(s).
+    let solution = |g: &Grid| {
+        if a.line {
+            line(g) + "\n"
+        } else {
+            picture(g) + "\n"
+        }
+    };
     let at_line = |e: ModelError, file: &str, number: usize| match e {
         ModelError::At {
             column, message, ..
@@ -313,7 +326,7 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
             diag::notice("the puzzle has no solution");
         }
         for g in grids {
-            writeln!(out, "{}", line(g))?;
+            out.write_all(solution(g).as_bytes())?;
         }
         out.finish()?;
         return Ok(ExitCode::SUCCESS);
@@ -356,8 +369,7 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
                     diag::notice(&format!("{name}:{number}: no solution"));
                 }
                 for g in grids {
-                    text.push_str(&line(g));
-                    text.push('\n');
+                    text.push_str(&solution(g));
                 }
             }
             out.write_all(text.as_bytes())?;

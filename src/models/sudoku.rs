@@ -206,6 +206,36 @@ pub fn line(grid: &Grid) -> String {
         .collect()
 }
 
+/// A grid as a picture: nine lines of digits (`.` for a blank) with the boxes ruled off,
+/// as a person writes it down.
+///
+/// ```
+/// # use dancelinks::models::sudoku::picture;
+/// let mut grid = [0u8; 81];
+/// grid[0] = 5;
+/// let text = picture(&grid);
+/// assert_eq!(text.lines().next(), Some("5 . . | . . . | . . ."));
+/// assert_eq!(text.lines().nth(3), Some("------+-------+------"));
+/// assert_eq!(text.lines().count(), 11);
+/// ```
+pub fn picture(grid: &Grid) -> String {
+    let mut text = String::with_capacity(11 * 22);
+    for r in 0..9 {
+        if r == 3 || r == 6 {
+            text.push_str("------+-------+------\n");
+        }
+        for c in 0..9 {
+            if c > 0 {
+                text.push_str(if c == 3 || c == 6 { " | " } else { " " });
+            }
+            let d = grid[9 * r + c];
+            text.push(if d == 0 { '.' } else { (b'0' + d) as char });
+        }
+        text.push('\n');
+    }
+    text
+}
+
 /// Whether `grid` is a solved sudoku (every row, column and box holds 1 to 9) that agrees with
 /// the clues of `puzzle`.
 pub fn is_solution(puzzle: &Puzzle, grid: &Grid) -> bool {
