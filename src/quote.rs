@@ -47,6 +47,16 @@ pub fn quote_bytes(token: &[u8]) -> String {
     out
 }
 
+/// A whole message built by another library (serde's, csv's) that may quote input verbatim:
+/// [`quote`]'s escapes, without shortening (its own pieces are short).
+pub fn escape(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
 fn push_escaped(out: &mut String, c: char) {
     match c {
         '\0' => out.push_str("\\0"),
@@ -84,5 +94,7 @@ mod tests {
     fn escapes_terminal_controls_and_invisible_marks() {
         assert_eq!(quote("a\u{1b}[31mb"), "a\\u{1b}[31mb");
         assert_eq!(quote("\u{85}\u{202e}\u{feff}"), "\\u{85}\\u{202e}\\u{feff}");
+        let long = format!("unknown variant `qu\u{1b}[2J{}`", "e".repeat(100));
+        assert_eq!(escape(&long), long.replace('\u{1b}', "\\u{1b}"));
     }
 }

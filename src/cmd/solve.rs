@@ -143,8 +143,8 @@ pub struct Args {
 
     /// With --count: remember the counts of sub-problems met before (the same items left
     /// and colours set): `auto` decides from a short probe, `on` always (one thread), `off`
-    /// never.
-    #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN")]
+    /// never. A shard counts without it (`on` is refused with --shard).
+    #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN", requires = "count")]
     pub memo: MemoArg,
 
     /// Search exactly DLX2's tree, so that nodes, updates and mems are Knuth's figures for
@@ -153,8 +153,9 @@ pub struct Args {
     pub knuth: bool,
 
     /// With --count: the memory the memo may use, e.g. `64M`, `2G` (bytes without a suffix;
-    /// K, M, G, T are powers of 1024). When it is full, old counts are forgotten.
-    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, default_value = "256M")]
+    /// K, M, G, T are powers of 1024), at least 4K. When it is full, old counts are
+    /// forgotten.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memo_size, default_value = "256M", requires = "count")]
     pub memo_mem: u64,
 
     /// Before the search, remove the options that can be in no solution (choosing one would
@@ -171,7 +172,31 @@ pub struct Args {
     pub shard: Option<Shard>,
 }
 
+/// The smallest `--memo-mem`: a table of one probe sequence of the longest keys is about
+/// this size, and a smaller budget would not be kept.
+const MIN_MEMO_BYTES: u64 = 4 << 10;
+
+/// `--memo-mem`: a size ([`super::parse_size`]) of at least [`MIN_MEMO_BYTES`].
+fn parse_memo_size(s: &str) -> Result<u64, String> {
+    let bytes = super::parse_size(s)?;
+    if bytes < MIN_MEMO_BYTES {
+        return Err(format!(
+            "'{}' is below the memo's smallest table, 4K (--memo off counts without a memo)",
+            crate::quote::quote(s)
+        ));
+    }
+    Ok(bytes)
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.memo == MemoArg::On && args.shard.is_some() {
+        return Err(InputError(
+            "--memo on cannot be combined with --shard: a shard counts its sub-problems \
+             without the memo, so that the shards add up"
+                .into(),
+        )
+        .into());
+    }
     let dlx = dlx_format::read(super::open_input(args.input.as_deref(), "a DLX problem")?)?;
     for w in &dlx.warnings {
         diag::warning(&format!("{}:{}: {}", w.file, w.line, w.message));
@@ -371,6 +396,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.finish()?;
 
+    // An empty listing would print nothing at all: say that the search found no solution.
+    if !args.count && status == Status::Complete && outcome.stats.solutions() == 0 {
+        diag::notice(if args.shard.is_some() {
+            "no solution in this shard"
+        } else {
+            "no solution"
+        });
+    }
     // A partial count says so; a listing stopped by its own --limit is what was asked for.
     if (args.count || status != Status::Limit)
         && let Some(notice) = partial_notice(

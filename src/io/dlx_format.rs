@@ -55,13 +55,26 @@ pub struct Limits {
     pub max_line_bytes: usize,
     /// The most nodes (items + entries + options) a problem may have.
     pub max_nodes: u64,
+    /// The most memory the problem may take once read and made ready for the search,
+    /// estimated at [`BYTES_PER_NODE`] a node.
+    pub max_bytes: u64,
 }
 
+/// What a node of a problem costs at the peak of reading and searching it, in bytes: the
+/// reader's arrays (an entry, an option's start, line and cost), then the engine's node
+/// array beside them. Measured at about 31 bytes a node on `yes 'a b c'`-like input (125
+/// bytes a line of four nodes); 40 leaves room for the arrays' growth.
+pub const BYTES_PER_NODE: u64 = 40;
+
 impl Default for Limits {
+    /// The largest lines and problems the engine takes, within three quarters of the memory
+    /// this process may take ([`crate::io::input::available_memory`], read once here).
     fn default() -> Self {
+        let memory = crate::io::input::available_memory().unwrap_or(u64::MAX);
         Limits {
             max_line_bytes: MAX_LINE_BYTES,
             max_nodes: MAX_NODES,
+            max_bytes: memory / 4 * 3,
         }
     }
 }
@@ -137,6 +150,20 @@ pub enum ErrorKind {
     /// More nodes than the limit ([`Limits::max_nodes`]).
     #[error("too many nodes (more than {0})")]
     TooManyNodes(u64),
+    /// More nodes than the memory limit holds ([`Limits::max_bytes`]).
+    #[error(
+        "the problem outgrows the memory this process may use: {nodes} nodes at about {} bytes \
+         each would take more than {} (three quarters of the memory available, or of what \
+         `ulimit -v` leaves)",
+        BYTES_PER_NODE,
+        human_bytes(*.max_bytes)
+    )]
+    TooBigForMemory {
+        /// The nodes read so far.
+        nodes: u64,
+        /// The limit, in bytes.
+        max_bytes: u64,
+    },
     /// Another error of the problem builder.
     #[error(transparent)]
     Build(BuildError),
@@ -434,6 +461,13 @@ impl Reader<'_> {
         if self.nodes > limit {
             return Err(self.error(line, at, ErrorKind::TooManyNodes(limit)));
         }
+        if self.nodes.saturating_mul(BYTES_PER_NODE) > self.limits.max_bytes {
+            let kind = ErrorKind::TooBigForMemory {
+                nodes: self.nodes,
+                max_bytes: self.limits.max_bytes,
+            };
+            return Err(self.error(line, at, kind));
+        }
         Ok(())
     }
 
@@ -604,6 +638,17 @@ pub fn to_string(problem: &Problem, comment: &str) -> std::io::Result<String> {
     write(problem, comment, &mut bytes)?;
     // Names, colours and the comment are `&str`: the bytes are UTF-8.
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A size in bytes as a person reads it: `3.1 GB`, `512.0 MB`, `900 bytes`.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            return format!("{:.1} {unit}", bytes as f64 / size as f64);
+        }
+    }
+    format!("{bytes} bytes")
 }
 
 #[cfg(test)]

@@ -25,6 +25,36 @@ use anyhow::Context;
 /// bound: a runaway line fails after 16 MiB instead of exhausting memory.
 pub const MAX_LINE_BYTES: usize = 16 << 20;
 
+/// The memory this process may still take, in bytes: the smaller of the memory the system
+/// has available (`MemAvailable` of /proc/meminfo) and what the address-space limit
+/// (`ulimit -v`, /proc/self/limits) leaves beside the process's present size (`VmSize`).
+/// `None` where neither can be read (not Linux). A reader that keeps what it reads bounds
+/// itself by a share of this, so that an endless input ends in an error naming its line, not
+/// in an aborted allocation.
+pub fn available_memory() -> Option<u64> {
+    // The value of `key` in a /proc file of `key: value kB` or `key  soft hard unit` lines.
+    fn field(file: &str, key: &str) -> Option<String> {
+        let text = std::fs::read_to_string(file).ok()?;
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        Some(line[key.len()..].trim_start_matches(':').trim().to_string())
+    }
+    fn kib(value: Option<String>) -> Option<u64> {
+        let v = value?;
+        let number = v.split_whitespace().next()?.parse::<u64>().ok()?;
+        number.checked_mul(1024)
+    }
+    let available = kib(field("/proc/meminfo", "MemAvailable"));
+    let address_space = field("/proc/self/limits", "Max address space").and_then(|v| {
+        let soft = v.split_whitespace().next()?.parse::<u64>().ok()?;
+        let used = kib(field("/proc/self/status", "VmSize")).unwrap_or(0);
+        Some(soft.saturating_sub(used))
+    });
+    match (available, address_space) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// What is wrong with the input stream itself.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputErrorKind {

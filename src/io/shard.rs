@@ -87,7 +87,12 @@ pub fn read_records(input: &mut dyn BufRead, file: &str) -> Result<Vec<Located>,
         if line.is_empty() {
             continue;
         }
-        let parse = |reason: String| ReadError::Parse { at: at(), reason };
+        // serde's and csv's messages quote the input as it is: escaped here, once for all
+        // three formats, so that no control byte of a record file reaches the terminal.
+        let parse = |reason: String| ReadError::Parse {
+            at: at(),
+            reason: crate::quote::escape(&reason),
+        };
         if let Mode::Unknown = mode {
             if line.starts_with('{') {
                 mode = Mode::Json;

@@ -215,9 +215,22 @@ pub fn read_classic<R: BufRead>(
                 if let Some(b) = &bad {
                     return Err(bad_message(&name, b, None));
                 }
+                // The classic format starts with the number of boards: a file that is only a
+                // board has its first weight read as that count.
+                let all = count_numbers as u64 + 1;
+                let side = all.isqrt();
+                let hint = if side * side == all {
+                    format!(
+                        "; the {all} numbers would be one {side}×{side} board: is the first line, \
+                         the number of boards, missing?"
+                    )
+                } else {
+                    " (a board has too few or too many numbers; give -n N to find which)".into()
+                };
                 return Err(err(format!(
-                    "cannot infer n: {count_numbers} numbers after the count are not {k} boards of n×n \
-                     (a board has too few or too many numbers; give -n N to find which)"
+                    "cannot infer n: the first number, {k} (line {kl}), is read as the number \
+                     of boards, and the {count_numbers} numbers after it are not {k} boards of \
+                     n×n{hint}"
                 )));
             }
         },
@@ -270,8 +283,15 @@ fn ascii_tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 fn k_message(name: &str, b: &BadToken) -> WeightsError {
+    // A CSV file of weights (`row,col,weight` or a grid of comma-separated numbers) has commas
+    // where the classic format has its count.
+    let hint = if b.text.contains(',') {
+        " (a CSV file? read it with --weights FILE)"
+    } else {
+        ""
+    };
     let problem = format!(
-        "the number of boards must be a non-negative integer, not `{}`",
+        "the number of boards must be a non-negative integer, not `{}`{hint}",
         b.text
     );
     at(name, b.line, b.col, problem)

@@ -45,6 +45,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::Status;
 use crate::engine::fnv1a64;
 use crate::engine::optimize::Sense;
+use crate::quote::quote;
 
 /// A 64-bit value written as 16 lowercase hex digits (fingerprints and checks).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -395,12 +396,12 @@ impl ShardRecord {
         for tok in line.split_whitespace() {
             let (k, v) = tok
                 .split_once('=')
-                .ok_or_else(|| format!("'{tok}' is not key=value"))?;
+                .ok_or_else(|| format!("'{}' is not key=value", quote(tok)))?;
             if !FIELDS.contains(&k) {
-                return Err(format!("unknown field '{k}'"));
+                return Err(format!("unknown field '{}'", quote(k)));
             }
             if map.insert(k, v).is_some() {
-                return Err(format!("field '{k}' given twice"));
+                return Err(format!("field '{}' given twice", quote(k)));
             }
         }
         fn get<T: FromStr>(m: &BTreeMap<&str, &str>, k: &str) -> Result<Option<T>, String> {
@@ -409,7 +410,7 @@ impl ShardRecord {
                 Some(v) => v
                     .parse()
                     .map(Some)
-                    .map_err(|_| format!("'{k}={v}': bad value")),
+                    .map_err(|_| format!("'{}': bad value", quote(&format!("{k}={v}")))),
             }
         }
         fn need<T: FromStr>(m: &BTreeMap<&str, &str>, k: &str) -> Result<T, String> {

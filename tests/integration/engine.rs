@@ -535,6 +535,7 @@ fn check_reader(bytes: &[u8]) {
         &Limits {
             max_line_bytes: 64,
             max_nodes: 1000,
+            max_bytes: u64::MAX,
         },
     ) {
         Ok(f) => {
@@ -560,6 +561,7 @@ fn reader_limits() {
     let limits = Limits {
         max_line_bytes: 10,
         max_nodes: 8,
+        max_bytes: u64::MAX,
     };
     let e = dlx_format::parse_with(b"a b\na\nabcdefghijk\n", "f", &limits).unwrap_err();
     assert_eq!((e.line, e.column), (3, 11));
@@ -570,6 +572,19 @@ fn reader_limits() {
     let e = dlx_format::parse_with(b"a b\na b\na b\na\n", "f", &limits).unwrap_err();
     assert_eq!(e.line, 4);
     assert!(matches!(e.kind, dlx_format::ErrorKind::TooManyNodes(8)));
+    // A memory limit of 8 nodes' worth: the option that would pass it fails at its line.
+    let memory = Limits {
+        max_bytes: 8 * dlx_format::BYTES_PER_NODE,
+        ..Limits::default()
+    };
+    dlx_format::parse_with(b"a b\na b\na b\n", "f", &memory).unwrap();
+    let e = dlx_format::parse_with(b"a b\na b\na b\na\n", "f", &memory).unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(matches!(
+        e.kind,
+        dlx_format::ErrorKind::TooBigForMemory { nodes: 10, .. }
+    ));
+    assert!(e.to_string().contains("outgrows the memory"), "{e}");
 }
 
 #[test]
@@ -660,6 +675,7 @@ fn reader_columns_count_characters() {
     let limits = Limits {
         max_line_bytes: 4,
         max_nodes: 100,
+        max_bytes: u64::MAX,
     };
     let e = dlx_format::parse_with("a\néééé\n".as_bytes(), "f", &limits).unwrap_err();
     assert_eq!((e.line, e.column), (2, 3));

@@ -18,6 +18,17 @@ fn interrupt_after(
     after: Duration,
     signal: i32,
 ) -> (i32, String, String) {
+    let (code, out, err, _) = interrupt_timed(args, stdin, after, signal);
+    (code, out, err)
+}
+
+/// [`interrupt_after`], with the time from the signal to the end of the process.
+fn interrupt_timed(
+    args: &[&str],
+    stdin: &[u8],
+    after: Duration,
+    signal: i32,
+) -> (i32, String, String, Duration) {
     let mut child: Child = std::process::Command::new(env!("CARGO_BIN_EXE_xcover"))
         .args(args)
         .stdin(Stdio::piped())
@@ -35,6 +46,7 @@ fn interrupt_after(
     );
     // SAFETY: kill with our own child's pid.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    let signalled = std::time::Instant::now();
     let (mut out, mut err) = (String::new(), String::new());
     child
         .stdout
@@ -49,7 +61,7 @@ fn interrupt_after(
         .read_to_string(&mut err)
         .unwrap();
     let code = child.wait().unwrap().code().expect("an exit, not a signal");
-    (code, out, err)
+    (code, out, err, signalled.elapsed())
 }
 
 /// The `key=value` fields of a one-line text record.
@@ -187,4 +199,55 @@ fn a_long_heatmap_says_first_how_long_it_takes() {
     child.wait().unwrap();
     assert!(line.starts_with("estimate: queens heatmap 32"), "{line}");
     assert!(line.contains("years"), "{line}");
+}
+
+/// Every phase of `queens count` sees the first SIGINT or SIGTERM: the quadrants' tables
+/// (n = 21), the tasks of the search at n = 24 and 32 (hours long each), meeting in the middle
+/// (n = 18). The count is a lower bound with status `interrupted`, and the process ends
+/// soon after the signal (1 s on a quiet release build; a loaded debug build gets more).
+#[test]
+fn every_phase_of_queens_count_stops_at_the_first_signal() {
+    // A000170; n = 32 is unknown, but far beyond what a second finds.
+    let totals: [(&str, u128); 4] = [
+        ("18", 666_090_624),
+        ("21", 314_666_222_712),
+        ("24", 227_514_171_973_736),
+        ("32", u128::MAX),
+    ];
+    for (k, (n, total)) in totals.into_iter().enumerate() {
+        let (signal, name) = if k % 2 == 0 {
+            (libc::SIGINT, "INT")
+        } else {
+            (libc::SIGTERM, "TERM")
+        };
+        let (code, out, err, took) = interrupt_timed(
+            &["queens", "count", n, "-t", "1"],
+            b"",
+            Duration::from_millis(700),
+            signal,
+        );
+        assert_eq!(code, 128 + signal, "n={n} SIG{name}: {err}");
+        assert_eq!(field(&out, "status"), "interrupted", "n={n}: {out}");
+        let solutions: u128 = field(&out, "solutions").parse().unwrap();
+        assert!(solutions < total, "n={n}: {out}");
+        assert!(
+            took < Duration::from_secs(5),
+            "n={n} SIG{name}: {took:?} from the signal to the end"
+        );
+    }
+}
+
+/// A memoised `solve --count` stops at SIGTERM too, with a partial count that says so.
+#[test]
+fn an_interrupted_memoised_count_says_interrupted() {
+    let dlx = instances::queens(18, true);
+    let (code, out, err, took) = interrupt_timed(
+        &["solve", "--count", "--memo", "on", "--format", "csv", "-"],
+        dlx.as_bytes(),
+        Duration::from_millis(1000),
+        libc::SIGTERM,
+    );
+    assert_eq!(code, 143, "{err}");
+    assert_eq!(out.lines().nth(1).map(|l| l.ends_with(",interrupted")), Some(true), "{out}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }

@@ -196,7 +196,9 @@ struct Table {
 }
 
 impl Table {
-    fn new(g: Geometry) -> Table {
+    /// The table of `g`, or `None` when a stop was requested while it was built (at n = 23 it
+    /// takes seconds: every rank of its walk down to [`STOP_CHECK_RANK`] looks for a stop).
+    fn new(g: Geometry) -> Option<Table> {
         let (h, e) = (g.h, g.e);
         // Depth-first over the ranks: skip rank i, or put a queen on an open file.
         fn walk<F: FnMut(usize, u64)>(
@@ -206,6 +208,9 @@ impl Table {
             (rows, cols, s, d): (u32, u32, u32, u32),
             leaf: &mut F,
         ) {
+            if i <= STOP_CHECK_RANK && crate::engine::stop_requested() {
+                return;
+            }
             if i == h {
                 leaf(
                     (rows as usize) << e | cols as usize,
@@ -249,6 +254,9 @@ impl Table {
                 c
             })
             .collect();
+        if crate::engine::stop_requested() {
+            return None;
+        }
         // Group k starts after groups 0..k; within it, seed f writes after seeds 0..f: turn
         // the counts into those cursors in place.
         let mut start = vec![0u32; keys + 1];
@@ -284,7 +292,10 @@ impl Table {
                     cur[k] += 1;
                 });
             });
-        Table { e, start, entries }
+        if crate::engine::stop_requested() {
+            return None;
+        }
+        Some(Table { e, start, entries })
     }
 
     fn group(&self, ranks: u32, files: u32) -> &[u64] {
@@ -314,8 +325,12 @@ pub(super) struct Scratch {
     pairs: Pairs,
 }
 
+/// The walk that builds a [`Table`] looks for a stop at its ranks up to this one.
+const STOP_CHECK_RANK: usize = 4;
+
 impl Plan {
-    pub(super) fn new(n: usize) -> Plan {
+    /// The plan of `n`, or `None` when a stop was requested while its table was built.
+    pub(super) fn new(n: usize) -> Option<Plan> {
         let g = Geometry::new(n);
         let flip = |r: u32| r.reverse_bits() >> (32 - n);
         let full = full_mask(n);
@@ -332,12 +347,12 @@ impl Plan {
                 units.push((r, orbit.len() as u8));
             }
         }
-        Plan {
+        Some(Plan {
             g,
             windows: [g.window(false), g.window(true)],
-            table: Table::new(g),
+            table: Table::new(g)?,
             units,
-        }
+        })
     }
 
     /// The number of units of work (orbit representatives).
@@ -807,7 +822,7 @@ mod tests {
         let oeis = [2u128, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
         for (i, &want) in oeis.iter().enumerate() {
             let n = i + 4;
-            let plan = Plan::new(n);
+            let plan = Plan::new(n).unwrap();
             let mut scratch = Scratch::default();
             let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut scratch).0).sum();
             assert_eq!(got, want, "n={n}");
@@ -817,7 +832,7 @@ mod tests {
     #[test]
     fn the_phases_apart_count_what_join_counts() {
         for n in [11, 12] {
-            let plan = Plan::new(n);
+            let plan = Plan::new(n).unwrap();
             let mut s = Scratch::default();
             let (mut east, mut west) = (Vec::new(), Vec::new());
             for i in 0..plan.len() {
