@@ -252,14 +252,22 @@ pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
         ),
         ModelCommand::Pentominoes(a) => {
             use models::polyomino::{Board, Tiling};
-            let board = match &a.board {
+            // A board from a file: every error names the file (the cell count too).
+            let (board, name) = match &a.board {
                 Some(path) => {
                     let (text, name) = read_text(path, "a board picture")?;
-                    Board::parse(&text).map_err(|e| input_error(e, &name))?
+                    (
+                        Board::parse(&text).map_err(|e| input_error(e, &name))?,
+                        Some(name),
+                    )
                 }
-                None => Board::named(&a.name).map_err(invalid)?,
+                None => (Board::named(&a.name).map_err(invalid)?, None),
             };
-            write_model(&Tiling::pentominoes(board).map_err(invalid)?, &a.out)
+            let tiling = Tiling::pentominoes(board).map_err(|e| match &name {
+                Some(name) => InputError(format!("{name}: {e}")).into(),
+                None => invalid(e),
+            })?;
+            write_model(&tiling, &a.out)
         }
         ModelCommand::WordSquares(a) => {
             let (text, name) = read_text(&a.words, "a word list")?;

@@ -248,6 +248,10 @@ fn an_interrupted_memoised_count_says_interrupted() {
         libc::SIGTERM,
     );
     assert_eq!(code, 143, "{err}");
-    assert_eq!(out.lines().nth(1).map(|l| l.ends_with(",interrupted")), Some(true), "{out}");
+    assert_eq!(
+        out.lines().nth(1).map(|l| l.ends_with(",interrupted")),
+        Some(true),
+        "{out}"
+    );
     assert!(took < Duration::from_secs(5), "{took:?}");
 }

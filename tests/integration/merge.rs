@@ -409,6 +409,34 @@ fn missing_shards_are_named_as_ranges_whatever_the_split() {
     assert_eq!(msg, "missing shards of 5: 2, 4");
 }
 
+/// A record file whose kind holds an ESC: in text, CSV and JSON Lines alike the message
+/// shows it escaped (the readers' own messages quote the input verbatim).
+#[test]
+fn unreadable_records_are_quoted_safely_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["text", "csv", "json"] {
+        let out = xcover()
+            .args(["queens", "count", "8", "--shard", "1/2", "--format", format])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let poisoned = text.replace("queens-count", "qu\u{1b}[2Jeens");
+        let poisoned = if format == "json" {
+            poisoned.replace('\u{1b}', "\\u001b")
+        } else {
+            poisoned
+        };
+        let file = dir.path().join(format!("bad.{format}"));
+        std::fs::write(&file, poisoned).unwrap();
+        let out = xcover().arg("merge").arg(&file).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("not a shard record"), "{format}: {err}");
+        assert!(!err.contains('\u{1b}'), "{format}: {err:?}");
+        assert!(err.contains("qu\\u{1b}[2Jeens"), "{format}: {err}");
+    }
+}
+
 #[test]
 fn values_quoted_in_messages_are_escaped_and_short() {
     let records = queens_shards(6, 2, Engine::Dlx, false);

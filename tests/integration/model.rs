@@ -163,7 +163,9 @@ fn sudoku_batch_solutions_are_valid_and_keep_the_clues() {
     let file = dir.path().join("puzzles.txt");
     std::fs::write(&file, format!("# puzzles\n{}\n\n", puzzles.join("\n"))).unwrap();
     let out = xcover()
-        .args(["model", "sudoku", "--solve", "--line", "--limit", "4", "--file"])
+        .args([
+            "model", "sudoku", "--solve", "--line", "--limit", "4", "--file",
+        ])
         .arg(&file)
         .output()
         .unwrap();
@@ -377,4 +379,21 @@ fn solve_draws_every_tiling() {
         .success()
         .stdout("")
         .stderr("no solution\n");
+}
+
+/// A pentomino board from a file that the pieces cannot cover: the message names the file.
+#[test]
+fn a_bad_pentomino_board_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("small.txt");
+    std::fs::write(&file, "....\n....\n").unwrap();
+    let out = xcover()
+        .args(["model", "pentominoes", "--board"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&format!("{}: ", file.display())), "{err}");
+    assert!(err.contains("8 cells"), "{err}");
 }

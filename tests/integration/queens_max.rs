@@ -563,6 +563,26 @@ fn bad_input_cases() {
     // n cannot be inferred.
     bad("2\n1 2 3 4 5 6 7\n", &[], "cannot infer n", d);
     bad("1\n1 2 3\n", &[], "cannot infer n", d);
+    // A board without its count line: the first weight was read as the count, and said so.
+    bad(
+        "5 1 2\n3 4 5\n6 7 8\n",
+        &[],
+        "the first number, 5 (line 1), is read as the number of boards",
+        d,
+    );
+    bad(
+        "5 1 2\n3 4 5\n6 7 8\n",
+        &[],
+        "is the first line, the number of boards, missing?",
+        d,
+    );
+    // A CSV given as FILE: a hint to --weights.
+    bad(
+        "1,2\n3,4\n",
+        &[],
+        "a CSV file? read it with --weights FILE",
+        d,
+    );
     // With -n: too few / too many numbers, and which board.
     bad(
         &format!("2\n{four}1 2 3\n"),

@@ -247,6 +247,8 @@ fn option_without_primary_item_warns_and_is_ignored() {
         );
 }
 
+/// An unsatisfiable problem is no error: nothing on stdout, `no solution` on stderr (a
+/// listing that printed nothing at all would leave the user guessing), exit 0.
 #[test]
 fn zero_solutions_is_success() {
     xcover()
@@ -255,7 +257,68 @@ fn zero_solutions_is_success() {
         .assert()
         .success()
         .stdout("")
-        .stderr(predicate::str::starts_with("Altogether 0 solutions, "));
+        .stderr(predicate::str::starts_with(
+            "no solution\nAltogether 0 solutions, ",
+        ));
+    xcover()
+        .args(["solve"])
+        .write_stdin(instances::queens(3, false))
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("no solution\n");
+    // A count says 0 itself; a shard's listing speaks of its shard.
+    xcover()
+        .args(["solve", "--count"])
+        .write_stdin(instances::queens(3, false))
+        .assert()
+        .success()
+        .stdout("0\n")
+        .stderr("");
+    xcover()
+        .args(["solve", "--shard", "1/2"])
+        .write_stdin(instances::queens(3, false))
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("no solution in this shard\n");
+}
+
+/// `--memo` and `--memo-mem` belong to `--count`; `--memo on` cannot apply to a shard, and a
+/// memo smaller than its smallest table is refused rather than silently enlarged.
+#[test]
+fn memo_options_are_refused_where_they_cannot_apply() {
+    let q = instances::queens(6, true);
+    for (args, says) in [
+        (&["--memo", "on"][..], "--count"),
+        (&["--memo-mem", "1M"], "--count"),
+        (&["--count", "--memo", "on", "--shard", "1/2"], "--shard"),
+        (&["--count", "--memo-mem", "0"], "4K"),
+        (&["--count", "--memo-mem", "100"], "4K"),
+    ] {
+        xcover()
+            .arg("solve")
+            .args(args)
+            .write_stdin(q.clone())
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(says));
+    }
+    xcover()
+        .args([
+            "solve",
+            "--count",
+            "--memo",
+            "off",
+            "--shard",
+            "1/2",
+            "--memo-mem",
+            "4K",
+        ])
+        .write_stdin(q)
+        .assert()
+        .success();
 }
 
 #[test]
