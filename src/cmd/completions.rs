@@ -55,7 +55,7 @@ pub fn man_page() -> std::io::Result<Vec<u8>> {
     let mut page = Vec::new();
     let man = clap_mangen::Man::new(top.clone());
     man.render_title(&mut page)?;
-    man.render_name_section(&mut page)?;
+    page.extend(without_preamble(&section(|w| man.render_name_section(w))?));
     page.extend(synopsis_section(&top).as_bytes());
     page.extend(without_preamble(&section(|w| {
         man.render_description_section(w)
@@ -77,7 +77,9 @@ pub fn man_page() -> std::io::Result<Vec<u8>> {
         page.extend(demoted(&options, "Options"));
         page.extend(examples(&man, cmd, ".SS Examples")?);
     }
-    man.render_version_section(&mut page)?;
+    page.extend(without_preamble(&section(|w| {
+        man.render_version_section(w)
+    })?));
     Ok(page)
 }
 

@@ -26,7 +26,8 @@ const FORMATS: &[(Format, &str)] = &[
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Shard record files (`-` for stdin), e.g. from `xcover queens count --shard I/M`.
+    /// Shard record files (`-` for stdin), from `xcover queens count`, `queens max` or `solve`
+    /// run with `--shard I/M`.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Output format of the total: text prints the bare count (fundamental solutions when

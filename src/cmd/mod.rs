@@ -74,7 +74,8 @@ pub enum QueensCommand {
     /// Generate random weight boards in the classic format.
     #[command(after_help = RANDOM_EXAMPLES)]
     Random(queens_random::Args),
-    /// Merge the records of `queens count --shard` runs into the total (`xcover merge`).
+    /// Merge the records of `--shard` runs (`queens count`, `queens max`, `solve`) into the
+    /// total: the same command as `xcover merge`.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(merge::Args),
 }

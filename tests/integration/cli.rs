@@ -85,6 +85,65 @@ fn man_page_generates() {
     }
 }
 
+/// `xcover man` is the whole manual in one page: a section for every command, each with a
+/// synopsis that names the options' values, and `man -l -` renders it (where man is
+/// installed) with every command in it.
+#[test]
+fn the_one_man_page_holds_every_command_with_value_names() {
+    let page = String::from_utf8(xcover().arg("man").output().unwrap().stdout).unwrap();
+    assert_eq!(page.matches(".ie ").count(), 1, "one preamble");
+    for (path, _) in all_subcommands() {
+        if path == "help" || path.ends_with(" help") {
+            continue;
+        }
+        let heading = format!(".SH \"XCOVER {}\"", path.to_uppercase().replace('-', "\\-"));
+        assert!(page.contains(&heading), "no section {heading}");
+    }
+    let synopsis = page
+        .lines()
+        .skip_while(|l| *l != ".SH \"XCOVER QUEENS MAX\"")
+        .nth(1)
+        .unwrap();
+    assert!(
+        synopsis.contains(r"\fB\-\-time\-limit\fR \fISECONDS\fR"),
+        "{synopsis}"
+    );
+    assert!(page.contains(".SH EXAMPLES"), "the top-level examples");
+    let rendered = std::process::Command::new("man")
+        .args(["-l", "-"])
+        .env("MANWIDTH", "100")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut man) = rendered else {
+        return; // no man here: the roff checks above stand
+    };
+    use std::io::Write;
+    man.stdin
+        .take()
+        .unwrap()
+        .write_all(page.as_bytes())
+        .unwrap();
+    let out = man.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Words as a reader sees them: without overstrike, spaces of justified lines as one.
+    let text = String::from_utf8_lossy(&out.stdout).replace(|c: char| c == '\u{8}', "");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for words in [
+        "XCOVER SOLVE",
+        "XCOVER QUEENS MAX",
+        "XCOVER MODEL SUDOKU",
+        "--time-limit SECONDS",
+    ] {
+        assert!(text.contains(words), "man shows no {words}");
+    }
+}
+
 #[test]
 fn man_dir_writes_a_page_per_command() {
     let dir = tempfile::tempdir().unwrap();
