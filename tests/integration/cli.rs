@@ -132,7 +132,7 @@ fn the_one_man_page_holds_every_command_with_value_names() {
         String::from_utf8_lossy(&out.stderr)
     );
     // Words as a reader sees them: without overstrike, spaces of justified lines as one.
-    let text = String::from_utf8_lossy(&out.stdout).replace(|c: char| c == '\u{8}', "");
+    let text = String::from_utf8_lossy(&out.stdout).replace('\u{8}', "");
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     for words in [
         "XCOVER SOLVE",
