@@ -21,7 +21,7 @@ echo "python/ci.sh: build environment (maturin)"
 echo "python/ci.sh: wheel and sdist"
 rm -rf "$here/dist"
 (cd "$here" && "$work/build/bin/maturin" build --release --quiet --out dist)
-(cd "$here" && "$work/build/bin/maturin" sdist --quiet --out dist)
+(cd "$here" && "$work/build/bin/maturin" sdist --out dist)
 wheels=("$here"/dist/dancelinks-*-abi3-*.whl)
 if [ ! -f "${wheels[0]}" ] || [ ! -f "$(echo "$here"/dist/dancelinks-*.tar.gz)" ]; then
     echo "python/ci.sh: no abi3 wheel or no sdist in $here/dist:" >&2

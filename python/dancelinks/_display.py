@@ -123,9 +123,7 @@ def draw_solutions(
     sizes = None if class_sizes is None else [int(s) for s in np.asarray(class_sizes)]
     if sizes is not None and len(sizes) != k:
         raise ValueError(f"{len(sizes)} class sizes for {k} solutions")
-    labels = [
-        f"#{i + 1}" if sizes is None else f"#{i + 1} (class of {sizes[i]})" for i in range(k)
-    ]
+    labels = [f"#{i + 1}" if sizes is None else f"#{i + 1} (class of {sizes[i]})" for i in range(k)]
     return Picture(_native.svg_boards(n, a.astype(np.int64).tolist(), labels, None, 12, per_row))
 
 

@@ -9,8 +9,8 @@ solutions are :class:`Solution` objects that decode themselves — ``.array`` (n
     >>> import dancelinks.models as m
     >>> m.langford(7).count().count
     52
-    >>> s = m.sudoku("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
-    >>> s.first().array[0]
+    >>> puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    >>> m.sudoku(puzzle).first().array[0]
     array([5, 3, 4, 6, 7, 8, 9, 1, 2], dtype=uint8)
 
 - :func:`sudoku` (81 characters or a 9×9 array), :func:`solve_sudokus` (many puzzles at once,
@@ -153,8 +153,7 @@ def _puzzle_line(puzzle: Union[str, "npt.ArrayLike"]) -> str:
     a = np.asarray(puzzle)
     if a.size != 81 or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
         raise ValueError(
-            f"a sudoku is 81 characters or a 9x9 array of digits, not shape {a.shape} of "
-            f"{a.dtype}"
+            f"a sudoku is 81 characters or a 9x9 array of digits, not shape {a.shape} of {a.dtype}"
         )
     flat = a.reshape(-1).astype(np.int64)
     if flat.min() < 0 or flat.max() > 9:

@@ -261,7 +261,7 @@ def test_a_model_is_a_problem():
     assert model.decode(list(s)).array.tolist() == s.array.tolist()
     assert model.format(s) == [model.options[o] for o in s]
     with pytest.raises(ValueError, match="option"):
-        model.decode([10**6]).array
+        _ = model.decode([10**6]).array
     assert "Langford" in repr(model)
 
 

@@ -20,7 +20,10 @@ PICTURES = [
     ("weighted layout", "dancelinks.maximise(np.arange(1, 65).reshape(8, 8))"),
     ("solution", "dancelinks.draw_solution(dancelinks.solutions(8, limit=1)[0])"),
     ("model solution", "m.queens(8).first()"),
-    ("solution grid", "dancelinks.draw_solutions(*dancelinks.solutions(8, True, class_sizes=True))"),
+    (
+        "solution grid",
+        "dancelinks.draw_solutions(*dancelinks.solutions(8, unique=True, class_sizes=True))",
+    ),
     ("heat map", "dancelinks.draw_heatmap(dancelinks.heatmap(8))"),
     ("sudoku", f"m.sudoku({PUZZLE!r}).first()"),
     ("tiling", "m.pentominoes('3x20').first()"),
@@ -29,7 +32,11 @@ PICTURES = [
 
 def test_notebook_shows_svg(tmp_path):
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     cells = ["import numpy as np\nimport dancelinks\nimport dancelinks.models as m"]
     cells += [code for _, code in PICTURES]
     cells.append("dancelinks.count(10, progress=True)")
