@@ -6,6 +6,7 @@
 # The wheel and the sdist are left in python/dist/. The CLI comparison tests use
 # ../target/release/xcover or ../target/debug/xcover when built; the notebook test needs
 # Jupyter (nbconvert, nbformat, ipykernel), installed here into the test environment.
+# Installing the wheel (with numpy) must take under WHEEL_INSTALL_LIMIT seconds (default 20).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 py="${PYTHON:-python3}"
