@@ -21,7 +21,7 @@ once (``partial`` is then None).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -40,7 +40,18 @@ from typing import (
 import numpy as np
 import numpy.typing as npt
 
-from . import _native
+try:
+    from . import _native
+except ImportError as _e:  # the source folder (python/) rather than the installed package
+    raise ImportError(
+        f"dancelinks: the native module dancelinks._native is not in {os.path.dirname(__file__)}."
+        " That folder is the package's source (python/dancelinks in the repository), found"
+        " before the installed package because Python runs from python/ or it is on"
+        " PYTHONPATH. Install the package (pip install ./python, or maturin develop in"
+        " python/) and run Python from another folder."
+    ) from _e
+from . import _display
+from ._display import Picture, draw_heatmap, draw_solution, draw_solutions
 
 if TYPE_CHECKING:  # optional libraries, for the annotations only
     import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -57,8 +68,12 @@ __all__ = [
     "MaxResults",
     "CountResult",
     "Optimum",
+    "Picture",
     "Problem",
     "count",
+    "draw_heatmap",
+    "draw_solution",
+    "draw_solutions",
     "heatmap",
     "maximise",
     "iter_solutions",
@@ -102,20 +117,7 @@ def _progress_callback(progress: Progress, unit: str) -> Tuple[Any, Callable[[],
     if progress is None or progress is False:
         return None, lambda: None
     if progress is True:
-        try:
-            from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
-        except ImportError:
-            return None, lambda: None
-        bar = tqdm(total=0, unit=unit)
-
-        def update(done: int, total: int, found: int) -> None:
-            if total and bar.total != total:
-                bar.total = total
-            bar.n = done
-            bar.set_postfix(found=found, refresh=False)
-            bar.refresh()
-
-        return update, bar.close
+        return _display.progress_bar(unit)
     if not callable(progress):
         raise TypeError("progress must be None, True or a callable (done, total, found)")
     return progress, lambda: None
@@ -281,7 +283,7 @@ def heatmap(n: int, unique: bool = False) -> npt.NDArray[Any]:
 
 
 @dataclass
-class MaxResult:
+class MaxResult(_display.MaxResultPicture):
     """The answer for one board of :func:`maximise`.
 
     - ``value``: the best score found (None when none was found, or the board has no layout);
@@ -305,6 +307,8 @@ class MaxResult:
     scores: np.ndarray
     optimal_count: Optional[int] = None
     nodes: int = 0
+    #: The board's weights ((n, n) int64), for its picture (``_repr_svg_``, ``save``).
+    weights: Optional[np.ndarray] = field(default=None, repr=False, compare=False)
 
     @property
     def places(self) -> List[int]:
@@ -349,7 +353,7 @@ class MaxResult:
         return _to_polars(self.records())
 
 
-class MaxResults(List[MaxResult]):
+class MaxResults(_display.MaxResultsPicture, List[MaxResult]):
     """The results of a stack of boards (a list of :class:`MaxResult`), with one table for
     all of them."""
 
@@ -493,6 +497,7 @@ def maximise(
                 scores=all_scores[lo:hi],
                 optimal_count=optimal_counts[b],
                 nodes=nodes[b],
+                weights=a[b],
             )
         )
         lo = hi

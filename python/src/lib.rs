@@ -37,6 +37,9 @@ use dancelinks::queens::weighted::{self, WeightedQueens};
 use dancelinks::records::Shard;
 use dancelinks::records::Status;
 
+mod models;
+mod pictures;
+
 /// How often the waiting thread looks for signals and reports progress.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -1041,5 +1044,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeProblem>()?;
     m.add_class::<ProblemStream>()?;
     m.add("MAX_N", listing::MAX_N)?;
+    pictures::register(m)?;
+    models::register(m)?;
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! Codecs: Knuth's DLX text ([`dlx_format`]), weight boards ([`weights`]), the one output
 //! [`export::Format`] and the writers of record streams in each record format ([`export`]),
 //! the shard records' three spellings ([`shard`]; the records themselves are in
-//! [`crate::records`]), and bounded line input ([`input`]). With the `cli` feature, also what
-//! only the binary uses: the SVG board writer, and output files that do no more than `>`.
+//! [`crate::records`]), bounded line input ([`input`]) and the SVG pictures ([`svg`]: boards,
+//! heat maps, the models' solutions). With the `cli` feature, also what only the binary uses:
+//! output files that do no more than `>`.
 //! docs/formats.md is the table of the records.
 
 mod cells;
@@ -17,8 +18,7 @@ pub mod output;
 // writes through them) and the text views.
 pub(crate) mod records;
 pub mod shard;
-#[cfg(feature = "cli")]
-pub(crate) mod svg;
+pub mod svg;
 pub mod weights;
 
 pub use crate::quote::{quote, quote_bytes};

@@ -1,6 +1,8 @@
-//! The one SVG board writer: boards in a grid, each with a label above it, squares either
-//! chequered or shaded by weight (with the weight written in), and the queens as circles.
-//! The picture has a `viewBox`, so it scales.
+//! The SVG pictures: boards in a grid, each with a label above it, squares either chequered or
+//! shaded by weight (with the weight written in), and the queens as circles ([`SvgBoards`]);
+//! heat maps ([`heatmap`]); and the solutions of the models of [`crate::models`]: a grid of
+//! labelled cells with its regions outlined ([`cell_grid`]: a sudoku, a tiling) and a perfect
+//! matching ([`matching`]). Every picture has a `viewBox`, so it scales.
 //!
 //! The size of the picture comes first, so the caller says how many boards there are before
 //! drawing them: [`MAX_BOARDS`] is the most one picture may hold.
@@ -277,6 +279,193 @@ pub fn heatmap(out: &mut impl Write, n: usize, counts: &[u128], title: &str) -> 
     writeln!(out, "</svg>")
 }
 
+/// One cell of a [`CellGrid`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// What is written in the cell (empty: nothing).
+    pub text: String,
+    /// The region the cell belongs to (a piece of a tiling, a box of a sudoku): thick lines
+    /// run between cells of different regions, and a coloured grid fills each region with the
+    /// colour of its number.
+    pub region: usize,
+    /// Written in bold black (a sudoku's clues); otherwise in blue on a white grid.
+    pub strong: bool,
+}
+
+/// A grid of cells, row by row: a model's solution as [`cell_grid`] draws it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellGrid {
+    /// The number of rows.
+    pub rows: usize,
+    /// The number of columns.
+    pub cols: usize,
+    /// `rows × cols` cells, row-major; `None` is a hole (nothing drawn).
+    pub cells: Vec<Option<Cell>>,
+    /// Whether regions are filled with colours (tilings) or left white (sudoku).
+    pub coloured: bool,
+}
+
+/// The fill colours of the regions of a coloured [`CellGrid`] (ColorBrewer's Set3): region k
+/// has colour `k % 12`.
+const REGION_COLOURS: [&str; 12] = [
+    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+    "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f",
+];
+
+/// A grid of cells (see [`CellGrid`]) with `title` above it: each cell a square with its text,
+/// thick lines around each region and along the edge of the board (holes included), thin ones
+/// within a region.
+pub fn cell_grid(out: &mut impl Write, grid: &CellGrid, title: &str) -> io::Result<()> {
+    let (rows, cols) = (grid.rows, grid.cols);
+    assert_eq!(
+        grid.cells.len(),
+        rows * cols,
+        "a CellGrid has rows × cols cells"
+    );
+    let side = rows.max(cols);
+    let cell = if side <= 12 {
+        36
+    } else if side <= 30 {
+        24
+    } else {
+        12
+    };
+    let font = cell * 11 / 20;
+    // Wide enough for the title too (about 7 px a character at 12 px).
+    let w = (GAP + cols * cell + GAP).max(2 * GAP + 7 * title.chars().count());
+    let h = GAP + LABEL + rows * cell + GAP;
+    writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"{font}\" \
+         style=\"background:white\">"
+    )?;
+    writeln!(
+        out,
+        "<text x=\"{GAP}\" y=\"{}\" font-size=\"12\">{}</text>",
+        GAP + 12,
+        escape(title)
+    )?;
+    writeln!(out, "<g transform=\"translate({GAP},{})\">", GAP + LABEL)?;
+    let at = |r: usize, c: usize| grid.cells[r * cols + c].as_ref();
+    for r in 0..rows {
+        for c in 0..cols {
+            let Some(x) = at(r, c) else { continue };
+            let fill = if grid.coloured {
+                REGION_COLOURS[x.region % REGION_COLOURS.len()]
+            } else {
+                "white"
+            };
+            write!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" \
+                 stroke=\"#bbb\"/>",
+                c * cell,
+                r * cell
+            )?;
+            if !x.text.is_empty() {
+                let style = if x.strong {
+                    " font-weight=\"bold\" fill=\"black\""
+                } else if grid.coloured {
+                    " fill=\"black\""
+                } else {
+                    " fill=\"#2458b3\""
+                };
+                write!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\"{style}>{}</text>",
+                    c * cell + cell / 2,
+                    r * cell + cell / 2 + font * 7 / 20,
+                    escape(&x.text)
+                )?;
+            }
+        }
+        writeln!(out)?;
+    }
+    // The outlines: a cell draws its top and left sides where the neighbour there is of
+    // another region, a hole or off the board, and its bottom and right sides where the
+    // neighbour is a hole or off the board (another region's cell draws those itself).
+    let mut path = String::new();
+    let region = |r: usize, c: usize| at(r, c).map(|x| x.region);
+    for r in 0..rows {
+        for c in 0..cols {
+            let Some(me) = region(r, c) else { continue };
+            let (x, y) = (c * cell, r * cell);
+            if r == 0 || region(r - 1, c) != Some(me) {
+                path.push_str(&format!("M{x} {y}h{cell}"));
+            }
+            if c == 0 || region(r, c - 1) != Some(me) {
+                path.push_str(&format!("M{x} {y}v{cell}"));
+            }
+            if r + 1 == rows || region(r + 1, c).is_none() {
+                path.push_str(&format!("M{x} {}h{cell}", y + cell));
+            }
+            if c + 1 == cols || region(r, c + 1).is_none() {
+                path.push_str(&format!("M{} {y}v{cell}", x + cell));
+            }
+        }
+    }
+    writeln!(
+        out,
+        "<path d=\"{path}\" fill=\"none\" stroke=\"black\" stroke-width=\"2.5\" \
+         stroke-linecap=\"square\"/>"
+    )?;
+    writeln!(out, "</g>")?;
+    writeln!(out, "</svg>")
+}
+
+/// A perfect matching of the complete graph on the vertices `1..=n`: the vertices on a circle,
+/// numbered, and the `edges` (pairs of vertices) as lines, with `title` above.
+pub fn matching(
+    out: &mut impl Write,
+    n: usize,
+    edges: &[(usize, usize)],
+    title: &str,
+) -> io::Result<()> {
+    let radius = (12.0 * n as f64).clamp(60.0, 300.0);
+    let size = (2.0 * radius) as usize + 2 * 30;
+    let (w, h) = (
+        size.max(2 * GAP + 7 * title.chars().count()),
+        GAP + LABEL + size,
+    );
+    let centre = (w as f64 / 2.0, (GAP + LABEL) as f64 + size as f64 / 2.0);
+    let point = |v: usize| {
+        let a = std::f64::consts::TAU * (v as f64 - 1.0) / n.max(1) as f64
+            - std::f64::consts::FRAC_PI_2;
+        (centre.0 + radius * a.cos(), centre.1 + radius * a.sin())
+    };
+    writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\" \
+         style=\"background:white\">"
+    )?;
+    writeln!(
+        out,
+        "<text x=\"{GAP}\" y=\"{}\" font-size=\"12\">{}</text>",
+        GAP + 12,
+        escape(title)
+    )?;
+    for &(i, j) in edges {
+        let ((x1, y1), (x2, y2)) = (point(i), point(j));
+        writeln!(
+            out,
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" \
+             stroke=\"#c0392b\" stroke-width=\"2\"/>"
+        )?;
+    }
+    for v in 1..=n {
+        let (x, y) = point(v);
+        writeln!(
+            out,
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"9\" fill=\"white\" stroke=\"black\"/>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"9\">{v}</text>",
+            y + 3.0
+        )?;
+    }
+    writeln!(out, "</svg>")
+}
+
 /// Escapes text for an SVG text node.
 fn escape(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains(['<', '>', '&']) {
@@ -320,5 +509,46 @@ mod tests {
         assert!(s.contains("5 &lt;queens&gt;"));
         assert_eq!(heat_colour(0.0), (255, 247, 236));
         assert_eq!(heat_colour(1.0), (127, 0, 0));
+    }
+
+    #[test]
+    fn cell_grid_outlines_regions_and_skips_holes() {
+        // Two regions side by side on a 2×3 board with a hole: "AAB" over "A#B".
+        let cell = |t: &str, region| {
+            Some(Cell {
+                text: t.into(),
+                region,
+                strong: t == "A",
+            })
+        };
+        let grid = CellGrid {
+            rows: 2,
+            cols: 3,
+            cells: vec![
+                cell("A", 0),
+                cell("A", 0),
+                cell("B", 1),
+                cell("A", 0),
+                None,
+                cell("B", 1),
+            ],
+            coloured: true,
+        };
+        let mut v = Vec::new();
+        cell_grid(&mut v, &grid, "a <tiling>").unwrap();
+        let s = String::from_utf8(v).unwrap();
+        assert!(s.starts_with("<svg ") && s.trim_end().ends_with("</svg>"));
+        assert_eq!(s.matches("<rect ").count(), 5);
+        assert_eq!(s.matches("font-weight=\"bold\"").count(), 3);
+        assert!(s.contains("a &lt;tiling&gt;") && s.contains(REGION_COLOURS[1]));
+    }
+
+    #[test]
+    fn matching_draws_every_vertex_and_edge() {
+        let mut v = Vec::new();
+        matching(&mut v, 4, &[(1, 3), (2, 4)], "K4").unwrap();
+        let s = String::from_utf8(v).unwrap();
+        assert_eq!(s.matches("<circle ").count(), 4);
+        assert_eq!(s.matches("<line ").count(), 2);
     }
 }
