@@ -6,7 +6,9 @@
 # The wheel and the sdist are left in python/dist/. The CLI comparison tests use
 # ../target/release/xcover or ../target/debug/xcover when built; the notebook test needs
 # Jupyter (nbconvert, nbformat, ipykernel), installed here into the test environment.
-# Installing the wheel (with numpy) must take under WHEEL_INSTALL_LIMIT seconds (default 20).
+# The wheel's install time (numpy's download included) is printed; with WHEEL_INSTALL_LIMIT=S
+# set, an install of S seconds or more fails (a measurement on a quiet machine, not a CI gate:
+# the download's speed is the network's).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 py="${PYTHON:-python3}"
@@ -41,8 +43,8 @@ PATH="$work/test/bin:/usr/bin:/bin" CARGO=/bin/false RUSTC=/bin/false \
 t1=$(date +%s.%N)
 install_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 echo "python/ci.sh: wheel installed in ${install_s} s"
-limit="${WHEEL_INSTALL_LIMIT:-20}"
-if awk -v s="$install_s" -v l="$limit" 'BEGIN { exit !(s >= l) }'; then
+limit="${WHEEL_INSTALL_LIMIT:-}"
+if [ -n "$limit" ] && awk -v s="$install_s" -v l="$limit" 'BEGIN { exit !(s >= l) }'; then
     echo "python/ci.sh: installing the wheel took ${install_s} s, not under ${limit} s" >&2
     exit 1
 fi
