@@ -209,6 +209,21 @@ fn every_subcommand_help_ends_with_examples() {
         "help without 2 or 3 examples at the end:\n{}",
         missing.join("\n")
     );
+    // The top-level help ends with examples too, one per main job, each a real command.
+    let top = String::from_utf8(xcover().arg("--help").output().unwrap().stdout).unwrap();
+    let ex = examples(&top);
+    assert!(ex.len() >= 4, "{top}");
+    for words in [
+        "xcover queens count",
+        "xcover solve",
+        "xcover queens max",
+        "xcover man",
+    ] {
+        assert!(
+            ex.iter().any(|l| l.contains(words)),
+            "no example of {words}: {ex:?}"
+        );
+    }
 }
 
 /// The subcommands that compute, each with the words to run it briefly (input on stdin).
