@@ -525,7 +525,9 @@ pub fn count_with(
             if mine.is_empty() {
                 return BitsCount::default();
             }
-            let plan = mitm::Plan::new(n);
+            let Some(plan) = mitm::Plan::new_until(n, &crate::engine::stop_requested) else {
+                return BitsCount::default();
+            };
             return striped(plan.len(), &|i, add| {
                 thread_local! {
                     static SCRATCH: std::cell::RefCell<mitm::Scratch> = Default::default();
@@ -545,7 +547,9 @@ pub fn count_with(
             if mine.is_empty() {
                 return BitsCount::default();
             }
-            let plan = quadrant::Plan::new(n);
+            let Some(plan) = quadrant::Plan::new_until(n, &crate::engine::stop_requested) else {
+                return BitsCount::default();
+            };
             return striped(plan.len(), &|i, add| {
                 thread_local! {
                     static SCRATCH: std::cell::RefCell<quadrant::Scratch> = Default::default();

@@ -20,6 +20,8 @@
 //! left-right mirror maps `R` to its complement: only the smallest unit of each orbit is
 //! counted, times the orbit's size. See docs/bits.md.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::queens::common::full_mask;
@@ -30,6 +32,10 @@ use kernels::{bucket, bucket_long, build_tables, join_pieces, long_keys, place, 
 
 /// The largest board counted this way (memory: n = 23 needs an 11 × 12 table).
 pub(super) const MAX_N: usize = 23;
+
+/// The rank of the table's search at which it asks whether to stop: below it a subtree takes
+/// at most milliseconds (n = 23), and the nodes above are few.
+const STOP_CHECK_RANK: usize = 3;
 
 /// Signature bits counted per chunk in [`Pairs::count`]: a chunk table holds the ORs of the
 /// `2^CHUNK` subsets of one chunk's transposed bit vectors.
@@ -196,8 +202,23 @@ struct Table {
 }
 
 impl Table {
+    #[cfg(test)]
     fn new(g: Geometry) -> Table {
+        Table::new_until(g, &|| false).expect("a build that never stops ends")
+    }
+
+    /// [`Table::new`] that stops when `stop()` says so (`None`), asked at each node of rank
+    /// [`STOP_CHECK_RANK`]: the table of n = 22 takes seconds.
+    fn new_until(g: Geometry, stop: &(dyn Fn() -> bool + Sync)) -> Option<Table> {
         let (h, e) = (g.h, g.e);
+        let cut = AtomicBool::new(false);
+        let halt = || {
+            let stopped = cut.load(Ordering::Relaxed) || stop();
+            if stopped {
+                cut.store(true, Ordering::Relaxed);
+            }
+            stopped
+        };
         // Depth-first over the ranks: skip rank i, or put a queen on an open file.
         fn walk<F: FnMut(usize, u64)>(
             h: usize,
@@ -205,7 +226,11 @@ impl Table {
             i: usize,
             (rows, cols, s, d): (u32, u32, u32, u32),
             leaf: &mut F,
+            halt: &dyn Fn() -> bool,
         ) {
+            if i == STOP_CHECK_RANK && halt() {
+                return;
+            }
             if i == h {
                 leaf(
                     (rows as usize) << e | cols as usize,
@@ -213,7 +238,7 @@ impl Table {
                 );
                 return;
             }
-            walk(h, e, i + 1, (rows, cols, s, d), leaf);
+            walk(h, e, i + 1, (rows, cols, s, d), leaf, halt);
             for j in 0..e {
                 let (bs, bd) = (1u32 << (i + j), 1u32 << (i + e - 1 - j));
                 if cols >> j & 1 == 0 && s & bs == 0 && d & bd == 0 {
@@ -223,6 +248,7 @@ impl Table {
                         i + 1,
                         (rows | 1 << i, cols | 1 << j, s | bs, d | bd),
                         leaf,
+                        halt,
                     );
                 }
             }
@@ -239,7 +265,7 @@ impl Table {
             vec![(0, (0, 0, 0, 0))]
         };
         let run = |(i, st): (usize, State), leaf: &mut dyn FnMut(usize, u64)| {
-            walk(h, e, i, st, &mut |k, p| leaf(k, p));
+            walk(h, e, i, st, &mut |k, p| leaf(k, p), &halt);
         };
         let mut counts: Vec<Vec<u32>> = seeds
             .par_iter()
@@ -249,6 +275,11 @@ impl Table {
                 c
             })
             .collect();
+        // A cut count would misplace the entries (and write outside a seed's range): stop
+        // before writing them.
+        if halt() {
+            return None;
+        }
         // Group k starts after groups 0..k; within it, seed f writes after seeds 0..f: turn
         // the counts into those cursors in place.
         let mut start = vec![0u32; keys + 1];
@@ -284,7 +315,10 @@ impl Table {
                     cur[k] += 1;
                 });
             });
-        Table { e, start, entries }
+        if halt() {
+            return None;
+        }
+        Some(Table { e, start, entries })
     }
 
     fn group(&self, ranks: u32, files: u32) -> &[u64] {
@@ -316,6 +350,11 @@ pub(super) struct Scratch {
 
 impl Plan {
     pub(super) fn new(n: usize) -> Plan {
+        Plan::new_until(n, &|| false).expect("a build that never stops ends")
+    }
+
+    /// [`Plan::new`] that stops when `stop()` says so (`None`).
+    pub(super) fn new_until(n: usize, stop: &(dyn Fn() -> bool + Sync)) -> Option<Plan> {
         let g = Geometry::new(n);
         let flip = |r: u32| r.reverse_bits() >> (32 - n);
         let full = full_mask(n);
@@ -332,12 +371,12 @@ impl Plan {
                 units.push((r, orbit.len() as u8));
             }
         }
-        Plan {
+        Some(Plan {
             g,
             windows: [g.window(false), g.window(true)],
-            table: Table::new(g),
+            table: Table::new_until(g, stop)?,
             units,
-        }
+        })
     }
 
     /// The number of units of work (orbit representatives).
