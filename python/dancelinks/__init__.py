@@ -144,7 +144,7 @@ def count(
     solutions_so_far)`` called about 20 times a second, or True for a tqdm bar (when tqdm is
     installed).
 
-    Ctrl-C stops the counter within a fraction of a second (it watches for the request
+    Ctrl-C stops the counter within a second (it watches for the request
     between tasks, in its searches and while it builds its tables) and raises
     :class:`Interrupted` with ``partial`` the solutions counted so far, a lower bound: a count
     cut short is never returned as the answer. Raises TypeError for an n that is not an
@@ -284,7 +284,7 @@ def heatmap(n: int, unique: bool = False) -> npt.NDArray[Any]:
     heatmap``. With ``unique=True``, counted over fundamental solutions. Counts beyond int64
     (not reachable in practice) give an object array of Python ints.
 
-    Ctrl-C stops the search within a fraction of a second and raises :class:`Interrupted`
+    Ctrl-C stops the search within a second and raises :class:`Interrupted`
     (``partial`` None: a table cut short is not kept).
     """
     n = _index(n, "n", 1, MAX_N)

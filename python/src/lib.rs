@@ -236,12 +236,7 @@ fn count(
 ) -> PyResult<Option<CountAnswer>> {
     check_threads(threads)?;
     // Both engines count the boards 1 to MAX_N: say so, not what the engine picked for n says.
-    if !(1..=qcount::MAX_N).contains(&n) {
-        return Err(PyValueError::new_err(format!(
-            "n must be 1 to {} (the largest board counted), not {n}",
-            qcount::MAX_N
-        )));
-    }
+    check_board(n)?;
     let engine = match engine {
         None => Engine::fastest(n, None),
         Some("dlx") => Engine::Dlx,

@@ -300,12 +300,15 @@ fn multiplicity(token: &str) -> Option<(Option<(u32, u32)>, &str, usize)> {
     Some((parsed, name, bounds.len() + 1))
 }
 
+/// An item's multiplicity `(u, v)`: covered at least `u` and at most `v` times.
+pub type Bounds = (u32, u32);
+
 /// An item of the item line, `name`, `v|name` or `u:v|name` (DLX3's multiplicities), as this
 /// reader takes it: the name and its bounds (`None`: no multiplicity), or
 /// [`ErrorKind::BadMultiplicity`] (`v` = 0, `u` > `v`, a number beyond `u32`). Only the
 /// bounds are checked here; the name is the builder's to check
 /// ([`crate::engine::ProblemBuilder::primary`]).
-pub fn item_spec(token: &str) -> Result<(&str, Option<(u32, u32)>), ErrorKind> {
+pub fn item_spec(token: &str) -> Result<(&str, Option<Bounds>), ErrorKind> {
     match multiplicity(token) {
         Some((Some((u, v)), name, _)) if v >= 1 && u <= v => Ok((name, Some((u, v)))),
         Some(_) => Err(ErrorKind::BadMultiplicity(token.into())),
