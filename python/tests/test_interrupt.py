@@ -80,9 +80,12 @@ def test_an_interrupted_count_raises_and_never_returns_a_partial_number(engine):
                     "partial": e.partial, "keyboard": isinstance(e, KeyboardInterrupt),
                     "after_signal": time.monotonic() - sent[0],
                 }})
-            # Wait for a timer that the count outran.
+            # Wait for a timer that the count outran (its signal then lands here).
             while not sent:
-                time.sleep(0.05)
+                try:
+                    time.sleep(0.05)
+                except KeyboardInterrupt:
+                    pass
         results.append({{"last_signal": sent[0]}})
         print(json.dumps(results))
         """,
@@ -96,7 +99,7 @@ def test_an_interrupted_count_raises_and_never_returns_a_partial_number(engine):
             assert c["keyboard"] and 0 <= c["partial"] < whole
             assert c["after_signal"] < 1.0, f"{engine}: stopped {c['after_signal']:.2f} s late"
     assert any("partial" in c for c in counts), f"{engine} ended before every interrupt"
-    assert ended - last["last_signal"] < 1.5, "the process ended late after the signal"
+    assert ended - last["last_signal"] < 1.0, "the process ended late after the signal"
 
 
 def test_an_interrupted_heatmap_raises_at_once():
