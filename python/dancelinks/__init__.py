@@ -157,7 +157,7 @@ def count(
             n,
             bool(unique),
             None if engine is None else str(engine),
-            _index(threads, "threads", 0, _MAX_THREADS),
+            _threads(threads),
             cb,
         )
     finally:
@@ -196,6 +196,11 @@ def _index(x: Any, what: str, lo: int = 0, hi: int = _U64_MAX) -> int:
         bounds = f"at least {lo}" if hi == _U64_MAX else f"{lo} to {hi}"
         raise ValueError(f"{what} must be {bounds}, not {i}")
     return i
+
+
+def _threads(threads: Any) -> int:
+    """Worker threads: 0 (all cores) to 1,024."""
+    return _index(threads, "threads", 0, _MAX_THREADS)
 
 
 def _optional_limit(limit: Optional[int]) -> Optional[int]:
@@ -245,9 +250,7 @@ def solutions(
     listing) as ``partial``.
     """
     n = _index(n, "n", 1, MAX_N)
-    listed = _native.solutions_array(
-        n, bool(unique), _optional_limit(limit), _index(threads, "threads", 0, _MAX_THREADS)
-    )
+    listed = _native.solutions_array(n, bool(unique), _optional_limit(limit), _threads(threads))
     if listed is None:
         raise Interrupted(None)
     files, sizes, interrupted = listed
@@ -425,9 +428,10 @@ _I64 = np.iinfo(np.int64)
 
 
 def _weights(weights: "npt.ArrayLike") -> Tuple[np.ndarray, bool]:
-    """weights as a C-contiguous int64 stack (k, n, n) and whether they were one board, or TypeError/ValueError saying what is
-    wrong with them in the user's terms (their shape, their values). The board size is checked
-    against the model's before anything is converted."""
+    """weights as a C-contiguous int64 stack (k, n, n) and whether they were one board, or
+    TypeError/ValueError saying what is wrong with them in the user's terms (their shape,
+    their values). The board size is checked against the model's before anything is
+    converted."""
     try:
         a = np.asarray(weights)
     except ValueError:
@@ -452,7 +456,7 @@ def _weights(weights: "npt.ArrayLike") -> Tuple[np.ndarray, bool]:
         _native.check_weighted_size(stack.shape[1])
     if a.dtype == object:
         for x in a.flat:
-            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, float)):
+            if not isinstance(x, (int, np.integer, float)):
                 raise TypeError(f"weights must be integers, not {type(x).__name__} ({x!r})")
             if isinstance(x, (int, np.integer)) and not _I64.min <= x <= _I64.max:
                 raise ValueError(
@@ -529,7 +533,7 @@ def maximise(
             bool(all_optimal),
             top,
             _seconds(time_limit),
-            _index(threads, "threads", 0, _MAX_THREADS),
+            _threads(threads),
             floor,
             cb,
         )
@@ -703,7 +707,7 @@ class Problem:
         (status ``interrupted``, a lower bound); a second abandons the call at once
         (``partial`` None)."""
         c, status, nodes, interrupted = self._p.count(
-            _optional_limit(limit), _seconds(time_limit), _index(threads, "threads", 0, _MAX_THREADS), memo
+            _optional_limit(limit), _seconds(time_limit), _threads(threads), memo
         )
         if status == "abandoned":
             raise Interrupted(None)
@@ -741,7 +745,7 @@ class Problem:
         thread; leaving the loop stops it. Ctrl-C while it waits raises
         ``KeyboardInterrupt``."""
         stream = _native.ProblemStream(
-            self._p, _optional_limit(limit), _seconds(time_limit), _index(threads, "threads", 0, _MAX_THREADS)
+            self._p, _optional_limit(limit), _seconds(time_limit), _threads(threads)
         )
         for chunk in stream:
             yield from chunk
@@ -767,7 +771,7 @@ class Problem:
             maximise,
             None if top is None else _index(top, "top", 1),
             _seconds(time_limit),
-            _index(threads, "threads", 0, _MAX_THREADS),
+            _threads(threads),
         )
         if status == "abandoned":
             raise Interrupted(None)

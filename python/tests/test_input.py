@@ -33,7 +33,8 @@ def test_a_cost_with_a_fraction_is_refused_not_truncated():
 def test_format_refuses_an_index_that_is_not_an_option():
     p = dancelinks.Problem(["a"], ["a", "a"])
     assert p.format([1, 0]) == ["a", "a"]
-    with pytest.raises(IndexError, match=r"option index -1 is out of range: .* 2 options \(0 to 1\)"):
+    out_of_range = r"option index -1 is out of range: .* 2 options \(0 to 1\)"
+    with pytest.raises(IndexError, match=out_of_range):
         p.format([-1])
     with pytest.raises(IndexError, match="option index 2"):
         p.format([0, 2])
