@@ -638,11 +638,7 @@ fn maximise<'py>(
                     threads,
                 };
                 let (res, below_floor) = model.solve_from(board, &req, floor);
-                let status = if below_floor {
-                    Status::BelowFloor
-                } else {
-                    Status::of_optimum(res.status, Status::Time)
-                };
+                let status = Status::of_board(res.status, below_floor);
                 out.scores.extend(res.layouts.iter().map(|l| l.score));
                 for l in &res.layouts {
                     if n <= 255 {
