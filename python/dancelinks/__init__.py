@@ -20,6 +20,7 @@ once (``partial`` is then None).
 
 from __future__ import annotations
 
+import operator
 import os
 from dataclasses import dataclass, field
 from typing import (
@@ -90,7 +91,8 @@ MAX_N: int = _native.MAX_N
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a call: ``partial`` is what it had found (the call's type of result, a
-    lower bound for :func:`count`), or None when a second Ctrl-C abandoned the call.
+    lower bound for :func:`count`; None for :func:`heatmap`), or None when a second Ctrl-C
+    abandoned the call.
 
     A subclass of ``KeyboardInterrupt``, so a script stops as usual; catch it to keep the
     partial result::
@@ -102,11 +104,11 @@ class Interrupted(KeyboardInterrupt):
     """
 
     def __init__(self, partial: Any, done: Optional[int] = None, total: Optional[int] = None):
-        what = "interrupted" if done is None else f"interrupted after {done} of {total} parts"
+        what = "interrupted" if done is None else f"interrupted after {done} of {total} boards"
         super().__init__(what)
         #: The partial result, or None.
         self.partial = partial
-        #: Parts of the work done and in all (for :func:`count` and a stack of boards).
+        #: Boards done and in all (for a stack of boards of :func:`maximise`), else None.
         self.done = done
         self.total = total
 
@@ -144,51 +146,73 @@ def count(
     solutions_so_far)`` called about 20 times a second, or True for a tqdm bar (when tqdm is
     installed).
 
-    A count estimated to take more than two seconds runs as consecutive parts of the split
-    (a minute each for the bits engine's totals methods, n = 6 to 23 without ``unique``,
-    whose parts each build their tables again); Ctrl-C stops it after the current part and
-    raises :class:`Interrupted` with ``partial`` the solutions counted in the parts done (a
-    lower bound), ``done`` and ``total`` the parts.
-    Raises ValueError for an n the engine does not count.
+    Ctrl-C stops the counter within a second (it watches for the request
+    between tasks, in its searches and while it builds its tables) and raises
+    :class:`Interrupted` with ``partial`` the solutions counted so far, a lower bound: a count
+    cut short is never returned as the answer. Raises TypeError for an n that is not an
+    integer (True is not one) and ValueError outside 1 to :data:`MAX_N`.
     """
+    n = _index(n, "n", 1, MAX_N)
     cb, close = _progress_callback(progress, "tasks")
     try:
         counted = _native.count(
-            _index(n, "n"),
+            n,
             bool(unique),
             None if engine is None else str(engine),
-            _index(threads, "threads"),
+            _threads(threads),
             cb,
         )
     finally:
         close()
     if counted is None:
         raise Interrupted(None)
-    solutions, fundamental, done, parts, _engine, interrupted = counted
+    solutions, fundamental, _engine, interrupted = counted
     result: int = (fundamental or 0) if unique else solutions
     if interrupted:
-        raise Interrupted(result, done, parts)
+        raise Interrupted(result)
     return result
 
 
-def _index(x: Any, what: str) -> int:
-    """x as a nonnegative int (numpy integers too), else TypeError/ValueError."""
+#: The most worker threads a call takes (0: all cores).
+_MAX_THREADS = 1024
+
+#: The largest count, limit or index the native module takes (a 64-bit unsigned integer).
+_U64_MAX = 2**64 - 1
+
+
+def _integer(x: Any, what: str) -> int:
+    """x as an int (numpy integers too), else TypeError naming ``what``: a bool is not one,
+    nor is a float, even an integral one."""
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, not bool")
     try:
-        i = int(np.int64(x)) if isinstance(x, np.integer) else x.__index__()
-    except (AttributeError, TypeError):
+        return operator.index(x)
+    except TypeError:
         raise TypeError(f"{what} must be an integer, not {type(x).__name__}") from None
-    if i < 0:
-        raise ValueError(f"{what} must be >= 0, not {i}")
+
+
+def _index(x: Any, what: str, lo: int = 0, hi: int = _U64_MAX) -> int:
+    """x as an int from lo to hi, else TypeError/ValueError stating the range."""
+    i = _integer(x, what)
+    if not lo <= i <= hi:
+        bounds = f"at least {lo}" if hi == _U64_MAX else f"{lo} to {hi}"
+        raise ValueError(f"{what} must be {bounds}, not {i}")
     return i
 
 
+def _threads(threads: Any) -> int:
+    """Worker threads: 0 (all cores) to 1,024."""
+    return _index(threads, "threads", 0, _MAX_THREADS)
+
+
 def _optional_limit(limit: Optional[int]) -> Optional[int]:
+    """A limit of solutions: None (no limit) or at least 1."""
     if limit is None:
         return None
-    limit = _index(limit, "limit")
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
-    return limit
+    i = _integer(limit, "limit")
+    if not 1 <= i <= _U64_MAX:
+        raise ValueError(f"limit must be at least 1 (None for no limit), not {i}")
+    return i
 
 
 @overload
@@ -227,9 +251,8 @@ def solutions(
     On Ctrl-C raises :class:`Interrupted` with the rows listed so far (a prefix of the
     listing) as ``partial``.
     """
-    listed = _native.solutions_array(
-        _index(n, "n"), bool(unique), _optional_limit(limit), _index(threads, "threads")
-    )
+    n = _index(n, "n", 1, MAX_N)
+    listed = _native.solutions_array(n, bool(unique), _optional_limit(limit), _threads(threads))
     if listed is None:
         raise Interrupted(None)
     files, sizes, interrupted = listed
@@ -252,7 +275,8 @@ def iter_solutions(
     of the loop (or dropping the iterator) stops the search. Ctrl-C while it waits raises
     ``KeyboardInterrupt``.
     """
-    stream = _native.QueensStream(_index(n, "n"), bool(unique), _optional_limit(limit))
+    n = _index(n, "n", 1, MAX_N)
+    stream = _native.QueensStream(n, bool(unique), _optional_limit(limit))
     for files, _sizes in stream:
         rows = np.frombuffer(files, dtype=np.uint8).reshape(-1, n)
         for row in rows.tolist():
@@ -265,10 +289,11 @@ def heatmap(n: int, unique: bool = False) -> npt.NDArray[Any]:
     heatmap``. With ``unique=True``, counted over fundamental solutions. Counts beyond int64
     (not reachable in practice) give an object array of Python ints.
 
-    The search cannot stop midway: a first Ctrl-C waits for it (and returns the heatmap), a
-    second raises :class:`Interrupted` at once.
+    Ctrl-C stops the search within a second and raises :class:`Interrupted`
+    (``partial`` None: a table cut short is not kept).
     """
-    got = _native.heatmap(_index(n, "n"), bool(unique))
+    n = _index(n, "n", 1, MAX_N)
+    got = _native.heatmap(n, bool(unique))
     if got is None:
         raise Interrupted(None)
     counts, _total = got
@@ -402,6 +427,67 @@ def _seconds(time_limit: Optional[float]) -> Optional[float]:
     return t
 
 
+#: The weights of :func:`maximise`: numpy's int64.
+_I64 = np.iinfo(np.int64)
+
+
+def _weights(weights: "npt.ArrayLike") -> Tuple[np.ndarray, bool]:
+    """weights as a C-contiguous int64 stack (k, n, n) and whether they were one board, or
+    TypeError/ValueError saying what is wrong with them in the user's terms (their shape,
+    their values). The board size is checked against the model's before anything is
+    converted."""
+    try:
+        a = np.asarray(weights)
+    except ValueError:
+        # numpy >= 1.24 refuses nested lists of different lengths.
+        raise ValueError(
+            "weights are ragged: the rows (or boards) have different lengths; give an (n, n) "
+            "matrix or a (k, n, n) stack"
+        ) from None
+    if a.dtype == object and any(isinstance(x, (list, tuple, np.ndarray)) for x in a.flat):
+        # Older numpy makes an object array of the rows instead.
+        raise ValueError(
+            "weights are ragged: the rows (or boards) have different lengths; give an (n, n) "
+            "matrix or a (k, n, n) stack"
+        )
+    shape = a.shape
+    if a.ndim not in (2, 3) or a.shape[-1] != a.shape[-2]:
+        raise ValueError(
+            f"weights must be an (n, n) matrix or a (k, n, n) stack, not shape {shape}"
+        )
+    stack = a if a.ndim == 3 else a[np.newaxis]
+    if stack.shape[0] > 0:
+        _native.check_weighted_size(stack.shape[1])
+    if a.dtype == object:
+        for x in a.flat:
+            if not isinstance(x, (int, np.integer, float)):
+                raise TypeError(f"weights must be integers, not {type(x).__name__} ({x!r})")
+            if isinstance(x, (int, np.integer)) and not _I64.min <= x <= _I64.max:
+                raise ValueError(
+                    f"weight {x} is too large for 64-bit integers (int64: -2**63 to 2**63 - 1)"
+                )
+        # Python ints within int64 (and floats, checked below as a float array).
+        a = a.astype(np.float64 if any(isinstance(x, float) for x in a.flat) else np.int64)
+    if np.issubdtype(a.dtype, np.floating):
+        if not np.all(np.isfinite(a)):
+            raise ValueError("weights must be integers: NaN and inf are not weights")
+        fraction = a[a != np.round(a)]
+        if fraction.size:
+            raise ValueError(f"weights must be integers, not {fraction.flat[0].item()!r}")
+        if a.size and (a.min() < -(2.0**63) or a.max() >= 2.0**63):
+            raise ValueError(
+                "a weight is too large for 64-bit integers (int64: -2**63 to 2**63 - 1)"
+            )
+    elif not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
+        raise TypeError(f"weights must be integers, not {a.dtype}")
+    if a.dtype == np.uint64 and a.size and a.max() > _I64.max:
+        raise ValueError(
+            f"weight {a.max()} is too large for 64-bit integers (int64: -2**63 to 2**63 - 1)"
+        )
+    stack = a if a.ndim == 3 else a[np.newaxis]
+    return np.ascontiguousarray(stack, dtype=np.int64), a.ndim == 2
+
+
 def maximise(
     weights: "npt.ArrayLike",
     all_optimal: bool = False,
@@ -425,41 +511,23 @@ def maximise(
     - ``progress``: a callable ``(boards_done, boards, layouts_found)``, or True for a tqdm
       bar (when tqdm is installed).
 
-    Weights are converted to ``int64`` (values that do not fit raise ValueError). Bad input
-    (not a square matrix, not integers, a board the model does not take) raises ValueError.
+    Weights are converted to ``int64``: integers, or floats without a fraction. Bad input
+    raises ValueError naming what is wrong (ragged rows, the shape given when it is not
+    square, a board the model does not take, checked before anything is converted; a
+    fraction, NaN or inf; a weight beyond int64), or TypeError for values that are not numbers.
+    ``floor`` is an integer from -2**127 to 2**127 - 1, ``top`` at least 1.
 
     Ctrl-C stops the search and raises :class:`Interrupted`: ``partial`` holds the boards
     finished and the board being solved with its best layout so far and the bound proven
     (status ``interrupted``) — a :class:`MaxResults` for a stack, the result for one board. A
     second Ctrl-C abandons the call at once (``partial`` None).
     """
-    a = np.asarray(weights)
-    if a.dtype == object or not (np.issubdtype(a.dtype, np.integer) or a.dtype == bool):
-        if (
-            np.issubdtype(a.dtype, np.floating)
-            and np.all(np.isfinite(a))
-            and np.all(a == np.round(a))
-        ):
-            a = a.astype(np.int64)
-        else:
-            raise ValueError(f"weights must be integers, not {a.dtype}")
-    if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
-        raise ValueError("weights must fit in int64")
-    single = a.ndim == 2
-    if single:
-        a = a[np.newaxis]
-    if a.ndim != 3 or a.shape[1] != a.shape[2]:
-        raise ValueError(
-            f"weights must be an (n, n) matrix or a (k, n, n) stack, not shape {a.shape}"
-        )
+    a, single = _weights(weights)
     k, n = a.shape[0], a.shape[1]
-    if single and n == 0:
-        raise ValueError("weights: an empty board")
-    a = np.ascontiguousarray(a, dtype=np.int64)
     if floor is not None:
-        floor = int(floor)
+        floor = _index(floor, "floor", -(2**127), 2**127 - 1)
     if top is not None:
-        top = _index(top, "top")
+        top = _index(top, "top", 1)
     cb, close = _progress_callback(progress, "boards")
     try:
         answer = _native.maximise(
@@ -469,7 +537,7 @@ def maximise(
             bool(all_optimal),
             top,
             _seconds(time_limit),
-            _index(threads, "threads"),
+            _threads(threads),
             floor,
             cb,
         )
@@ -548,10 +616,29 @@ class Optimum:
     nodes: int
 
 
-def _tokens(option: Union[str, Sequence[str]]) -> List[str]:
+def _tokens(k: int, option: Union[str, Sequence[str]]) -> List[str]:
+    """Option k's tokens: a string's words, or a sequence's names."""
     if isinstance(option, str):
         return option.split()
+    if isinstance(option, (bytes, bytearray)) or not hasattr(option, "__iter__"):
+        raise TypeError(
+            f"option {k} must be a string of item names ('a b c:red') or a list of them, "
+            f"not {type(option).__name__}"
+        )
     return [str(t) for t in option]
+
+
+def _cost(k: int, c: Any) -> int:
+    """Option k's cost: an integer (or a float without a fraction) from 0 to 2**63 - 1, as
+    DLX5's costs."""
+    if isinstance(c, (float, np.floating)) and np.isfinite(c) and c == int(c):
+        c = int(c)
+    if isinstance(c, (float, np.floating)):
+        raise ValueError(f"costs[{k}] = {c!r}: a cost must be an integer")
+    i = _integer(c, f"costs[{k}]")
+    if not 0 <= i <= _I64.max:
+        raise ValueError(f"costs[{k}] = {i}: a cost must be 0 to 2**63 - 1 (as DLX5's)")
+    return i
 
 
 class Problem:
@@ -565,10 +652,13 @@ class Problem:
       format; ``name:colour`` gives a secondary item a colour (options that agree on it may
       share it).
     - ``secondary``: the secondary item names (covered at most once, or by one colour).
-    - ``costs``: one nonnegative integer per option, for :meth:`minimise`/:meth:`maximise`.
+    - ``costs``: one integer from 0 to 2**63 - 1 per option, for
+      :meth:`minimise`/:meth:`maximise` (a float with a fraction is refused, not rounded).
 
-    Mistakes (an unknown item, an item twice in one option, a colour on a primary item, an
-    option without a primary item) raise ValueError naming the option.
+    Item names are checked as the DLX reader checks them (no whitespace, NUL, ``:`` or ``|``;
+    multiplicities by its parser). Mistakes (an unknown item, an item twice in one option, a
+    colour on a primary item, an option without a primary item) raise ValueError naming the
+    option; an option that is neither a string nor a list of names raises TypeError.
     """
 
     def __init__(
@@ -584,13 +674,11 @@ class Problem:
             if isinstance(items, str) or isinstance(secondary, str):
                 raise TypeError("items and secondary are sequences of names, not one string")
             if costs is not None:
-                costs = [int(c) for c in costs]
-                if any(c < 0 for c in costs):
-                    raise ValueError("costs must be nonnegative (as DLX5's)")
+                costs = [_cost(k, c) for k, c in enumerate(costs)]
             _native_problem = _native.NativeProblem(
                 [str(i) for i in items],
                 [str(i) for i in secondary],
-                [_tokens(o) for o in options],
+                [_tokens(k, o) for k, o in enumerate(options)],
                 costs,
             )
         self._p = _native_problem
@@ -624,7 +712,7 @@ class Problem:
         (status ``interrupted``, a lower bound); a second abandons the call at once
         (``partial`` None)."""
         c, status, nodes, interrupted = self._p.count(
-            _optional_limit(limit), _seconds(time_limit), _index(threads, "threads"), memo
+            _optional_limit(limit), _seconds(time_limit), _threads(threads), memo
         )
         if status == "abandoned":
             raise Interrupted(None)
@@ -662,23 +750,33 @@ class Problem:
         thread; leaving the loop stops it. Ctrl-C while it waits raises
         ``KeyboardInterrupt``."""
         stream = _native.ProblemStream(
-            self._p, _optional_limit(limit), _seconds(time_limit), _index(threads, "threads")
+            self._p, _optional_limit(limit), _seconds(time_limit), _threads(threads)
         )
         for chunk in stream:
             yield from chunk
 
     def format(self, solution: Sequence[int]) -> List[str]:
-        """A solution's options as DLX text."""
-        return [self.options[o] for o in solution]
+        """A solution's options as DLX text. An index that is not one of :attr:`options`
+        (negative ones included) raises IndexError naming it."""
+        out = []
+        for o in solution:
+            i = _integer(o, "an option index")
+            if not 0 <= i < len(self.options):
+                raise IndexError(
+                    f"option index {i} is out of range: the problem has {len(self.options)} "
+                    f"options (0 to {len(self.options) - 1})"
+                )
+            out.append(self.options[i])
+        return out
 
     def _optimise(
         self, maximise: bool, top: Optional[int], time_limit: Optional[float], threads: int
     ) -> Optimum:
         status, bound, sols, nodes, interrupted = self._p.optimise(
             maximise,
-            None if top is None else _index(top, "top"),
+            None if top is None else _index(top, "top", 1),
             _seconds(time_limit),
-            _index(threads, "threads"),
+            _threads(threads),
         )
         if status == "abandoned":
             raise Interrupted(None)

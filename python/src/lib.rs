@@ -28,13 +28,12 @@ use dancelinks::engine::{
     Budget, BuildError, DEFAULT_MEMO_BYTES, Entry, MemoMode, OptionId, Plan, ProblemBuilder,
     count_memoised,
 };
-use dancelinks::io::dlx_format;
+use dancelinks::io::dlx_format::{self, ErrorKind};
 use dancelinks::io::input::LineReader;
-use dancelinks::queens::count::{self as qcount, Basis, Engine, Request};
-use dancelinks::queens::heatmap::heatmap as queens_heatmap;
+use dancelinks::queens::count::{self as qcount, Engine, Request};
+use dancelinks::queens::heatmap::heatmap_until as queens_heatmap;
 use dancelinks::queens::listing;
 use dancelinks::queens::weighted::{self, WeightedQueens};
-use dancelinks::records::Shard;
 use dancelinks::records::Status;
 
 mod models;
@@ -215,33 +214,21 @@ fn check_board(n: usize) -> PyResult<()> {
     Ok(())
 }
 
-/// A count's parts last about this long (the estimate's seconds): Ctrl-C waits at most for one.
-/// Each part costs a few milliseconds and an uneven end of its tasks on the threads: shorter
-/// ones showed 10-15% more time in all (16-queens with `unique`, 15-queens with dlx).
-const PART_SECONDS: f64 = 2.0;
+/// What [`count`] returns: `(solutions, unique or None, engine, interrupted)`.
+type CountAnswer = (u128, Option<u128>, &'static str, bool);
 
-/// The same for the bits engine's totals methods (meeting in the middle, quadrants), whose
-/// every part builds the method's tables again: about 2 s of 17-queens' 4.
-const TABLES_PART_SECONDS: f64 = 60.0;
-
-/// At most this many parts (beyond, a part's start-up would show).
-const MAX_PARTS: u64 = 1024;
-
-/// What [`count`] returns: `(solutions, unique or None, parts done, parts, engine, interrupted)`.
-type CountAnswer = (u128, Option<u128>, u64, u64, &'static str, bool);
-
-/// count(n, unique, engine, threads, progress, parts) -> (solutions, unique or None,
-/// parts_done, parts, engine, interrupted), None when a second Ctrl-C abandoned it
+/// count(n, unique, engine, threads, progress) -> (solutions, unique or None, engine,
+/// interrupted), None when a second Ctrl-C abandoned it
 ///
 /// The number of n-queens solutions (and fundamental solutions with `unique`), as `xcover
-/// queens count` counts them: by `engine` ("dlx", "bits"; None: the fastest for n). A count
-/// estimated to take longer than [`PART_SECONDS`] runs as consecutive shards of the split
-/// (each on all threads; a minute for the bits engine's totals methods, whose parts each build
-/// their tables), so that Ctrl-C stops it after the current shard; the counts of the shards
-/// done are then a lower bound. `progress(done, total, found)` gets the tasks done of
-/// the whole split and the solutions counted so far. `parts`: that many shards instead.
+/// queens count` counts them: by `engine` ("dlx", "bits"; None: the fastest for n), in one
+/// call of the library's counter. Ctrl-C makes the engine's stop request, which the counter
+/// watches (between tasks, every 1,024 nodes, while building its tables), and the counter says
+/// whether it stopped: `interrupted` is then true and the counts are lower bounds. A count
+/// during which a signal came is reported interrupted even if it ended whole.
+/// `progress(done, total, found)` gets the tasks done and the solutions counted so far.
 #[pyfunction]
-#[pyo3(signature = (n, unique=false, engine=None, threads=0, progress=None, parts=None))]
+#[pyo3(signature = (n, unique=false, engine=None, threads=0, progress=None))]
 fn count(
     py: Python<'_>,
     n: usize,
@@ -249,9 +236,10 @@ fn count(
     engine: Option<&str>,
     threads: usize,
     progress: Option<Bound<'_, PyAny>>,
-    parts: Option<u64>,
 ) -> PyResult<Option<CountAnswer>> {
     check_threads(threads)?;
+    // Both engines count the boards 1 to MAX_N: say so, not what the engine picked for n says.
+    check_board(n)?;
     let engine = match engine {
         None => Engine::fastest(n, None),
         Some("dlx") => Engine::Dlx,
@@ -270,64 +258,32 @@ fn count(
         ..Request::new(n)
     };
     request.validate().map_err(value_error)?;
-    let parts = match parts {
-        Some(0) => return Err(PyValueError::new_err("parts must be at least 1")),
-        Some(p) => p,
-        None => {
-            let estimate = qcount::estimate(&request).map_err(value_error)?;
-            let target = match estimate.basis {
-                Basis::Measured(_) => TABLES_PART_SECONDS,
-                Basis::Tree => PART_SECONDS,
-            };
-            estimate.shards_for(target).min(MAX_PARTS)
-        }
-    };
     let stop = Arc::new(AtomicBool::new(false));
     let p = Arc::new(Progress::default());
-    let (flag, report) = (Arc::clone(&stop), Arc::clone(&p));
-    let (counted, interrupted) = run_polled(
+    let report = Arc::clone(&p);
+    let (counted, signalled) = run_polled(
         py,
         &stop,
         progress.as_ref().map(|f| (f, Arc::clone(&p))),
-        move || -> Result<(u128, Option<u128>, u64), String> {
-            let (mut solutions, mut fundamental) = (0u128, unique.then_some(0u128));
-            let (mut tasks_before, mut tasks_total) = (0usize, None);
-            for i in 1..=parts {
-                if flag.load(Ordering::Relaxed) {
-                    return Ok((solutions, fundamental, i - 1));
-                }
-                let shard = Shard::new(i, parts).map_err(|e| e.to_string())?;
-                let c = qcount::count(&Request { shard, ..request }, &|done, total, found| {
-                    let whole = tasks_total.unwrap_or(total * parts as usize);
-                    report.done.store(tasks_before + done, Ordering::Relaxed);
-                    report.total.store(whole, Ordering::Relaxed);
-                    let found = solutions.saturating_add(found);
-                    report
-                        .found
-                        .store(u64::try_from(found).unwrap_or(u64::MAX), Ordering::Relaxed);
-                })
-                .map_err(|e| e.to_string())?;
-                solutions += c.solutions;
-                if let (Some(f), Some(u)) = (fundamental.as_mut(), c.unique) {
-                    *f += u;
-                }
-                tasks_before += c.tasks;
-                tasks_total = Some(c.tasks_total);
-            }
-            Ok((solutions, fundamental, parts))
+        move || {
+            qcount::count(&request, &|done, total, found| {
+                report.done.store(done, Ordering::Relaxed);
+                report.total.store(total, Ordering::Relaxed);
+                report
+                    .found
+                    .store(u64::try_from(found).unwrap_or(u64::MAX), Ordering::Relaxed);
+            })
         },
     )?;
     let Some(counted) = counted else {
         return Ok(None);
     };
-    let (solutions, fundamental, done) = counted.map_err(value_error)?;
+    let c = counted.map_err(value_error)?;
     Ok(Some((
-        solutions,
-        fundamental,
-        done,
-        parts,
+        c.solutions,
+        c.unique,
         engine.name(),
-        interrupted && done < parts,
+        c.interrupted || signalled,
     )))
 }
 
@@ -543,17 +499,20 @@ impl QueensStream {
     }
 }
 
-/// heatmap(n, unique) -> (counts as Python ints, total), None when abandoned
+/// heatmap(n, unique) -> (counts as Python ints, total) or None when stopped
 ///
-/// For every square (rank-major), the number of n-queens solutions with a queen on it. The
-/// search cannot stop midway: a first Ctrl-C waits for it, a second abandons it.
+/// For every square (rank-major), the number of n-queens solutions with a queen on it. Ctrl-C
+/// stops the search within milliseconds (a partial table is not returned).
 #[pyfunction]
 #[pyo3(signature = (n, unique=false))]
 fn heatmap(py: Python<'_>, n: usize, unique: bool) -> PyResult<Option<(Vec<u128>, u128)>> {
     check_board(n)?;
     let stop = Arc::new(AtomicBool::new(false));
-    let (h, _) = run_polled(py, &stop, None, move || queens_heatmap(n, unique))?;
-    Ok(h.map(|h| (h.counts, h.total)))
+    let flag = Arc::clone(&stop);
+    let (h, _) = run_polled(py, &stop, None, move || {
+        queens_heatmap(n, unique, &|| flag.load(Ordering::Relaxed))
+    })?;
+    Ok(h.flatten().map(|h| (h.counts, h.total)))
 }
 
 /// The answers of the boards of a stack, column by column (one Python object a column, not one
@@ -682,11 +641,7 @@ fn maximise<'py>(
                     threads,
                 };
                 let (res, below_floor) = model.solve_from(board, &req, floor);
-                let status = if below_floor {
-                    Status::BelowFloor
-                } else {
-                    Status::of_optimum(res.status, Status::Time)
-                };
+                let status = Status::of_board(res.status, below_floor);
                 out.scores.extend(res.layouts.iter().map(|l| l.score));
                 for l in &res.layouts {
                     if n <= 255 {
@@ -723,6 +678,13 @@ fn maximise<'py>(
     )))
 }
 
+/// check_weighted_size(n): ValueError unless the weighted model takes n×n boards (before the
+/// Python layer converts a stack).
+#[pyfunction]
+fn check_weighted_size(n: usize) -> PyResult<()> {
+    weighted::check_size(n).map_err(value_error)
+}
+
 /// What [`NativeProblem::optimise`] returns: `(status, bound, [(value, [option])], nodes,
 /// interrupted)`.
 type Optimised = (String, Option<i128>, Vec<(i128, Vec<u32>)>, u64, bool);
@@ -734,29 +696,6 @@ struct NativeProblem {
     /// The input line of each option (read_dlx), else empty.
     lines: Vec<usize>,
     warnings: Vec<String>,
-}
-
-/// Splits DLX3's `u:v|name` or `v|name` into the name and its bounds.
-fn parse_item(spec: &str) -> PyResult<(&str, Option<(u32, u32)>)> {
-    let Some((m, name)) = spec.split_once('|') else {
-        return Ok((spec, None));
-    };
-    let bad = || {
-        PyValueError::new_err(format!(
-            "bad multiplicity '{spec}' (in 'u:v|name' or 'v|name', 0 <= u <= v, v >= 1)"
-        ))
-    };
-    let (u, v) = match m.split_once(':') {
-        Some((u, v)) => (
-            u.parse::<u32>().map_err(|_| bad())?,
-            v.parse::<u32>().map_err(|_| bad())?,
-        ),
-        None => {
-            let v = m.parse::<u32>().map_err(|_| bad())?;
-            (v, v)
-        }
-    };
-    Ok((name, Some((u, v))))
 }
 
 #[pymethods]
@@ -773,8 +712,9 @@ impl NativeProblem {
     ) -> PyResult<Self> {
         let mut b = ProblemBuilder::new();
         let item_err = |name: &str, e: BuildError| value_error(format!("item '{name}': {e}"));
+        // Items as the DLX reader takes them: its parser of `u:v|name`, the builder's names.
         for spec in &primary {
-            let (name, bounds) = parse_item(spec)?;
+            let (name, bounds) = dlx_format::item_spec(spec).map_err(value_error)?;
             match bounds {
                 Some((u, v)) => b.primary_with_bounds(name, u, v),
                 None => b.primary(name),
@@ -782,6 +722,9 @@ impl NativeProblem {
             .map_err(|e| item_err(spec, e))?;
         }
         for name in &secondary {
+            if let Ok((_, Some(_))) = dlx_format::item_spec(name) {
+                return Err(value_error(ErrorKind::Multiplicity(name.clone())));
+            }
             b.secondary(name).map_err(|e| item_err(name, e))?;
         }
         if let Some(c) = &costs
@@ -849,19 +792,16 @@ impl NativeProblem {
         })
     }
 
-    /// The items' names: (primary, secondary), with multiplicities as `u:v|name`.
+    /// The items' names: (primary, secondary), with multiplicities as the DLX item line writes
+    /// them (`v|name`, `u:v|name`).
     fn items(&self) -> (Vec<String>, Vec<String>) {
         let p = &self.problem;
         let (mut primary, mut secondary) = (Vec::new(), Vec::new());
         for i in p.items() {
-            let name = p.item_name(i).to_string();
             if p.is_primary(i) {
-                primary.push(match p.bounds(i) {
-                    (1, 1) => name,
-                    (u, v) => format!("{u}:{v}|{name}"),
-                });
+                primary.push(dlx_format::item_token(p, i));
             } else {
-                secondary.push(name);
+                secondary.push(p.item_name(i).to_string());
             }
         }
         (primary, secondary)
@@ -1040,6 +980,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solutions_array, m)?)?;
     m.add_function(wrap_pyfunction!(heatmap, m)?)?;
     m.add_function(wrap_pyfunction!(maximise, m)?)?;
+    m.add_function(wrap_pyfunction!(check_weighted_size, m)?)?;
     m.add_class::<QueensStream>()?;
     m.add_class::<NativeProblem>()?;
     m.add_class::<ProblemStream>()?;

@@ -82,7 +82,6 @@ def test_weights_dtypes_round_trip():
         (np.zeros((3, 4), dtype=np.int64), "shape"),
         (np.zeros((2, 2, 3), dtype=np.int64), "shape"),
         (np.full((4, 4), 0.5), "integers"),
-        (np.array([["a"]]), "integers"),
         (np.full((4, 4), 2**64 - 1, dtype=np.uint64), "int64"),
     ],
 )

@@ -163,7 +163,8 @@ def test_limit_and_time_limit():
         (["a"], ["a a"], (), "a"),
         (["a"], ["a:R"], (), "colour"),
         (["a", "a"], ["a"], (), "a"),
-        (["x|a"], ["a"], (), "multiplicity"),
+        (["x|a"], ["a"], (), "invalid item name"),
+        (["0|a"], ["a"], (), "multiplicity"),
         (["a"], ["a"], ["a"], "a"),
     ],
 )
@@ -173,7 +174,7 @@ def test_bad_models_raise_value_error(items, options, secondary, message):
 
 
 def test_bad_costs():
-    with pytest.raises(ValueError, match="nonnegative"):
+    with pytest.raises(ValueError, match="a cost must be 0 to"):
         dancelinks.Problem(["a"], ["a"], costs=[-1])
     with pytest.raises(ValueError, match="1 costs for 2 options"):
         dancelinks.Problem(["a"], ["a", "a"], costs=[1])

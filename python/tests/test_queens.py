@@ -134,16 +134,14 @@ def test_bad_types_raise_type_error():
 @pytest.mark.parametrize(
     "engine, unique", [("dlx", False), ("dlx", True), ("bits", False), ("bits", True)]
 )
-def test_count_in_parts_equals_the_whole(engine, unique):
+def test_a_count_is_one_call_of_the_counter_and_says_it_ended_whole(engine, unique):
     from dancelinks import _native
 
-    whole = _native.count(12, unique, engine, 0, None, 1)
     calls = []
-    parts = _native.count(12, unique, engine, 0, lambda *a: calls.append(a), 7)
-    assert whole[:2] == parts[:2] == (14200, 1787 if unique else None)
-    assert parts[2:4] == (7, 7) and not parts[5]
-    with pytest.raises(ValueError, match="parts must be at least 1"):
-        _native.count(12, unique, engine, 0, None, 0)
+    got = _native.count(12, unique, engine, 0, lambda *a: calls.append(a))
+    assert got == (14200, 1787 if unique else None, engine, False)
+    done, total, found = calls[-1]
+    assert done == total > 0 and found == 14200
 
 
 def test_an_exception_in_the_progress_callback_stops_the_count():

@@ -342,11 +342,7 @@ fn interrupted_or_success() -> ExitCode {
 /// floor no layout reaches, else the optimiser's ending (`interrupted` for an unproven result
 /// after an interrupt; `time` when no layout was found in time).
 fn board_status(res: &BoardResult, below_floor: bool) -> Status {
-    if below_floor {
-        Status::BelowFloor
-    } else {
-        Status::of_optimum(res.status, Status::Time)
-    }
+    Status::of_board(res.status, below_floor)
 }
 
 /// A board's status in text, `--stats` and SVG titles: the word of its records, but

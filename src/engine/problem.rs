@@ -58,8 +58,11 @@ pub enum BuildError {
     /// An item declared twice.
     #[error("duplicate item name '{0}'")]
     DuplicateItem(String),
-    /// An item name that is empty or contains whitespace, `:` or `|`.
-    #[error("invalid item name '{0}' (names are non-empty and contain no whitespace, ':' or '|')")]
+    /// An item name that is empty or contains whitespace, NUL, `:` or `|`.
+    #[error(
+        "invalid item name '{}' (names are non-empty and contain no whitespace, NUL, ':' or '|')",
+        crate::quote::quote(.0)
+    )]
     InvalidItemName(String),
     /// An option names an item that was not declared.
     #[error("unknown item '{0}'")]
@@ -75,7 +78,7 @@ pub enum BuildError {
     ColourOnPrimary(String),
     /// A colour name that is empty or contains whitespace, `:` or `|`, or a [`Colour`] that was
     /// not interned (shown as `#n`).
-    #[error("invalid colour name '{0}'")]
+    #[error("invalid colour name '{}'", crate::quote::quote(.0))]
     InvalidColour(String),
     /// An option without a primary item.
     #[error("option has no primary item, so it can never be chosen")]
@@ -252,11 +255,14 @@ pub struct ProblemBuilder {
     last_use: Vec<u32>,
 }
 
+/// Whether an item or colour name can be written in the DLX format (and read back): non-empty,
+/// without whitespace (which separates the tokens), NUL (which the readers refuse), `:` (which
+/// starts a colour) or `|` (which starts the secondary items, a multiplicity or a cost).
 fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && !name
             .chars()
-            .any(|c| c.is_whitespace() || c == ':' || c == '|')
+            .any(|c| c.is_whitespace() || c == '\0' || c == ':' || c == '|')
 }
 
 impl ProblemBuilder {

@@ -327,6 +327,22 @@ fn multiplicity(token: &str) -> Option<(Option<(u32, u32)>, &str, usize)> {
     Some((parsed, name, bounds.len() + 1))
 }
 
+/// An item's multiplicity `(u, v)`: covered at least `u` and at most `v` times.
+pub type Bounds = (u32, u32);
+
+/// An item of the item line, `name`, `v|name` or `u:v|name` (DLX3's multiplicities), as this
+/// reader takes it: the name and its bounds (`None`: no multiplicity), or
+/// [`ErrorKind::BadMultiplicity`] (`v` = 0, `u` > `v`, a number beyond `u32`). Only the
+/// bounds are checked here; the name is the builder's to check
+/// ([`crate::engine::ProblemBuilder::primary`]).
+pub fn item_spec(token: &str) -> Result<(&str, Option<Bounds>), ErrorKind> {
+    match multiplicity(token) {
+        Some((Some((u, v)), name, _)) if v >= 1 && u <= v => Ok((name, Some((u, v)))),
+        Some(_) => Err(ErrorKind::BadMultiplicity(token.into())),
+        None => Ok((token, None)),
+    }
+}
+
 fn valid_name(s: &str) -> bool {
     !s.is_empty() && !s.contains([':', '|'])
 }
@@ -413,20 +429,11 @@ impl Reader<'_> {
                 }
                 None => (at, token),
             };
-            let mut bounds = None;
-            let (at, name) = match multiplicity(name) {
-                Some(_) if !primary => {
-                    return Err(self.error(line, at, ErrorKind::Multiplicity(name.into())));
-                }
-                Some((Some((u, v)), item, offset)) if v >= 1 && u <= v => {
-                    bounds = Some((u, v));
-                    (at + offset, item)
-                }
-                Some(_) => {
-                    return Err(self.error(line, at, ErrorKind::BadMultiplicity(name.into())));
-                }
-                None => (at, name),
-            };
+            if !primary && multiplicity(name).is_some() {
+                return Err(self.error(line, at, ErrorKind::Multiplicity(name.into())));
+            }
+            let (item, bounds) = item_spec(name).map_err(|k| self.error(line, at, k))?;
+            let (at, name) = (at + (name.len() - item.len()), item);
             if !valid_name(name) {
                 return Err(self.error(line, at, ErrorKind::InvalidItemName(name.into())));
             }
@@ -565,6 +572,17 @@ impl Reader<'_> {
     }
 }
 
+/// Item `i` as the item line writes it (and [`item_spec`] reads it back): its name, with a
+/// multiplicity other than 1 as `v|name` or `u:v|name`.
+pub fn item_token(problem: &Problem, i: ItemId) -> String {
+    let name = problem.item_name(i);
+    match problem.bounds(i) {
+        (1, 1) => name.to_string(),
+        (u, v) if u == v => format!("{v}|{name}"),
+        (u, v) => format!("{u}:{v}|{name}"),
+    }
+}
+
 /// Writes `problem` in the format this module reads, so that reading it back gives the same
 /// problem (the same items in the same order within each kind, the same options in the same
 /// order, the same colours and costs):
@@ -592,12 +610,7 @@ pub fn write<W: std::io::Write>(
         w.write_all(text.as_bytes())
     };
     for i in problem.items().filter(|&i| problem.is_primary(i)) {
-        let name = problem.item_name(i);
-        match problem.bounds(i) {
-            (1, 1) => item(w, name)?,
-            (u, v) if u == v => item(w, &format!("{v}|{name}"))?,
-            (u, v) => item(w, &format!("{u}:{v}|{name}"))?,
-        }
+        item(w, &item_token(problem, i))?;
     }
     if problem.secondary_count() > 0 {
         item(w, "|")?;

@@ -110,7 +110,7 @@ pub mod quadrant_parts {
                 super::quadrant::MAX_N
             );
             Units {
-                plan: Plan::new(n).expect("no stop is requested while timing phases"),
+                plan: Plan::new(n),
                 scratch: Scratch::default(),
             }
         }
@@ -528,7 +528,9 @@ pub fn count_with(
             if mine.is_empty() {
                 return BitsCount::default();
             }
-            let plan = mitm::Plan::new(n);
+            let Some(plan) = mitm::Plan::new_until(n, &crate::engine::stop_requested) else {
+                return BitsCount::default();
+            };
             return striped(plan.len(), &|i, add| {
                 thread_local! {
                     static SCRATCH: std::cell::RefCell<mitm::Scratch> = Default::default();
@@ -548,8 +550,7 @@ pub fn count_with(
             if mine.is_empty() {
                 return BitsCount::default();
             }
-            // Building the tables takes seconds at n = 23: a stop there counts nothing.
-            let Some(plan) = quadrant::Plan::new(n) else {
+            let Some(plan) = quadrant::Plan::new_until(n, &crate::engine::stop_requested) else {
                 return BitsCount::default();
             };
             return striped(plan.len(), &|i, add| {

@@ -29,6 +29,7 @@
 //! table adds a symmetry test per such solution. See the module tests for the times measured.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -101,6 +102,13 @@ const MIN_TASKS: usize = 256;
 /// `u128` with checked addition; a task's counters are `u64` (a task would need 10^19 solutions
 /// to overflow, centuries of work).
 pub fn heatmap(n: usize, unique: bool) -> Heatmap {
+    heatmap_until(n, unique, &|| false).expect("a search that never stops ends")
+}
+
+/// [`heatmap`] that stops when `stop()` says so: each task asks it every few ranks below its
+/// prefix (and, with `unique`, at every solution), so the search ends within milliseconds of
+/// the request. `None` when it stopped: the table would be partial.
+pub fn heatmap_until(n: usize, unique: bool, stop: &(dyn Fn() -> bool + Sync)) -> Option<Heatmap> {
     assert!(
         (1..=MAX_N).contains(&n),
         "n must be in 1..={MAX_N}, got {n}"
@@ -109,17 +117,20 @@ pub fn heatmap(n: usize, unique: bool) -> Heatmap {
         .into_iter()
         .filter(|p| 2 * usize::from(p[0]) < n)
         .collect();
+    let cut = AtomicBool::new(false);
     // (left half, middle file) tables: q0 < (n-1)/2, and q0 = (n-1)/2 for odd n.
     let zero = || (vec![0u128; n * n], vec![0u128; n * n]);
     let (left, middle) = tasks
         .par_iter()
         .map(|p| {
             let mut t = vec![0u64; n * n];
-            if unique {
-                tally_unique(n, p, &mut t);
-            } else {
-                tally(n, p, &mut t);
-            }
+            let whole = !stop()
+                && if unique {
+                    tally_unique(n, p, &mut t, stop)
+                } else {
+                    tally(n, p, &mut t, stop)
+                };
+            cut.fetch_or(!whole, Ordering::Relaxed);
             (2 * usize::from(p[0]) + 1 == n, t)
         })
         .fold(zero, |(mut l, mut m), (mid, t)| {
@@ -134,6 +145,9 @@ pub fn heatmap(n: usize, unique: bool) -> Heatmap {
             add_into(&mut m, m2.into_iter());
             (l, m)
         });
+    if cut.into_inner() {
+        return None;
+    }
     let mut counts = middle;
     add_into(&mut counts, left.iter().copied());
     if !unique {
@@ -143,12 +157,12 @@ pub fn heatmap(n: usize, unique: bool) -> Heatmap {
     }
     // Every solution has one queen on rank 0.
     let total = counts[..n].iter().try_fold(0u128, |a, &b| a.checked_add(b));
-    Heatmap {
+    Some(Heatmap {
         n,
         unique,
         total: total.expect("n-queens count overflows u128"),
         counts,
-    }
+    })
 }
 
 fn add_into(acc: &mut [u128], xs: impl Iterator<Item = u128>) {
@@ -157,15 +171,21 @@ fn add_into(acc: &mut [u128], xs: impl Iterator<Item = u128>) {
     }
 }
 
-/// Adds to `t[r * n + c]` the solutions extending `prefix` with a queen on `(r, c)`.
-fn tally(n: usize, prefix: &[u8], t: &mut [u64]) {
+/// Ranks below a task's prefix at which [`Tally`] asks whether to stop: the subtrees below
+/// are searched in microseconds to milliseconds, and the nodes at that rank are few enough that
+/// asking costs nothing measurable.
+const STOP_CHECK_DEPTH: usize = 3;
+
+/// Adds to `t[r * n + c]` the solutions extending `prefix` with a queen on `(r, c)`; false
+/// when `stop()` cut it short (`t` is then partial).
+fn tally(n: usize, prefix: &[u8], t: &mut [u64], stop: &(dyn Fn() -> bool + Sync)) -> bool {
     let mut masks = (0u32, 0u32, 0u32);
     let mask = full_mask(n);
     for &c in prefix {
         let bit = 1u32 << c;
         let (cols, ld, rd) = masks;
         if (cols | ld | rd) & bit != 0 {
-            return;
+            return true;
         }
         masks = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
     }
@@ -174,23 +194,44 @@ fn tally(n: usize, prefix: &[u8], t: &mut [u64]) {
     let below = if r == n {
         1
     } else {
-        let mut w = Tally { n, mask, t };
-        w.descend(r, mask & !(cols | ld | rd), cols, ld, rd)
+        let mut w = Tally {
+            n,
+            mask,
+            t,
+            check: r + STOP_CHECK_DEPTH,
+            stop,
+            stopped: false,
+        };
+        let below = w.descend(r, mask & !(cols | ld | rd), cols, ld, rd);
+        if w.stopped {
+            return false;
+        }
+        below
     };
     for (r, &c) in prefix.iter().enumerate() {
         t[r * n + usize::from(c)] += below;
     }
+    true
 }
 
 struct Tally<'t> {
     n: usize,
     mask: u32,
     t: &'t mut [u64],
+    /// The rank at which to ask `stop`.
+    check: usize,
+    stop: &'t (dyn Fn() -> bool + Sync),
+    /// `stop` said so: every subtree after it counts 0.
+    stopped: bool,
 }
 
 impl Tally<'_> {
     /// The solutions below rank `r` with open files `open`, each counted on its squares.
     fn descend(&mut self, r: usize, mut open: u32, cols: u32, ld: u32, rd: u32) -> u64 {
+        if r == self.check && (self.stopped || (self.stop)()) {
+            self.stopped = true;
+            return 0;
+        }
         let row = r * self.n;
         if r + 1 == self.n {
             if open != 0 {
@@ -215,14 +256,19 @@ impl Tally<'_> {
     }
 }
 
-/// Adds one to each square of each class representative extending `prefix`.
-fn tally_unique(n: usize, prefix: &[u8], t: &mut [u64]) {
-    let _ = listing::for_each_solution_in::<()>(n, prefix, true, |q, _| {
+/// Adds one to each square of each class representative extending `prefix`; false when
+/// `stop()` cut it short.
+fn tally_unique(n: usize, prefix: &[u8], t: &mut [u64], stop: &(dyn Fn() -> bool + Sync)) -> bool {
+    listing::for_each_solution_in::<()>(n, prefix, true, |q, _| {
+        if stop() {
+            return ControlFlow::Break(());
+        }
         for (r, &c) in q.iter().enumerate() {
             t[r * n + usize::from(c)] += 1;
         }
         ControlFlow::Continue(())
-    });
+    })
+    .is_continue()
 }
 
 /// The number of `n`-queens solutions with a queen on `(rank, file)`, by a search with that

@@ -105,6 +105,17 @@ impl Status {
         }
     }
 
+    /// How a weighted board's search ended, the one status word of its records (`queens max`,
+    /// its shards, the Python binding): `below-floor` when no layout reaches the floor, else
+    /// [`Status::of_optimum`] with `time` for no layout in time.
+    pub fn of_board(status: optimize::Status, below_floor: bool) -> Status {
+        if below_floor {
+            Status::BelowFloor
+        } else {
+            Status::of_optimum(status, Status::Time)
+        }
+    }
+
     /// What stopped the search, in words for the stderr notice (`None` when it was not
     /// stopped).
     pub fn stopped_by(self) -> Option<&'static str> {

@@ -19,7 +19,7 @@
 //! maps it to `(D, flip(P))`, with the same number of solutions. Only the smallest unit of each
 //! orbit is joined, and its count is multiplied by the orbit's size.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -108,10 +108,19 @@ impl Table {
 
 /// Every non-attacking placement of the top `h` ranks, grouped by file set. Two passes of the
 /// same search, each split over the first rank's files on the rayon pool: count the group
-/// sizes, then write each pattern to its slot.
-fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
+/// sizes, then write each pattern to its slot. `None` when `stop()` said so (asked at each
+/// placement of the first [`STOP_CHECK_RANK`] ranks, so within milliseconds).
+fn table(g: Geometry, bits: &[Vec<u64>], stop: &(dyn Fn() -> bool + Sync)) -> Option<Table> {
     let n = g.n;
     let mask = full_mask(n);
+    let cut = AtomicBool::new(false);
+    let halt = || {
+        let stopped = cut.load(Ordering::Relaxed) || stop();
+        if stopped {
+            cut.store(true, Ordering::Relaxed);
+        }
+        stopped
+    };
     // The search below rank 0's file `f0`, calling `leaf(files, pattern)` at each placement.
     // The last rank calls `leaf` directly for each open file.
     fn walk<F: FnMut(u32, u64)>(
@@ -120,7 +129,11 @@ fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
         r: usize,
         (c, l, d, p): (u32, u32, u32, u64),
         leaf: &mut F,
+        halt: &dyn Fn() -> bool,
     ) {
+        if r == STOP_CHECK_RANK && halt() {
+            return;
+        }
         let mut a = mask & !(c | l | d);
         if r + 1 == bits.len() {
             while a != 0 {
@@ -140,15 +153,23 @@ fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
                 r + 1,
                 (c | bit, (l | bit) << 1, (d | bit) >> 1, q),
                 leaf,
+                halt,
             );
         }
     }
-    fn first<F: FnMut(u32, u64)>(bits: &[Vec<u64>], mask: u32, f0: usize, leaf: &mut F) {
+    fn first<F: FnMut(u32, u64)>(
+        bits: &[Vec<u64>],
+        mask: u32,
+        f0: usize,
+        leaf: &mut F,
+        halt: &dyn Fn() -> bool,
+    ) {
         let bit = 1u32 << f0;
         if bits.len() == 1 {
             leaf(bit, bits[0][f0]);
         } else {
-            walk(bits, mask, 1, (bit, bit << 1, bit >> 1, bits[0][f0]), leaf);
+            let at = (bit, bit << 1, bit >> 1, bits[0][f0]);
+            walk(bits, mask, 1, at, leaf, halt);
         }
     }
     let sets = 1usize << n;
@@ -156,10 +177,14 @@ fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
         .into_par_iter()
         .map(|f0| {
             let mut cnt = vec![0u32; sets];
-            first(bits, mask, f0, &mut |c, _| cnt[c as usize] += 1);
+            first(bits, mask, f0, &mut |c, _| cnt[c as usize] += 1, &halt);
             cnt
         })
         .collect();
+    // A cut count would misplace the patterns: stop before writing them.
+    if halt() {
+        return None;
+    }
     let mut start = vec![0usize; sets + 1];
     for c in 0..sets {
         start[c + 1] = start[c] + counts.iter().map(|v| v[c] as usize).sum::<usize>();
@@ -171,15 +196,23 @@ fn table(g: Geometry, bits: &[Vec<u64>]) -> Table {
         let mut cursor: Vec<usize> = (0..sets)
             .map(|c| start[c] + counts[..f0].iter().map(|v| v[c] as usize).sum::<usize>())
             .collect();
-        first(bits, mask, f0, &mut |c, p| {
+        let mut put = |c: u32, p| {
             let at = &mut cursor[c as usize];
             slots[*at].store(p, Ordering::Relaxed);
             *at += 1;
-        });
+        };
+        first(bits, mask, f0, &mut put, &halt);
     });
+    if halt() {
+        return None;
+    }
     let pats = slots.into_iter().map(AtomicU64::into_inner).collect();
-    Table { start, pats }
+    Some(Table { start, pats })
 }
+
+/// The rank of the table's search at which it asks whether to stop: below it a subtree takes
+/// microseconds, and the placements of the ranks above are few.
+const STOP_CHECK_RANK: usize = 2;
 
 /// One placement of the band.
 #[derive(Clone, Copy, Debug)]
@@ -205,16 +238,17 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    /// The units for `n` (`6 <= n <= MAX_N`).
-    pub(super) fn new(n: usize) -> Plan {
+    /// The units for `n` (`6 <= n <= MAX_N`), or `None` when `stop()` said so: building the
+    /// table takes seconds from n = 17 on.
+    pub(super) fn new_until(n: usize, stop: &(dyn Fn() -> bool + Sync)) -> Option<Plan> {
         assert!(
             (6..=MAX_N).contains(&n),
             "meet in the middle takes 6..={MAX_N}"
         );
-        Plan::with_band(n, band(n))
+        Plan::with_band(n, band(n), stop)
     }
 
-    fn with_band(n: usize, b: usize) -> Plan {
+    fn with_band(n: usize, b: usize, stop: &(dyn Fn() -> bool + Sync)) -> Option<Plan> {
         let g = Geometry::new(n, b);
         let full = full_mask(n);
         // The band placements as file lists (rank h first), in lexicographic order.
@@ -279,15 +313,18 @@ impl Plan {
         let bits: Vec<Vec<u64>> = (0..g.h)
             .map(|r| (0..n).map(|f| g.queen(r, f)).collect())
             .collect();
-        let top = table(g, &bits);
+        let top = table(g, &bits, stop)?;
+        if stop() {
+            return None;
+        }
         let flipped = top.pats.par_iter().map(|&p| g.flip(p)).collect();
-        Plan {
+        Some(Plan {
             g,
             top,
             flipped,
             bands,
             reps,
-        }
+        })
     }
 
     /// The number of units of work (orbit representatives).
@@ -506,7 +543,7 @@ mod tests {
         for (i, &want) in oeis.iter().enumerate() {
             let n = i + 6;
             for b in (n % 2..=4).step_by(2) {
-                let plan = Plan::with_band(n, b);
+                let plan = Plan::with_band(n, b, &|| false).unwrap();
                 let mut scratch = Scratch::default();
                 let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut scratch).0).sum();
                 assert_eq!(got, want, "n={n} b={b}");
@@ -575,7 +612,7 @@ mod tests {
     fn units_cover_every_file_set_and_band_once_by_weight() {
         // Summing the orbit sizes of the representatives gives back every (C, P) pair.
         for (n, b) in [(8usize, 0usize), (8, 2), (9, 1), (10, 2), (11, 3)] {
-            let plan = Plan::with_band(n, b);
+            let plan = Plan::with_band(n, b, &|| false).unwrap();
             let h = (n - b) / 2;
             let all: usize = (0u32..1 << n)
                 .filter(|c| c.count_ones() as usize == h)

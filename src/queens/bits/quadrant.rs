@@ -20,6 +20,8 @@
 //! left-right mirror maps `R` to its complement: only the smallest unit of each orbit is
 //! counted, times the orbit's size. See docs/bits.md.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::queens::common::full_mask;
@@ -30,6 +32,10 @@ use kernels::{bucket, bucket_long, build_tables, join_pieces, long_keys, place, 
 
 /// The largest board counted this way (memory: n = 23 needs an 11 × 12 table).
 pub(super) const MAX_N: usize = 23;
+
+/// The rank of the table's search at which it asks whether to stop: below it a subtree takes
+/// at most milliseconds (n = 23), and the nodes above are few.
+const STOP_CHECK_RANK: usize = 3;
 
 /// Signature bits counted per chunk in [`Pairs::count`]: a chunk table holds the ORs of the
 /// `2^CHUNK` subsets of one chunk's transposed bit vectors.
@@ -196,10 +202,23 @@ struct Table {
 }
 
 impl Table {
-    /// The table of `g`, or `None` when a stop was requested while it was built (at n = 23 it
-    /// takes seconds: every rank of its walk down to [`STOP_CHECK_RANK`] looks for a stop).
-    fn new(g: Geometry) -> Option<Table> {
+    #[cfg(test)]
+    fn new(g: Geometry) -> Table {
+        Table::new_until(g, &|| false).expect("a build that never stops ends")
+    }
+
+    /// [`Table::new`] that stops when `stop()` says so (`None`), asked at each node of rank
+    /// [`STOP_CHECK_RANK`]: the table of n = 22 takes seconds.
+    fn new_until(g: Geometry, stop: &(dyn Fn() -> bool + Sync)) -> Option<Table> {
         let (h, e) = (g.h, g.e);
+        let cut = AtomicBool::new(false);
+        let halt = || {
+            let stopped = cut.load(Ordering::Relaxed) || stop();
+            if stopped {
+                cut.store(true, Ordering::Relaxed);
+            }
+            stopped
+        };
         // Depth-first over the ranks: skip rank i, or put a queen on an open file.
         fn walk<F: FnMut(usize, u64)>(
             h: usize,
@@ -207,8 +226,9 @@ impl Table {
             i: usize,
             (rows, cols, s, d): (u32, u32, u32, u32),
             leaf: &mut F,
+            halt: &dyn Fn() -> bool,
         ) {
-            if i <= STOP_CHECK_RANK && crate::engine::stop_requested() {
+            if i == STOP_CHECK_RANK && halt() {
                 return;
             }
             if i == h {
@@ -218,7 +238,7 @@ impl Table {
                 );
                 return;
             }
-            walk(h, e, i + 1, (rows, cols, s, d), leaf);
+            walk(h, e, i + 1, (rows, cols, s, d), leaf, halt);
             for j in 0..e {
                 let (bs, bd) = (1u32 << (i + j), 1u32 << (i + e - 1 - j));
                 if cols >> j & 1 == 0 && s & bs == 0 && d & bd == 0 {
@@ -228,6 +248,7 @@ impl Table {
                         i + 1,
                         (rows | 1 << i, cols | 1 << j, s | bs, d | bd),
                         leaf,
+                        halt,
                     );
                 }
             }
@@ -244,7 +265,7 @@ impl Table {
             vec![(0, (0, 0, 0, 0))]
         };
         let run = |(i, st): (usize, State), leaf: &mut dyn FnMut(usize, u64)| {
-            walk(h, e, i, st, &mut |k, p| leaf(k, p));
+            walk(h, e, i, st, &mut |k, p| leaf(k, p), &halt);
         };
         let mut counts: Vec<Vec<u32>> = seeds
             .par_iter()
@@ -254,7 +275,9 @@ impl Table {
                 c
             })
             .collect();
-        if crate::engine::stop_requested() {
+        // A cut count would misplace the entries (and write outside a seed's range): stop
+        // before writing them.
+        if halt() {
             return None;
         }
         // Group k starts after groups 0..k; within it, seed f writes after seeds 0..f: turn
@@ -292,7 +315,7 @@ impl Table {
                     cur[k] += 1;
                 });
             });
-        if crate::engine::stop_requested() {
+        if halt() {
             return None;
         }
         Some(Table { e, start, entries })
@@ -325,12 +348,13 @@ pub(super) struct Scratch {
     pairs: Pairs,
 }
 
-/// The walk that builds a [`Table`] looks for a stop at its ranks up to this one.
-const STOP_CHECK_RANK: usize = 4;
-
 impl Plan {
-    /// The plan of `n`, or `None` when a stop was requested while its table was built.
-    pub(super) fn new(n: usize) -> Option<Plan> {
+    pub(super) fn new(n: usize) -> Plan {
+        Plan::new_until(n, &|| false).expect("a build that never stops ends")
+    }
+
+    /// [`Plan::new`] that stops when `stop()` says so (`None`).
+    pub(super) fn new_until(n: usize, stop: &(dyn Fn() -> bool + Sync)) -> Option<Plan> {
         let g = Geometry::new(n);
         let flip = |r: u32| r.reverse_bits() >> (32 - n);
         let full = full_mask(n);
@@ -350,7 +374,7 @@ impl Plan {
         Some(Plan {
             g,
             windows: [g.window(false), g.window(true)],
-            table: Table::new(g)?,
+            table: Table::new_until(g, stop)?,
             units,
         })
     }
@@ -822,7 +846,7 @@ mod tests {
         let oeis = [2u128, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
         for (i, &want) in oeis.iter().enumerate() {
             let n = i + 4;
-            let plan = Plan::new(n).unwrap();
+            let plan = Plan::new(n);
             let mut scratch = Scratch::default();
             let got: u128 = (0..plan.len()).map(|k| plan.join(k, &mut scratch).0).sum();
             assert_eq!(got, want, "n={n}");
@@ -832,7 +856,7 @@ mod tests {
     #[test]
     fn the_phases_apart_count_what_join_counts() {
         for n in [11, 12] {
-            let plan = Plan::new(n).unwrap();
+            let plan = Plan::new(n);
             let mut s = Scratch::default();
             let (mut east, mut west) = (Vec::new(), Vec::new());
             for i in 0..plan.len() {

@@ -266,11 +266,7 @@ impl PartResult {
         r.nodes = self.stats.nodes();
         r.updates = Some(self.stats.updates());
         r.tasks = self.split.map_or(1, |s| s.mine as u64);
-        r.status = if self.below_floor {
-            S::BelowFloor
-        } else {
-            S::of_optimum(res.status, S::Time)
-        };
+        r.status = S::of_board(res.status, self.below_floor);
         r.sense = Some(Sense::Maximize);
         r.value = res.maximum();
         r.bound = res.bound;

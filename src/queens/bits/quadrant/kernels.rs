@@ -733,7 +733,7 @@ mod tests {
         // AVX-512 and without, and joined both ways.
         for n in [17, 18] {
             let g = Geometry::new(n);
-            let table = Table::new(g).unwrap();
+            let table = Table::new(g);
             let mut x = 0x1234_5678_9abc_def1u64;
             for q in [
                 Quad::NorthEast,
