@@ -130,12 +130,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .limit
                 .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         }
-    } else if args.format.is_records() {
-        // The records report the number of optimal layouts: count them, store one.
-        Keep::AllOptimal { limit: 1 }
     } else {
+        // Every format searches the same way: the records' `optimal_count` is counted after
+        // the search, by `solve_counted`, and never changes its layout, bound or status.
         Keep::Best
     };
+    let count = keep == Keep::Best && args.format.is_records();
     let time_limit = args.time_limit;
     let method = match args.method {
         MethodArg::Auto => Method::Auto,
@@ -225,7 +225,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();
-        let (res, below_floor) = model.solve_from(board, &req, args.floor);
+        let (res, below_floor) = if count {
+            model.solve_counted(board, &req, args.floor)
+        } else {
+            model.solve_from(board, &req, args.floor)
+        };
         let status = status_word(&res, below_floor);
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);

@@ -19,6 +19,7 @@
 //! with the Lagrangian-tightened assignment bound.
 
 mod big;
+pub mod count;
 mod hungarian;
 mod lagrange;
 mod lns;
@@ -363,13 +364,8 @@ impl WeightedQueens {
             mut solver,
             seeds,
         } = self.start(board, deadline);
-        // `Keep::AllOptimal { limit: 1 }` is what JSON asks for (to count the optimal
-        // layouts): a big board under a time limit is not proven, so it is served the same.
-        if let (
-            Some(deadline),
-            Keep::Best | Keep::AllOptimal { limit: 1 },
-            BoundKind::Lagrangian(steps),
-        ) = (deadline, req.keep, kind)
+        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(steps)) =
+            (deadline, req.keep, kind)
             && n >= LNS_MIN_N
             && let Some(seed) = seeds.first()
         {
