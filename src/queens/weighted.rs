@@ -214,6 +214,9 @@ pub struct WeightedQueens {
     line_of_item: Vec<Line>,
     /// All solutions (as files per rank), listed once on demand for enumeration.
     all: Option<Vec<u32>>,
+    /// How long the last solver over the model took to build, in nanoseconds
+    /// ([`WeightedQueens::solver_cost`]).
+    solver_nanos: std::sync::atomic::AtomicU64,
 }
 
 impl WeightedQueens {
@@ -227,7 +230,16 @@ impl WeightedQueens {
             problem,
             line_of_item,
             all: None,
+            solver_nanos: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// How long a solver over the model takes to build (the last one a search built; zero
+    /// before any): on a big board a phase that needs more solvers (the threads of the
+    /// large-neighbourhood search, of the descent of the bound) builds them only when they
+    /// would take at most half the time left, so that the deadline holds.
+    pub fn solver_cost(&self) -> Duration {
+        Duration::from_nanos(self.solver_nanos.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The board size.
@@ -337,7 +349,12 @@ impl WeightedQueens {
         let n = self.n;
         let gains = Sense::Maximize.gains(board);
         let order = optimize::best_first(&self.problem, &gains);
+        let built = Instant::now();
         let mut solver = Solver::with_options(&self.problem, order.iter().copied());
+        self.solver_nanos.store(
+            u64::try_from(built.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver, deadline)
             .map(|q| {
                 q.iter()
@@ -455,7 +472,8 @@ impl WeightedQueens {
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now).mul_f64(LNS_SHARE);
         let start = layout_of(n, seed);
-        let (q, score, _) = lns::improve(self, board, gains, order, &start, until, req.threads, 1);
+        let (q, score, _) =
+            lns::improve(self, solver, board, gains, order, &start, until, req.threads, 1);
         let root = steps
             .saturating_mul(ROOT_STEP_FACTOR)
             .max(ROOT_STEPS_PER_RANK * n as u32);
