@@ -155,6 +155,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = boards.n;
     if n > 0 {
         weighted::check_size(n).map_err(|e| InputError(e.to_string()))?;
+        // Refused before the model is built, rather than aborted by the allocator.
+        if let Some(limit) = address_space_limit() {
+            weighted::check_memory(n, threads(&args, n), limit)
+                .map_err(|e| InputError(e.to_string()))?;
+        }
     }
     if let Some(shard) = args.shard {
         return run_shard(&args, &boards, method, shard);
@@ -445,6 +450,20 @@ fn run_shard(
         );
     }
     Ok(interrupted_or_success())
+}
+
+/// The address-space limit of the process (`ulimit -v`, `RLIMIT_AS`), if there is one.
+fn address_space_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes only the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    Some(r.rlim_cur as u64)
 }
 
 /// `--floor F`: a score, any integer of 128 bits.

@@ -41,9 +41,14 @@ use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, Stats,
 
 use super::board::{self, Line};
 
-/// The largest board the model takes: its 5n² + 6n − 2 nodes (four entries and a spacer per
-/// square, one header per item) must stay below the engine's [`MAX_NODES`].
-pub const MAX_N: usize = 14_653;
+/// The largest board `queens max` (and the Python `maximise`) takes: the largest n for which a
+/// search under a time limit of a second answers within two seconds in well under 2 GB
+/// (release build, two threads, `queens random 1000`: 1.5 s and 0.19 GB on a loaded machine;
+/// n = 2000 took 3.8 s and 0.7 GB, n = 4000 13 s and 6.1 GB before the search built fewer
+/// solvers). Building the model and a solver over its 5n² + 6n − 2 nodes grows as n², and a
+/// search at n = 1000 is still far from proving anything. [`check_size`] refuses the rest,
+/// before anything is allocated: call it before converting the numbers of a board.
+pub const MAX_N: usize = 1000;
 
 /// The nodes of the model for an n×n board (see [`MAX_N`]).
 const fn model_nodes(n: usize) -> u64 {
@@ -51,7 +56,39 @@ const fn model_nodes(n: usize) -> u64 {
     5 * n * n + 6 * n - 2
 }
 
-const _: () = assert!(model_nodes(MAX_N) < MAX_NODES && model_nodes(MAX_N + 1) >= MAX_NODES);
+const _: () = assert!(model_nodes(MAX_N) < MAX_NODES);
+
+/// About how many bytes a search of an n×n board on `threads` threads needs at most: the
+/// model (about 44 bytes a square), the board, its gains and option order (28), a solver per
+/// thread and one more (100 a square each), a bound per thread (about 48), and 64 MB of
+/// address space per thread for the allocator and its stack. An estimate on the high side,
+/// for a refusal before anything is built ([`check_memory`]).
+pub fn memory_estimate(n: usize, threads: usize) -> u64 {
+    let squares = (n as u64).saturating_mul(n as u64);
+    let t = threads.max(1) as u64;
+    let per_square = 44 + 28 + 100 * (t + 1) + 48 * t;
+    squares
+        .saturating_mul(per_square)
+        .saturating_add(t.saturating_mul(64 << 20))
+        .saturating_add(64 << 20)
+}
+
+/// Whether a search of an n×n board on `threads` threads fits in `limit` bytes (an
+/// address-space limit such as `ulimit -v`), by [`memory_estimate`]: the error says how much
+/// it needs.
+pub fn check_memory(n: usize, threads: usize, limit: u64) -> Result<(), WeightedError> {
+    let need = memory_estimate(n, threads);
+    if need > limit {
+        Err(WeightedError::Memory {
+            n,
+            threads,
+            need,
+            limit,
+        })
+    } else {
+        Ok(())
+    }
+}
 
 /// What the weighted n-queens library refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,11 +97,30 @@ pub enum WeightedError {
     #[error("a board has at least one square (n = 0)")]
     Empty,
     /// n above [`MAX_N`].
-    #[error("n = {0} is above {MAX_N}, the largest board the model takes")]
+    #[error("n = {0} is above {MAX_N}, the largest board queens max takes")]
     TooLarge(usize),
+    /// The search would need more memory than the limit ([`check_memory`]).
+    #[error(
+        "a {n}×{n} board on {threads} thread(s) needs about {} MB, above the memory limit of {} MB \
+         (ulimit -v): use fewer threads (--threads) or a higher limit",
+        need >> 20,
+        limit >> 20
+    )]
+    Memory {
+        /// The board size.
+        n: usize,
+        /// The threads of the search.
+        threads: usize,
+        /// The bytes it needs ([`memory_estimate`]).
+        need: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
-/// Whether the model takes an n×n board ([`WeightedQueens::new`] panics otherwise).
+/// Whether `queens max` and the Python `maximise` take an n×n board: 1 to [`MAX_N`]
+/// ([`WeightedQueens::new`] panics otherwise). It allocates nothing: call it as soon as n is
+/// known, before reading or converting the board's numbers.
 pub fn check_size(n: usize) -> Result<(), WeightedError> {
     match n {
         0 => Err(WeightedError::Empty),
@@ -223,6 +279,9 @@ impl WeightedQueens {
     /// The model for an n×n board (n >= 1): the board's exact cover with the corner
     /// diagonals kept ([`board::exact_cover`]).
     pub fn new(n: usize) -> WeightedQueens {
+        if let Err(e) = check_size(n) {
+            panic!("WeightedQueens::new({n}): {e}");
+        }
         let board::ExactCover { problem, lines, .. } = board::exact_cover(n, board::Corners::Keep);
         let line_of_item = lines;
         WeightedQueens {
@@ -472,8 +531,17 @@ impl WeightedQueens {
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now).mul_f64(LNS_SHARE);
         let start = layout_of(n, seed);
-        let (q, score, _) =
-            lns::improve(self, solver, board, gains, order, &start, until, req.threads, 1);
+        let (q, score, _) = lns::improve(
+            self,
+            solver,
+            board,
+            gains,
+            order,
+            &start,
+            until,
+            req.threads,
+            1,
+        );
         let root = steps
             .saturating_mul(ROOT_STEP_FACTOR)
             .max(ROOT_STEPS_PER_RANK * n as u32);

@@ -163,7 +163,9 @@ fn sudoku_batch_solutions_are_valid_and_keep_the_clues() {
     let file = dir.path().join("puzzles.txt");
     std::fs::write(&file, format!("# puzzles\n{}\n\n", puzzles.join("\n"))).unwrap();
     let out = xcover()
-        .args(["model", "sudoku", "--solve", "--line", "--limit", "4", "--file"])
+        .args([
+            "model", "sudoku", "--solve", "--line", "--limit", "4", "--file",
+        ])
         .arg(&file)
         .output()
         .unwrap();

@@ -176,9 +176,16 @@ mod tests {
             let mut boards = random_boards(n, 3, 70 + n as u64, 0, 2);
             boards.push(vec![0; n * n]);
             boards.push((0..n * n).map(|i| i as i64 + 1).collect());
-            boards.push((0..n * n).map(|i| 3 * (i / n) as i64 - 2 * (i % n) as i64).collect());
+            boards.push(
+                (0..n * n)
+                    .map(|i| 3 * (i / n) as i64 - 2 * (i % n) as i64)
+                    .collect(),
+            );
             for board in boards {
-                let scores: Vec<i128> = all.chunks_exact(n).map(|q| score_of(n, &board, q)).collect();
+                let scores: Vec<i128> = all
+                    .chunks_exact(n)
+                    .map(|q| score_of(n, &board, q))
+                    .collect();
                 let max = *scores.iter().max().unwrap();
                 let expected = scores.iter().filter(|&&s| s == max).count() as u64;
                 let req = Request::default();
