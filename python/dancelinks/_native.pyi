@@ -4,6 +4,7 @@ from os import PathLike
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 MAX_N: int
+MAX_WEIGHTED_N: int
 
 _Progress = Optional[Callable[[int, int, int], object]]
 
@@ -19,6 +20,7 @@ def solutions_array(
     n: int, unique: bool = False, limit: Optional[int] = None, threads: int = 0
 ) -> Optional[Tuple[bytes, bytes, bool]]: ...
 def heatmap(n: int, unique: bool = False) -> Optional[Tuple[List[int], int]]: ...
+def check_weighted_size(n: int) -> None: ...
 def maximise(
     weights: bytes,
     k: int,

@@ -553,6 +553,16 @@ fn heatmap(py: Python<'_>, n: usize, unique: bool) -> PyResult<Option<(Vec<u128>
     Ok(h.map(|h| (h.counts, h.total)))
 }
 
+/// check_weighted_size(n)
+///
+/// Raises ValueError unless `maximise` takes n×n boards (1 to `MAX_WEIGHTED_N`): called
+/// before the weights are converted, so that a board too big is refused before anything is
+/// allocated.
+#[pyfunction]
+fn check_weighted_size(n: usize) -> PyResult<()> {
+    weighted::check_size(n).map_err(value_error)
+}
+
 /// The answers of the boards of a stack, column by column (one Python object a column, not one
 /// a board: a stack of 10,000 small boards costs the Python layer a few slices a board).
 #[derive(Default)]
@@ -637,8 +647,9 @@ fn maximise<'py>(
     let keep = match (top, all_optimal) {
         (Some(t), _) => Keep::Top(t),
         (None, true) => Keep::AllOptimal { limit: usize::MAX },
-        // As the command line's records: count the optimal layouts, keep one.
-        (None, false) => Keep::AllOptimal { limit: 1 },
+        // As the command line's records: the best layout (the same search as every format),
+        // then the optimal layouts counted apart (`solve_counted`).
+        (None, false) => Keep::Best,
     };
     // As the command line: one thread for boards too small for the split to pay.
     let threads = if threads == 0 && n < weighted::PARALLEL_MIN_N {
@@ -678,7 +689,7 @@ fn maximise<'py>(
                     method: weighted::Method::Auto,
                     threads,
                 };
-                let (res, below_floor) = model.solve_from(board, &req, floor);
+                let (res, below_floor) = model.solve_counted(board, &req, floor);
                 let status = if below_floor {
                     Status::BelowFloor
                 } else {
@@ -1037,9 +1048,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solutions_array, m)?)?;
     m.add_function(wrap_pyfunction!(heatmap, m)?)?;
     m.add_function(wrap_pyfunction!(maximise, m)?)?;
+    m.add_function(wrap_pyfunction!(check_weighted_size, m)?)?;
     m.add_class::<QueensStream>()?;
     m.add_class::<NativeProblem>()?;
     m.add_class::<ProblemStream>()?;
     m.add("MAX_N", listing::MAX_N)?;
+    m.add("MAX_WEIGHTED_N", weighted::MAX_N)?;
     Ok(())
 }

@@ -503,7 +503,7 @@ fn parse_board_size(s: &str) -> Result<usize, String> {
     match usize::try_from(n) {
         Ok(n) if (1..=weighted::MAX_N).contains(&n) => Ok(n),
         _ => Err(format!(
-            "the board size is 1 to {} (the largest board the model takes), not {s}",
+            "the board size is 1 to {} (the largest board queens max takes), not {s}",
             weighted::MAX_N
         )),
     }

@@ -150,6 +150,12 @@ pub const LNS_MIN_N: usize = 40;
 /// The share of the time left that the large-neighbourhood search takes (see [`LNS_MIN_N`]).
 pub const LNS_SHARE: f64 = 0.7;
 
+/// From [`LNS_MIN_N`], a search without a time limit first improves the heuristic's layout by
+/// this much large-neighbourhood search (not when that layout already reaches the rank/file
+/// maxima): an interrupted search then reports a layout near the optimum rather than the
+/// heuristic's (n = 40: about 3640 instead of 3059 for an optimum of 3665).
+pub const UNTIMED_LNS: Duration = Duration::from_millis(300);
+
 /// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
 pub const HEURISTIC_GRACE: Duration = Duration::from_millis(100);
 
@@ -438,8 +444,36 @@ impl WeightedQueens {
             gains,
             order,
             mut solver,
-            seeds,
+            mut seeds,
         } = self.start(board, deadline);
+        let maxima = rank_file_maxima(n, board);
+        if deadline.is_none()
+            && req.keep == Keep::Best
+            && matches!(kind, BoundKind::Lagrangian(_))
+            && n >= LNS_MIN_N
+            && let Some(seed) = seeds.first_mut()
+        {
+            // No time limit: a short large-neighbourhood search first, so that a search
+            // stopped by an interrupt has a good layout to show (the aims find none until
+            // they reach the optimum). It changes the start only, not the optimum reported.
+            let gain = |s: &[OptionId]| s.iter().map(|o| gains[o.0 as usize]).sum::<i128>();
+            if gain(seed) < maxima {
+                let start = layout_of(n, seed);
+                let until = Instant::now() + UNTIMED_LNS;
+                let (q, _, _) = lns::improve(
+                    self,
+                    &mut solver,
+                    board,
+                    &gains,
+                    &order,
+                    &start,
+                    until,
+                    req.threads,
+                    1,
+                );
+                *seed = options_of(n, &q);
+            }
+        }
         if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(steps)) =
             (deadline, req.keep, kind)
             && n >= LNS_MIN_N
@@ -459,7 +493,6 @@ impl WeightedQueens {
             keep: req.keep,
             budget: req.budget,
         };
-        let maxima = rank_file_maxima(n, board);
         let opt = match kind {
             BoundKind::Lagrangian(steps) => {
                 let root = steps

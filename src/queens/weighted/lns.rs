@@ -160,7 +160,7 @@ fn worker<'p, T: HungarianInt + Send + Sync>(
     let mut free = vec![false; n];
     let mut ranks: Vec<usize> = Vec::with_capacity(n);
     let mut scratch: Vec<usize> = Vec::with_capacity(n);
-    while Instant::now() < deadline {
+    while Instant::now() < deadline && !crate::engine::stop_requested() {
         {
             let b = best.lock().unwrap_or_else(|e| e.into_inner());
             if b.score > score {
