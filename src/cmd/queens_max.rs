@@ -463,6 +463,8 @@ fn address_space_limit() -> Option<u64> {
     {
         return None;
     }
+    // `rlim_t` is `u64` here, not on every platform.
+    #[allow(clippy::unnecessary_cast)]
     Some(r.rlim_cur as u64)
 }
 
