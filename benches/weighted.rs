@@ -7,6 +7,12 @@
 //!    `target/weighted-bench/n{N}.txt` (classic format) so that `benches/weighted_mip.py`
 //!    solves identical inputs with HiGHS and CP-SAT.
 //!
+//! 3. Ties: the all-zero n×n board (default 16: 14,772,512 optimal layouts) as text reports it
+//!    (`solve_from`: the smallest optimal layout) and as the records report it
+//!    (`solve_counted`: the same layout and `optimal_count`), one thread; the two must give
+//!    the same layout, and each should take well under 5 s (issue 39 item 3: listing the
+//!    optimal layouts to count them took over a minute).
+//!
 //! Environment:
 //! - `WEIGHTED_SIZES` (default `12,16,20,24,28,32`): the sizes of part 2;
 //!   `WEIGHTED_LONG=1` adds 40 and 50.
@@ -15,6 +21,7 @@
 //! - `WEIGHTED_THREADS` (default 1): threads per board in part 2.
 //! - `WEIGHTED_BOUNDS` (default `lagrangian`): a comma list of `lagrangian`, `assignment`,
 //!   `maxima`, `generic`, to compare bounds.
+//! - `WEIGHTED_TIES_N` (default 16): the size of the all-zero board of part 3.
 
 use std::time::{Duration, Instant};
 
@@ -125,4 +132,36 @@ fn main() {
             );
         }
     }
+
+    // Part 3: the all-zero board, text's way and the records' way.
+    let n: usize = env("WEIGHTED_TIES_N", 16);
+    let board = vec![0i64; n * n];
+    let mut model = WeightedQueens::new(n);
+    println!();
+    println!("## all-zero {n}×{n}, one thread");
+    println!(
+        "{:<32} {:>9} {:>8} {:>14}",
+        "format (path)", "seconds", "value", "optimal_count"
+    );
+    let req = Request::default();
+    let start = Instant::now();
+    let text = model.solve_from(&board, &req, None).0;
+    let text_secs = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let records = model.solve_counted(&board, &req, None).0;
+    let records_secs = start.elapsed().as_secs_f64();
+    for (name, r, secs) in [
+        ("text (solve_from)", &text, text_secs),
+        ("csv, json (solve_counted)", &records, records_secs),
+    ] {
+        println!(
+            "{name:<32} {secs:>9.3} {:>8} {:>14}",
+            r.maximum().map_or("-".into(), |v| v.to_string()),
+            r.optimal_count.map_or("-".into(), |c| c.to_string())
+        );
+    }
+    assert_eq!(
+        text.layouts, records.layouts,
+        "the formats report the same layout"
+    );
 }

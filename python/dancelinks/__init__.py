@@ -64,6 +64,7 @@ Progress = Union[None, bool, Callable[[int, int, int], Any]]
 
 __all__ = [
     "MAX_N",
+    "MAX_WEIGHTED_N",
     "Interrupted",
     "MaxResult",
     "MaxResults",
@@ -87,6 +88,9 @@ __version__ = "0.1.0"
 
 #: The largest board of :func:`count`, :func:`solutions` and :func:`heatmap`.
 MAX_N: int = _native.MAX_N
+
+#: The largest board of :func:`maximise` (as ``xcover queens max``).
+MAX_WEIGHTED_N: int = _native.MAX_WEIGHTED_N
 
 
 class Interrupted(KeyboardInterrupt):
@@ -318,8 +322,10 @@ class MaxResult(_display.MaxResultPicture):
       ``below-floor`` (no layout reaches ``floor``; bound = floor − 1);
     - ``layouts``: (k, n) ``int64`` array, one layout a row (the file of the queen of each
       rank), best first; ``scores``: their scores; ``places``: their ranks (ties share one);
-    - ``optimal_count``: the number of optimal layouts (None with ``top``, a floor, or when a
-      time limit cut the search);
+    - ``optimal_count``: the number of optimal layouts, counted after the search (None with
+      ``top``, a floor, when a time limit cut the search, or when the count did not end in its
+      own time — as long as the search took, at least a second — or is not known: a board on
+      which every layout ties, n > 27);
     - ``nodes``: search nodes; ``board``: the board's number in the stack, from 1.
     """
 

@@ -4,6 +4,7 @@ from os import PathLike
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 MAX_N: int
+MAX_WEIGHTED_N: int
 
 _Progress = Optional[Callable[[int, int, int], object]]
 

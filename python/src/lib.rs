@@ -599,8 +599,9 @@ fn maximise<'py>(
     let keep = match (top, all_optimal) {
         (Some(t), _) => Keep::Top(t),
         (None, true) => Keep::AllOptimal { limit: usize::MAX },
-        // As the command line's records: count the optimal layouts, keep one.
-        (None, false) => Keep::AllOptimal { limit: 1 },
+        // As the command line's records: the best layout (the same search as every format),
+        // then the optimal layouts counted apart (`solve_counted`).
+        (None, false) => Keep::Best,
     };
     // As the command line: one thread for boards too small for the split to pay.
     let threads = if threads == 0 && n < weighted::PARALLEL_MIN_N {
@@ -640,7 +641,7 @@ fn maximise<'py>(
                     method: weighted::Method::Auto,
                     threads,
                 };
-                let (res, below_floor) = model.solve_from(board, &req, floor);
+                let (res, below_floor) = model.solve_counted(board, &req, floor);
                 let status = Status::of_board(res.status, below_floor);
                 out.scores.extend(res.layouts.iter().map(|l| l.score));
                 for l in &res.layouts {
@@ -985,6 +986,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeProblem>()?;
     m.add_class::<ProblemStream>()?;
     m.add("MAX_N", listing::MAX_N)?;
+    m.add("MAX_WEIGHTED_N", weighted::MAX_N)?;
     pictures::register(m)?;
     models::register(m)?;
     Ok(())

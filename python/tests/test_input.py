@@ -156,14 +156,15 @@ def test_floor_names_itself_and_its_range():
 def test_a_board_too_large_is_refused_before_it_is_converted():
     from dancelinks import _native
 
-    # A board above the model's largest (docs/weighted.md: n = 14,653): refused by its shape,
-    # as a broadcast view of one byte, before a 1.7 GB int64 copy is made.
+    # A board above the model's largest (docs/weighted.md: MAX_WEIGHTED_N): refused by its
+    # shape, as a broadcast view of one byte, before a 1.7 GB int64 copy is made.
+    largest = dancelinks.MAX_WEIGHTED_N
     n = 14654
     huge = np.broadcast_to(np.int8(1), (n, n))
-    with pytest.raises(ValueError, match="14654 is above 14653"):
+    with pytest.raises(ValueError, match=f"14654 is above {largest}"):
         dancelinks.maximise(huge)
     with pytest.raises(ValueError, match="above"):
-        _native.check_weighted_size(n)
-    _native.check_weighted_size(14653)
+        _native.check_weighted_size(largest + 1)
+    _native.check_weighted_size(largest)
     with pytest.raises(ValueError):
         dancelinks.maximise(np.zeros((0, 0), dtype=np.int64))

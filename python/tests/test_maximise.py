@@ -90,6 +90,23 @@ def test_bad_weights_raise_value_error(weights, message):
         dancelinks.maximise(weights)
 
 
+def test_a_board_too_big_is_refused_before_it_is_converted():
+    # A read-only view of one byte: converting it to int64 would take 3.2 GB.
+    huge = np.broadcast_to(np.int8(0), (20000, 20000))
+    with pytest.raises(ValueError, match=str(dancelinks.MAX_WEIGHTED_N)):
+        dancelinks.maximise(huge)
+    stack = np.broadcast_to(np.int8(0), (2, 12000, 12000))
+    with pytest.raises(ValueError, match=str(dancelinks.MAX_WEIGHTED_N)):
+        dancelinks.maximise(stack, time_limit=1)
+
+
+def test_the_optimal_count_is_counted_not_listed():
+    # 14,772,512 optimal layouts: counted (A000170), the smallest one reported.
+    r = dancelinks.maximise(np.zeros((16, 16), np.int64))
+    assert (r.value, r.status, r.optimal_count) == (0, "optimal", 14772512)
+    assert len(r.layouts) == 1 and non_attacking(r.layout.tolist())
+
+
 def test_bad_options_raise_value_error():
     with pytest.raises(ValueError, match="top must be at least 1"):
         dancelinks.maximise(CLASSIC, top=0)

@@ -130,12 +130,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .limit
                 .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
         }
-    } else if args.format.is_records() {
-        // The records report the number of optimal layouts: count them, store one.
-        Keep::AllOptimal { limit: 1 }
     } else {
+        // Every format searches the same way: the records' `optimal_count` is counted after
+        // the search, by `solve_counted`, and never changes its layout, bound or status.
         Keep::Best
     };
+    let count = keep == Keep::Best && args.format.is_records();
     let time_limit = args.time_limit;
     let method = match args.method {
         MethodArg::Auto => Method::Auto,
@@ -155,6 +155,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = boards.n;
     if n > 0 {
         weighted::check_size(n).map_err(|e| InputError(e.to_string()))?;
+        // Refused before the model is built, rather than aborted by the allocator.
+        if let Some(limit) = address_space_limit() {
+            weighted::check_memory(n, threads(&args, n), limit)
+                .map_err(|e| InputError(e.to_string()))?;
+        }
     }
     if let Some(shard) = args.shard {
         return run_shard(&args, &boards, method, shard);
@@ -225,7 +230,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let model = model.as_mut().expect("n > 0 when there are boards");
         let started = std::time::Instant::now();
-        let (res, below_floor) = model.solve_from(board, &req, args.floor);
+        let (res, below_floor) = if count {
+            model.solve_counted(board, &req, args.floor)
+        } else {
+            model.solve_from(board, &req, args.floor)
+        };
         let status = status_word(&res, below_floor);
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);
@@ -439,6 +448,22 @@ fn run_shard(
     Ok(interrupted_or_success())
 }
 
+/// The address-space limit of the process (`ulimit -v`, `RLIMIT_AS`), if there is one.
+fn address_space_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes only the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    // `rlim_t` is `u64` here, not on every platform.
+    #[allow(clippy::unnecessary_cast)]
+    Some(r.rlim_cur as u64)
+}
+
 /// `--floor F`: a score, any integer of 128 bits.
 fn parse_floor(s: &str) -> Result<i128, String> {
     s.trim()
@@ -476,7 +501,7 @@ fn parse_board_size(s: &str) -> Result<usize, String> {
     match usize::try_from(n) {
         Ok(n) if (1..=weighted::MAX_N).contains(&n) => Ok(n),
         _ => Err(format!(
-            "the board size is 1 to {} (the largest board the model takes), not {s}",
+            "the board size is 1 to {} (the largest board queens max takes), not {s}",
             weighted::MAX_N
         )),
     }

@@ -74,7 +74,7 @@ fn at(name: &str, line: usize, column: usize, problem: impl std::fmt::Display) -
 /// The largest board side the reader keeps numbers for when n is not stated: the weighted
 /// model's limit (`queens::weighted::MAX_N`; a test keeps the two equal). Without it, an endless
 /// input would grow memory until the allocator aborts.
-pub const MAX_BOARD_N: usize = 14_653;
+pub const MAX_BOARD_N: usize = 1000;
 
 /// Reads the classic format as a stream of lines (a [`LineReader`], which wraps any `BufRead`);
 /// `n` states the board size. Memory grows with the numbers read, at most k boards of n×n (of

@@ -333,7 +333,13 @@ const LIST_MAX_TASKS: usize = 1 << 16;
 /// The most tasks in flight in [`list`], whatever the thread count (memory).
 const LIST_MAX_WINDOW: usize = 64;
 
-/// A000170(n) for n = 1..=27, to size the tasks.
+/// The number of solutions of the n-queens problem where it is known (A000170, n = 1..=27;
+/// a test checks the table against the counters for n <= 13): `None` above.
+pub fn solutions_known(n: usize) -> Option<u128> {
+    n.checked_sub(1).and_then(|i| SOLUTIONS.get(i)).copied()
+}
+
+/// A000170(n) for n = 1..=27, to size the tasks and for [`solutions_known`].
 const SOLUTIONS: [u128; 27] = [
     1,
     0,
@@ -964,6 +970,17 @@ impl Mirror {
 pub(crate) mod tests {
     use super::*;
     use crate::queens::model::Queens;
+
+    /// The known counts ([`solutions_known`]) are the bits counter's for n <= 13.
+    #[test]
+    fn known_counts_are_counted_ones() {
+        for n in 1..=13 {
+            let c = crate::queens::bits::count(n, false, None, &|_, _, _| {});
+            assert_eq!(solutions_known(n), Some(c.solutions), "n = {n}");
+        }
+        assert_eq!(solutions_known(0), None);
+        assert_eq!(solutions_known(28), None);
+    }
 
     /// A000170 for n = 1..=12.
     const SOLUTIONS: [usize; 12] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];

@@ -19,6 +19,7 @@
 //! with the Lagrangian-tightened assignment bound.
 
 mod big;
+pub mod count;
 mod hungarian;
 mod lagrange;
 mod lns;
@@ -40,9 +41,14 @@ use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, Stats,
 
 use super::board::{self, Line};
 
-/// The largest board the model takes: its 5n² + 6n − 2 nodes (four entries and a spacer per
-/// square, one header per item) must stay below the engine's [`MAX_NODES`].
-pub const MAX_N: usize = 14_653;
+/// The largest board `queens max` (and the Python `maximise`) takes: the largest n for which a
+/// search under a time limit of a second answers within two seconds in well under 2 GB
+/// (release build, two threads, `queens random 1000`: 1.5 s and 0.19 GB on a loaded machine;
+/// n = 2000 took 3.8 s and 0.7 GB, n = 4000 13 s and 6.1 GB before the search built fewer
+/// solvers). Building the model and a solver over its 5n² + 6n − 2 nodes grows as n², and a
+/// search at n = 1000 is still far from proving anything. [`check_size`] refuses the rest,
+/// before anything is allocated: call it before converting the numbers of a board.
+pub const MAX_N: usize = 1000;
 
 /// The nodes of the model for an n×n board (see [`MAX_N`]).
 const fn model_nodes(n: usize) -> u64 {
@@ -50,7 +56,39 @@ const fn model_nodes(n: usize) -> u64 {
     5 * n * n + 6 * n - 2
 }
 
-const _: () = assert!(model_nodes(MAX_N) < MAX_NODES && model_nodes(MAX_N + 1) >= MAX_NODES);
+const _: () = assert!(model_nodes(MAX_N) < MAX_NODES);
+
+/// About how many bytes a search of an n×n board on `threads` threads needs at most: the
+/// model (about 44 bytes a square), the board, its gains and option order (28), a solver per
+/// thread and one more (100 a square each), a bound per thread (about 48), and 64 MB of
+/// address space per thread for the allocator and its stack. An estimate on the high side,
+/// for a refusal before anything is built ([`check_memory`]).
+pub fn memory_estimate(n: usize, threads: usize) -> u64 {
+    let squares = (n as u64).saturating_mul(n as u64);
+    let t = threads.max(1) as u64;
+    let per_square = 44 + 28 + 100 * (t + 1) + 48 * t;
+    squares
+        .saturating_mul(per_square)
+        .saturating_add(t.saturating_mul(64 << 20))
+        .saturating_add(64 << 20)
+}
+
+/// Whether a search of an n×n board on `threads` threads fits in `limit` bytes (an
+/// address-space limit such as `ulimit -v`), by [`memory_estimate`]: the error says how much
+/// it needs.
+pub fn check_memory(n: usize, threads: usize, limit: u64) -> Result<(), WeightedError> {
+    let need = memory_estimate(n, threads);
+    if need > limit {
+        Err(WeightedError::Memory {
+            n,
+            threads,
+            need,
+            limit,
+        })
+    } else {
+        Ok(())
+    }
+}
 
 /// What the weighted n-queens library refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,11 +97,30 @@ pub enum WeightedError {
     #[error("a board has at least one square (n = 0)")]
     Empty,
     /// n above [`MAX_N`].
-    #[error("n = {0} is above {MAX_N}, the largest board the model takes")]
+    #[error("n = {0} is above {MAX_N}, the largest board queens max takes")]
     TooLarge(usize),
+    /// The search would need more memory than the limit ([`check_memory`]).
+    #[error(
+        "a {n}×{n} board on {threads} thread(s) needs about {} MB, above the memory limit of {} MB \
+         (ulimit -v): use fewer threads (--threads) or a higher limit",
+        need >> 20,
+        limit >> 20
+    )]
+    Memory {
+        /// The board size.
+        n: usize,
+        /// The threads of the search.
+        threads: usize,
+        /// The bytes it needs ([`memory_estimate`]).
+        need: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
-/// Whether the model takes an n×n board ([`WeightedQueens::new`] panics otherwise).
+/// Whether `queens max` and the Python `maximise` take an n×n board: 1 to [`MAX_N`]
+/// ([`WeightedQueens::new`] panics otherwise). It allocates nothing: call it as soon as n is
+/// known, before reading or converting the board's numbers.
 pub fn check_size(n: usize) -> Result<(), WeightedError> {
     match n {
         0 => Err(WeightedError::Empty),
@@ -92,6 +149,13 @@ pub const LNS_MIN_N: usize = 40;
 
 /// The share of the time left that the large-neighbourhood search takes (see [`LNS_MIN_N`]).
 pub const LNS_SHARE: f64 = 0.7;
+
+/// From [`LNS_MIN_N`], a search without a time limit first improves the heuristic's layout by
+/// this much large-neighbourhood search (not when that layout already reaches the rank/file
+/// maxima): an interrupted search then reports a layout near the optimum rather than the
+/// heuristic's (`queens random 40 --seed 1`, SIGINT after 0.5 to 2 s on a loaded machine:
+/// 3512 to 3608 instead of 3059; the optimum is 3665).
+pub const UNTIMED_LNS: Duration = Duration::from_millis(300);
 
 /// How long the heuristic's first layout may take beyond the deadline ([`heuristic`]).
 pub const HEURISTIC_GRACE: Duration = Duration::from_millis(100);
@@ -213,12 +277,18 @@ pub struct WeightedQueens {
     line_of_item: Vec<Line>,
     /// All solutions (as files per rank), listed once on demand for enumeration.
     all: Option<Vec<u32>>,
+    /// How long the last solver over the model took to build, in nanoseconds
+    /// ([`WeightedQueens::solver_cost`]).
+    solver_nanos: std::sync::atomic::AtomicU64,
 }
 
 impl WeightedQueens {
     /// The model for an n×n board (n >= 1): the board's exact cover with the corner
     /// diagonals kept ([`board::exact_cover`]).
     pub fn new(n: usize) -> WeightedQueens {
+        if let Err(e) = check_size(n) {
+            panic!("WeightedQueens::new({n}): {e}");
+        }
         let board::ExactCover { problem, lines, .. } = board::exact_cover(n, board::Corners::Keep);
         let line_of_item = lines;
         WeightedQueens {
@@ -226,7 +296,16 @@ impl WeightedQueens {
             problem,
             line_of_item,
             all: None,
+            solver_nanos: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// How long a solver over the model takes to build (the last one a search built; zero
+    /// before any): on a big board a phase that needs more solvers (the threads of the
+    /// large-neighbourhood search, of the descent of the bound) builds them only when they
+    /// would take at most half the time left, so that the deadline holds.
+    pub fn solver_cost(&self) -> Duration {
+        Duration::from_nanos(self.solver_nanos.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The board size.
@@ -336,7 +415,12 @@ impl WeightedQueens {
         let n = self.n;
         let gains = Sense::Maximize.gains(board);
         let order = optimize::best_first(&self.problem, &gains);
+        let built = Instant::now();
         let mut solver = Solver::with_options(&self.problem, order.iter().copied());
+        self.solver_nanos.store(
+            u64::try_from(built.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver, deadline)
             .map(|q| {
                 q.iter()
@@ -361,15 +445,38 @@ impl WeightedQueens {
             gains,
             order,
             mut solver,
-            seeds,
+            mut seeds,
         } = self.start(board, deadline);
-        // `Keep::AllOptimal { limit: 1 }` is what JSON asks for (to count the optimal
-        // layouts): a big board under a time limit is not proven, so it is served the same.
-        if let (
-            Some(deadline),
-            Keep::Best | Keep::AllOptimal { limit: 1 },
-            BoundKind::Lagrangian(steps),
-        ) = (deadline, req.keep, kind)
+        let maxima = rank_file_maxima(n, board);
+        if deadline.is_none()
+            && req.keep == Keep::Best
+            && matches!(kind, BoundKind::Lagrangian(_))
+            && n >= LNS_MIN_N
+            && let Some(seed) = seeds.first_mut()
+        {
+            // No time limit: a short large-neighbourhood search first, so that a search
+            // stopped by an interrupt has a good layout to show (the aims find none until
+            // they reach the optimum). It changes the start only, not the optimum reported.
+            let gain = |s: &[OptionId]| s.iter().map(|o| gains[o.0 as usize]).sum::<i128>();
+            if gain(seed) < maxima {
+                let start = layout_of(n, seed);
+                let until = Instant::now() + UNTIMED_LNS;
+                let (q, _, _) = lns::improve(
+                    self,
+                    &mut solver,
+                    board,
+                    &gains,
+                    &order,
+                    &start,
+                    until,
+                    req.threads,
+                    1,
+                );
+                *seed = options_of(n, &q);
+            }
+        }
+        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(steps)) =
+            (deadline, req.keep, kind)
             && n >= LNS_MIN_N
             && let Some(seed) = seeds.first()
         {
@@ -387,7 +494,6 @@ impl WeightedQueens {
             keep: req.keep,
             budget: req.budget,
         };
-        let maxima = rank_file_maxima(n, board);
         let opt = match kind {
             BoundKind::Lagrangian(steps) => {
                 let root = steps
@@ -459,7 +565,17 @@ impl WeightedQueens {
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now).mul_f64(LNS_SHARE);
         let start = layout_of(n, seed);
-        let (q, score, _) = lns::improve(self, board, gains, order, &start, until, req.threads, 1);
+        let (q, score, _) = lns::improve(
+            self,
+            solver,
+            board,
+            gains,
+            order,
+            &start,
+            until,
+            req.threads,
+            1,
+        );
         let root = steps
             .saturating_mul(ROOT_STEP_FACTOR)
             .max(ROOT_STEPS_PER_RANK * n as u32);

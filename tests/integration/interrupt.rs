@@ -12,7 +12,7 @@ use crate::instances;
 
 /// Starts `xcover ARGS` with `stdin`, sends `signal` after `after`, and returns the exit code,
 /// stdout and stderr.
-fn interrupt_after(
+pub(crate) fn interrupt_after(
     args: &[&str],
     stdin: &[u8],
     after: Duration,

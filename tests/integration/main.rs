@@ -18,6 +18,7 @@ mod queens;
 mod queens_bits;
 mod queens_max;
 mod queens_max_shard;
+mod queens_max_trust;
 mod solve;
 mod solve_parallel;
 mod weighted_bounds;

@@ -1062,8 +1062,11 @@ fn without_n_the_reader_keeps_at_most_k_boards_of_the_largest_size() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
+    let n = dancelinks::queens::weighted::MAX_N;
     assert!(
-        err.contains("<stdin>:2:1: more numbers than 0 board(s) of the largest size, 14653×14653"),
+        err.contains(&format!(
+            "<stdin>:2:1: more numbers than 0 board(s) of the largest size, {n}×{n}"
+        )),
         "{err}"
     );
 }

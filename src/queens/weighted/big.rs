@@ -76,6 +76,14 @@ impl WeightedQueens {
         // Each floor searches the last one's nodes again: they start from where they ended.
         let memo = lagrange::Memo::<T>::new(n, lagrange::MEMO_BYTES);
         let bound = || LagrangeBound::<T>::new(n, lines, board, steps, root_steps).with_memo(&memo);
+        // More threads only when their solvers take at most half the time left.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let extra = u32::try_from(threads).unwrap_or(u32::MAX);
+        let threads = if left >= 2 * extra * self.solver_cost() {
+            threads
+        } else {
+            1
+        };
         let mut workers = self.workers(order, threads, bound);
         let mut b = bound();
         let seeds = [seed.to_vec()];

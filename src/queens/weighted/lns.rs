@@ -59,9 +59,14 @@ pub(crate) struct LnsStats {
 /// Improves `start` (files per rank, a placement) on `board` until `deadline`, on `threads`
 /// threads (each its own neighbourhoods, all sharing the best layout). Returns the best layout
 /// found (`start` if nothing beats it) with its score.
+///
+/// The first thread searches on `main` (the model's solver, left as it was found); each other
+/// thread builds its own solver, unless that would take more than half the time left (the
+/// model's [`WeightedQueens::solver_cost`]): on a big board with little time, one thread.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn improve(
-    model: &WeightedQueens,
+pub(crate) fn improve<'p>(
+    model: &'p WeightedQueens,
+    main: &mut Solver<'p>,
     board: &[i64],
     gains: &[i128],
     order: &[OptionId],
@@ -82,14 +87,16 @@ pub(crate) fn improve(
     });
     let threads = threads.max(1);
     let width = lagrange::Width::of(n, board);
+    let mut main = Some(main);
     let stats: Vec<LnsStats> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let best = &best;
                 let seed = seed ^ (t as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let solver = main.take();
                 scope.spawn(move || {
                     lagrange::with_width!(width, T => {
-                        worker::<T>(model, board, gains, order, best, deadline, seed)
+                        worker::<T>(model, solver, board, gains, order, best, deadline, seed)
                     })
                 })
             })
@@ -111,9 +118,11 @@ pub(crate) fn improve(
     (best.queens, best.score, total)
 }
 
-/// One thread of [`improve`].
-fn worker<T: HungarianInt + Send + Sync>(
-    model: &WeightedQueens,
+/// One thread of [`improve`], on `solver` or, without one, on a solver of its own.
+#[allow(clippy::too_many_arguments)]
+fn worker<'p, T: HungarianInt + Send + Sync>(
+    model: &'p WeightedQueens,
+    solver: Option<&mut Solver<'p>>,
     board: &[i64],
     gains: &[i128],
     order: &[OptionId],
@@ -123,7 +132,18 @@ fn worker<T: HungarianInt + Send + Sync>(
 ) -> LnsStats {
     let n = model.n;
     let lines = &model.line_of_item[..];
-    let mut solver = Solver::with_options(&model.problem, order.iter().copied());
+    let mut own;
+    let solver = match solver {
+        Some(s) => s,
+        None => {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left < 2 * model.solver_cost() {
+                return LnsStats::default();
+            }
+            own = Solver::with_options(&model.problem, order.iter().copied());
+            &mut own
+        }
+    };
     let mut rng = SplitMix64::new(seed);
     let (mut q, mut score) = {
         let b = best.lock().unwrap_or_else(|e| e.into_inner());
@@ -140,7 +160,7 @@ fn worker<T: HungarianInt + Send + Sync>(
     let mut free = vec![false; n];
     let mut ranks: Vec<usize> = Vec::with_capacity(n);
     let mut scratch: Vec<usize> = Vec::with_capacity(n);
-    while Instant::now() < deadline {
+    while Instant::now() < deadline && !crate::engine::stop_requested() {
         {
             let b = best.lock().unwrap_or_else(|e| e.into_inner());
             if b.score > score {
@@ -175,7 +195,7 @@ fn worker<T: HungarianInt + Send + Sync>(
             },
         };
         let plan = optimize::Strategy::new().floor(score + 1);
-        let found = optimize::optimize(&mut solver, gains, &mut bound, &config, plan);
+        let found = optimize::optimize(solver, gains, &mut bound, &config, plan);
         solver.unforce_all();
         stats.subproblems += 1;
         if let Some(s) = found.solutions.first()
@@ -301,7 +321,18 @@ pub(super) mod tests {
                 let gains = Sense::Maximize.gains(&board);
                 let order = optimize::best_first(&model.problem, &gains);
                 let deadline = Instant::now() + std::time::Duration::from_millis(200);
-                let (q, s, stats) = improve(&model, &board, &gains, &order, &start, deadline, 2, 7);
+                let mut solver = Solver::with_options(&model.problem, order.iter().copied());
+                let (q, s, stats) = improve(
+                    &model,
+                    &mut solver,
+                    &board,
+                    &gains,
+                    &order,
+                    &start,
+                    deadline,
+                    2,
+                    7,
+                );
                 assert!(is_placement(n, &q), "n = {n}");
                 assert_eq!(s, score_of(n, &board, &q));
                 assert!(s >= score_of(n, &board, &start));
