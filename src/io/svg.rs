@@ -1,6 +1,6 @@
 //! The SVG pictures: boards in a grid, each with a label above it, squares either chequered or
 //! shaded by weight (with the weight written in), and the queens as circles ([`SvgBoards`]);
-//! heat maps ([`heatmap`]); and the solutions of the models of [`crate::models`]: a grid of
+//! heat maps ([`heatmap`]); and what the models decode to (a room above this one): a grid of
 //! labelled cells with its regions outlined ([`cell_grid`]: a sudoku, a tiling) and a perfect
 //! matching ([`matching`]). Every picture has a `viewBox`, so it scales.
 //!
