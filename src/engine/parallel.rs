@@ -229,6 +229,9 @@ impl Plan {
         for k in split.shard_parts(self.shard) {
             match &split.parts[k] {
                 Part::Solution(options) => {
+                    // A solution the split reached above its cut: found by this shard's
+                    // search, as a count counts it.
+                    stats.solutions += 1;
                     let mut options = options.clone();
                     options.sort_unstable();
                     let value = options.iter().map(|o| weights[o.0 as usize] as i128).sum();

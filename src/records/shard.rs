@@ -13,7 +13,7 @@
 //! | `fingerprint` | 16 hex digits | the problem: records merge only with equal fingerprints |
 //! | `n`, `engine`, `symmetry` | optional | the queens parameters (queens kinds only; for `queens-max` `engine` is the method, e.g. `lagrangian-15`) |
 //! | `shard`, `shards` | integers | part `shard` of `shards` (1-based); `1/1` is the whole |
-//! | `solutions` | u128 | solutions counted (for optimisation: reached by the search; 0 when the starting layout was proven best) |
+//! | `solutions` | u128 | solutions counted (found, for optimisation) |
 //! | `unique` | optional u128 | fundamental solutions, when counted |
 //! | `nodes` | u64 | search nodes |
 //! | `updates` | optional u64 | list updates, when the engine counts them |

@@ -885,3 +885,31 @@ fn memoised_counts_on_the_command_line() {
             .code(2);
     }
 }
+
+/// An optimisation shard counts the solutions its search reached, those the split found above
+/// its cut included: a shard that reports a layout reports at least one solution.
+#[test]
+fn optimisation_shards_count_the_solutions_they_found() {
+    let mut found = 0u64;
+    for shard in ["1/1", "1/2", "2/2"] {
+        let out = xcover()
+            .args(["solve", "--minimize", "--shard", shard, "examples/data/costs.dlx"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let line = String::from_utf8(out.stdout).unwrap();
+        let field = |key: &str| {
+            line.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+                .map(str::to_string)
+        };
+        let solutions: u64 = field("solutions").unwrap().parse().unwrap();
+        if field("layout").is_some_and(|l| !l.is_empty()) {
+            assert!(solutions >= 1, "{shard}: {line}");
+        }
+        if shard != "1/1" {
+            found += solutions;
+        }
+    }
+    assert!(found >= 1);
+}
