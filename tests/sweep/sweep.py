@@ -34,7 +34,7 @@ HANG_TIMEOUT = 20.0
 CATEGORIES = ["xcc", "queens", "weighted", "bad-input", "signals"]
 COLUMNS = ["wrong", "panic", "abort", "hang", "lost", "msg"]
 # Errors about the whole input, which name the file but no line; --lenient-messages accepts them.
-WHOLE_FILE_ERRORS = ("empty input", "cannot infer n", "empty board")
+WHOLE_FILE_ERRORS = ("empty input", "cannot infer n", "empty board", "must be square", "no shard record")
 OLD = b"old content: must survive a failed run\n"
 CTRL = re.compile(rb"[\x00-\x09\x0b-\x1f\x7f]")
 
@@ -290,7 +290,12 @@ def try_xcc(sw):
     rng = sw.rng
     sw.begin("xcc")
     text, pb = gen_xcc(rng)
-    sw.write("in.dlx", text)
+    data = text.encode()
+    if rng.random() < 0.15:
+        data = data.replace(b"\n", b"\r\n")
+    if rng.random() < 0.1:
+        data = b"\xef\xbb\xbf" + data
+    sw.write("in.dlx", data)
     sols = brute_xcc(pb)
     total = len(sols)
     mult = pb["has_mult"]
@@ -342,6 +347,28 @@ def try_xcc(sw):
             return
         if any(not s for s in sols) and not any("empty" in n for n in sw.notes):
             sw.notes.append("an empty solution (every primary item u=0) is listed in text/JSON but has no CSV row (its number is skipped)")
+    # the text listing: each solution's option texts (as multisets)
+    r = sw.ok(["solve", "in.dlx"])
+    if r:
+        bytext = {o[0]: " ".join(t for t in o[4].split() if not t.startswith("|")) for o in pb["options"]}  # costs are not shown
+        want = sorted(tuple(sorted(bytext[l] for l in s_)) for s_ in sols)
+        got, cur = [], None
+        for line in r[0].decode().splitlines():
+            if re.fullmatch(r"\d+:", line):
+                cur = []
+                got.append(cur)
+            elif line.startswith(" ") and cur is not None:
+                cur.append(line[1:])
+        got = sorted(tuple(sorted(g)) for g in got)
+        if not sw.check(got == want, "text listing: %d solutions, brute force %d (as option texts)" % (len(got), len(want))):
+            return
+    # standard input
+    sw.cur_cmds.append(["solve", "--count", "-", "# < in.dlx"])
+    p = subprocess.run([sw.xcover, "solve", "--count", "-"], input=data, cwd=sw.scratch,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=HANG_TIMEOUT)
+    if not sw.check(p.returncode == 0 and p.stdout.strip() == str(total).encode(),
+                    "solve --count - (stdin): exit %d, %s, want %d" % (p.returncode, short(p.stdout), total)):
+        return
     # --limit K
     k = rng.randint(1, total + 2)
     r = sw.ok(["solve", "--format", "csv", "--limit", str(k), "in.dlx"])
@@ -554,6 +581,13 @@ def try_queens(sw, n, ref):
         if not sw.check(ok, "queens list %d %s: %d rows, want %d valid distinct" % (n, " ".join(v), len(lays), total)):
             return
     if sols is not None:
+        r = sw.ok(["queens", "heatmap", str(n), "--format", "csv"])
+        if r is None:
+            return
+        heat = {(int(x["rank"]), int(x["file"])): int(x["solutions"]) for x in csv.DictReader(io.StringIO(r[0].decode()))}
+        want = {(a, b): sum(1 for q in sols if q[a] == b) for a in range(n) for b in range(n)}
+        if not sw.check(heat == want, "queens heatmap %d: differs from the brute force" % n):
+            return
         queens_dlx(sw, n, sols)
         r = sw.ok(["queens", "list", str(n), "--unique", "--format", "csv"])
         if r is None:
@@ -697,6 +731,26 @@ def try_weighted(sw):
         if not sw.check(best is None and not mine or mine == opt,
                         "--all-optimal board %d: %d layouts, brute force %d (in lexicographic order)" % (i + 1, len(mine), len(opt))):
             return
+    # the first board as a CSV matrix (pandas-like header/index sometimes), and -n N
+    rows = [[str(x) for x in row] for row in boards[0]]
+    style = rng.choice(["plain", "index", "header", "both"])
+    if style in ("index", "both"):
+        rows = [[str(i)] + row for i, row in enumerate(rows)]
+    if style in ("header", "both"):
+        rows = [([""] if style == "both" else []) + [str(i) for i in range(n)]] + rows
+    sw.write("b.csv", "\n".join(",".join(r_) for r_ in rows) + "\n")
+    r = sw.ok(["queens", "max", "--weights", "b.csv", "--method", method])
+    if r is None:
+        return
+    want = str(expect[0][0]) if expect[0][0] is not None else "none"
+    if not sw.check(r[0].decode().strip() == want, "queens max --weights (CSV, %s): %s, brute force %s" % (style, short(r[0]), want)):
+        return
+    r = sw.ok(["queens", "max", "-n", str(n), "b.txt", "--method", method])
+    if r is None:
+        return
+    want = [str(e[0]) if e[0] is not None else "none" for e in expect]
+    if not sw.check(r[0].decode().splitlines() == want, "queens max -n %d: %s, brute force %s" % (n, short(r[0]), want)):
+        return
     # shards of the first board (one board per shard input)
     if expect[0][0] is not None and method != "enumerate":
         sw.write("one.txt", board_text(boards[:1]))
@@ -770,7 +824,8 @@ def mutate(rng, data):
 def try_bad(sw):
     rng = sw.rng
     sw.begin("bad-input")
-    which = rng.choice(["dlx", "dlx", "board", "csv"])
+    which = rng.choice(["dlx", "dlx", "dlx", "board", "board", "csv", "merge"])
+    truth = None
     if which == "dlx":
         text, _ = gen_xcc(rng)
         name = "in.dlx"
@@ -778,13 +833,31 @@ def try_bad(sw):
         n = rng.randint(1, 6)
         text = board_text([gen_board(rng, n) for _ in range(rng.randint(1, 2))])
         name = "w.txt"
-    else:
+    elif which == "csv":
         n = rng.randint(1, 6)
         b = gen_board(rng, n)
         text = "\n".join(",".join(str(x) for x in row) for row in b) + "\n"
         if rng.random() < 0.3:
             text = "," + ",".join(str(i) for i in range(n)) + "\n" + "".join("%d,%s" % (i, l) + "\n" for i, l in enumerate(text.splitlines()))
         name = "w.csv"
+    else:
+        # shard records of a queens count: a tampered record must be refused, or
+        # (a harmless change, e.g. in spacing) give the true total
+        n = rng.randint(4, 9)
+        m = rng.randint(1, 4)
+        fmt = rng.choice(["json", "csv", "text"])
+        parts = []
+        for i in range(1, m + 1):
+            r = sw.ok(["queens", "count", str(n), "--shard", "%d/%d" % (i, m), "--format", fmt])
+            if r is None:
+                return
+            out = r[0].decode()
+            if fmt == "csv" and parts:
+                out = out.split("\n", 1)[1]
+            parts.append(out)
+        text = "".join(parts)
+        truth = len(qsols(n))
+        name = "rec.%s" % {"json": "jsonl", "csv": "csv", "text": "txt"}[fmt]
     kind, data = mutate(rng, text.encode())
     sw.write(name, data)
     sw.write("out", OLD)
@@ -792,8 +865,10 @@ def try_bad(sw):
         args = ["solve", name, "-o", "out"] + rng.choice([[], ["--count"], ["--format", "csv"], ["--minimize"], ["--count", "--shard", "1/2"]])
     elif which == "board":
         args = ["queens", "max", name, "-o", "out"]
-    else:
+    elif which == "csv":
         args = ["queens", "max", "--weights", name, "-o", "out"]
+    else:
+        args = ["merge", name, "-o", "out"]
     r = sw.run(args)
     if r is None:
         return
@@ -801,18 +876,26 @@ def try_bad(sw):
     tmp = stray_tmp(sw.scratch)
     if not sw.check(not tmp, "%s mutation: temporary file left beside out: %s" % (kind, tmp), "lost"):
         return
-    if rc == 0:
-        return  # the mutation left a valid input
+    if not sw.check(not CTRL.search(err), "%s mutation: raw control byte in stderr: %r" % (kind, err[:300]), "msg"):
+        return
+    if rc == 0:  # the mutation left a valid input
+        got = sw.read("out")
+        if not sw.check(got != OLD, "%s mutation: exit 0 but the -o file still has the old content" % kind, "lost"):
+            return
+        if truth is not None:
+            sw.check(got.strip() == str(truth).encode(), "merge accepted tampered records (%s): total %s, true %d" % (kind, short(got), truth))
+        return
     if not sw.check(sw.read("out") == OLD, "%s mutation: exit %d but the old -o file was changed" % (kind, rc), "lost"):
         return
     if not sw.check(rc == 2, "%s mutation: exit %d (want 0 or 2): %s" % (kind, rc, short(err))):
-        return
-    if not sw.check(not CTRL.search(err), "%s mutation: raw control byte in stderr: %r" % (kind, err[:300]), "msg"):
         return
     lines = [l for l in err.decode("utf-8", "replace").splitlines() if not l.startswith("warning:")]
     if len(lines) == 1 and "multiplicities" in lines[0] and lines[0].startswith("error: "):
         sw.stats["bad-input"]["refused"] += 1  # a valid input with an option it does not take
         return
+    if which == "merge" and len(lines) > 1:  # merge names each problem, one a line
+        if all(re.match(re.escape(name) + r":\d+", l) for l in lines[1:]):
+            lines = lines[:1]
     ok = len(lines) == 1 and lines[0].startswith("error: ") and re.search(re.escape(name) + r":\d+", lines[0])
     if not ok and sw.lenient and len(lines) == 1 and lines[0].startswith("error: %s: " % name) \
             and any(w in lines[0] for w in WHOLE_FILE_ERRORS):
@@ -871,7 +954,7 @@ def try_signal(sw, argv, setup, sig, delay, check_out):
         return
     if not sw.check(b"interrupted" in out + err, "no 'interrupted' in the output: %s / %s" % (short(out), short(err))):
         return
-    if use_o and not sw.check(sw.read("out") != OLD and b"interrupted" in out, "-o file not replaced by the interrupted result", "lost"):
+    if use_o and not sw.check(out != OLD and out.strip() != b"", "-o file not replaced by the interrupted result", "lost"):
         return
     sw.check(dt <= 1.0, "ended %.2f s after the signal (> 1 s)" % dt, "hang")
 
@@ -949,8 +1032,14 @@ def main():
         print("note:", n)
     if sw.failures:
         print("\n%d failure(s); reproducers (run the commands in the directory, XCOVER=%s):" % (len(sw.failures), xcover))
-        for cat, kind, msg, d, cmd in sw.failures:
-            print("- [%s/%s] %s\n    cd %s && %s" % (cat, kind, msg, d, cmd))
+        groups = {}
+        for f in sw.failures:  # similar failures together: the first two of each kind shown
+            sig = (f[0], f[1], re.sub(r"\d+|'[^']*'", "N", f[2].split("got ", 1)[-1])[:45])
+            groups.setdefault(sig, []).append(f)
+        for sig, fs in groups.items():
+            print("- [%s/%s] %d like this:" % (sig[0], sig[1], len(fs)))
+            for cat, kind, msg, d, cmd in fs[:2]:
+                print("    %s\n      cd %s && %s" % (msg, d, cmd))
         shutil.rmtree(sw.scratch, ignore_errors=True)
         return 1
     if a.workdir is None:
