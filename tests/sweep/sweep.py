@@ -5,7 +5,7 @@ Every expected answer comes from a brute force written here (never from xcover).
 Categories: random XCC instances (solve), queens counts and listings, weighted
 queens (queens max), bad input with an existing -o target, and signals.
 
-    python3 tests/sweep/sweep.py --quick                 # about a minute (CI)
+    python3 tests/sweep/sweep.py --quick                 # about a minute
     python3 tests/sweep/sweep.py --seed 7 --budget 900   # a longer run
 
 Prints a table of tries per category with the counts of wrong answers, panics,
@@ -17,7 +17,6 @@ command line to run in it). Standard library only, Python 3.9+.
 import argparse
 import csv
 import io
-import itertools
 import json
 import os
 import random
@@ -137,9 +136,11 @@ class Sweep:
         n = len(self.failures) + 1
         d = os.path.join(self.faildir, "%03d-%s-%s" % (n, self.cur_cat, kind))
         shutil.copytree(self.scratch, d)
-        cmds = [" ".join(["$XCOVER"] + [shlex.quote(a) for a in c]) for c in self.cur_cmds]
+        # an argument "# ..." is a shell note ("# < in.dlx" is a redirection), not quoted
+        cmds = [" ".join(["\"$XCOVER\""] + [a[2:] if a.startswith("# <") else a if a.startswith("# ") else shlex.quote(a)
+                                          for a in c]) for c in self.cur_cmds]
         with open(os.path.join(d, "commands.sh"), "w") as f:
-            f.write("# run in this directory; XCOVER=%s\n" % self.xcover)
+            f.write("# run in this directory: XCOVER=%s sh commands.sh\n" % self.xcover)
             f.write("# %s: %s\n" % (kind, message.replace("\n", " ")))
             f.write("\n".join(cmds) + "\n")
         self.failures.append((self.cur_cat, kind, message, d, cmds[-1] if cmds else ""))
