@@ -6,7 +6,8 @@
 //!   written as in the input (`p r x:A y`), in the order the engine chose them.
 //! - `--format csv`: a header `solution,position,line,option`, then one record per option of
 //!   each solution: the solution number (from 1), the option's position in it (from 1, in the
-//!   order chosen), the option's line in the input file, and the option as written.
+//!   order chosen), the option's line in the input file, and the option as written; the empty
+//!   solution (with multiplicities `0:v`) is one record with the last three empty.
 //! - `--format json`: JSON Lines, one flat `{"record":"solution",...}` object per solution
 //!   with its number, cost (`null`), options and input lines; with `--stats`, a final
 //!   `{"record":"summary",...}` record with how the search ended (`status`) and the statistics.

@@ -187,20 +187,30 @@ pub struct SolutionRecord<'a> {
     pub lines: &'a [usize],
 }
 
-/// One option of a solution, a CSV row of `solve`: `cost` only when optimising.
+/// One option of a solution, a CSV row of `solve`: `cost` only when optimising. The empty
+/// solution (every primary item may be covered 0 times) is one row without an option:
+/// `position`, `line` and `option` empty.
 #[derive(Serialize)]
 pub struct OptionRow<'a> {
     pub solution: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<i128>,
-    pub position: usize,
-    pub line: usize,
+    pub position: Option<usize>,
+    pub line: Option<usize>,
     pub option: &'a str,
 }
 
 impl SolutionRecord<'_> {
-    /// The solution's options as rows, in the order chosen.
+    /// The solution's options as rows, in the order chosen; one row without an option for
+    /// the empty solution, so that every solution has its number in the CSV.
     pub fn option_rows(&self) -> impl Iterator<Item = OptionRow<'_>> {
+        let empty = self.options.is_empty().then_some(OptionRow {
+            solution: self.solution,
+            cost: self.cost,
+            position: None,
+            line: None,
+            option: "",
+        });
         self.options
             .iter()
             .zip(self.lines)
@@ -208,10 +218,11 @@ impl SolutionRecord<'_> {
             .map(|(k, (option, &line))| OptionRow {
                 solution: self.solution,
                 cost: self.cost,
-                position: k + 1,
-                line,
+                position: Some(k + 1),
+                line: Some(line),
                 option,
             })
+            .chain(empty)
     }
 }
 
@@ -286,10 +297,25 @@ mod tests {
             options: &options,
             lines: &[4, 2],
         };
-        let rows: Vec<(u64, usize, usize, &str)> = s
+        let rows: Vec<(u64, Option<usize>, Option<usize>, &str)> = s
             .option_rows()
             .map(|r| (r.solution, r.position, r.line, r.option))
             .collect();
-        assert_eq!(rows, vec![(7, 1, 4, "a b"), (7, 2, 2, "c")]);
+        assert_eq!(
+            rows,
+            vec![(7, Some(1), Some(4), "a b"), (7, Some(2), Some(2), "c")]
+        );
+        // The empty solution keeps its number: one row without an option.
+        let empty = SolutionRecord {
+            solution: 2,
+            cost: None,
+            options: &[],
+            lines: &[],
+        };
+        let rows: Vec<_> = empty
+            .option_rows()
+            .map(|r| (r.solution, r.position, r.line, r.option))
+            .collect();
+        assert_eq!(rows, vec![(2, None, None, "")]);
     }
 }

@@ -893,7 +893,13 @@ fn optimisation_shards_count_the_solutions_they_found() {
     let mut found = 0u64;
     for shard in ["1/1", "1/2", "2/2"] {
         let out = xcover()
-            .args(["solve", "--minimize", "--shard", shard, "examples/data/costs.dlx"])
+            .args([
+                "solve",
+                "--minimize",
+                "--shard",
+                shard,
+                "examples/data/costs.dlx",
+            ])
             .output()
             .unwrap();
         assert!(out.status.success());
