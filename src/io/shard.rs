@@ -55,11 +55,13 @@ pub enum ReadError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A file without records.
-    #[error("{file}: no shard record in the file")]
+    /// A file without records, named at its last line.
+    #[error("{file}:{line}: no shard record in the file")]
     Empty {
         /// The file's name.
         file: String,
+        /// The file's last line (1 for an empty file).
+        line: usize,
     },
 }
 
@@ -128,6 +130,7 @@ pub fn read_records(input: &mut dyn BufRead, file: &str) -> Result<Vec<Located>,
     if out.is_empty() {
         return Err(ReadError::Empty {
             file: file.to_string(),
+            line: lines.lines_read().max(1),
         });
     }
     Ok(out)

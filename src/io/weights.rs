@@ -86,7 +86,6 @@ pub fn read_classic<R: BufRead>(
     n: Option<usize>,
 ) -> Result<Boards, WeightsError> {
     let name = input.name().to_string();
-    let err = |msg: String| WeightsError(format!("{name}: {msg}"));
     let err_at = |line: usize, col: usize, msg: String| at(&name, line, col, msg);
     let mut numbers: Vec<i64> = Vec::new();
     let mut bad: Option<BadToken> = None;
@@ -174,6 +173,9 @@ pub fn read_classic<R: BufRead>(
         }
     }
     let line = (input.lines_read() + input.ended_with_newline() as usize).max(1);
+    // A problem of the whole input is named at its last line.
+    let last = input.lines_read().max(1);
+    let err = |msg: String| WeightsError(format!("{name}:{last}: {msg}"));
     if tokens == 0 {
         return Err(err(
             "the number of boards is missing (empty input)".to_string()
@@ -347,7 +349,6 @@ pub fn parse_csv(bytes: &[u8], name: &str) -> Result<Boards, WeightsError> {
 /// otherwise not be square, so a square board of numbers is always read as it is.
 pub fn read_csv<R: BufRead>(mut input: LineReader<R>) -> Result<Boards, WeightsError> {
     let name = input.name().to_string();
-    let err = |msg: String| WeightsError(format!("{name}: {msg}"));
     let err_at = |line: usize, col: usize, msg: String| at(&name, line, col, msg);
     let mut numbers = Vec::new();
     let mut n = None;
@@ -408,6 +409,9 @@ pub fn read_csv<R: BufRead>(mut input: LineReader<R>) -> Result<Boards, WeightsE
             }
         }
     }
+    // A problem of the whole input is named at its last line.
+    let last = input.lines_read().max(1);
+    let err = |msg: String| WeightsError(format!("{name}:{last}: {msg}"));
     let Some(mut width) = n else {
         return Err(err("empty board".to_string()));
     };

@@ -434,6 +434,14 @@ fn unreadable_records_are_quoted_safely_in_every_format() {
         assert!(err.contains("not a shard record"), "{format}: {err}");
         assert!(!err.contains('\u{1b}'), "{format}: {err:?}");
         assert!(err.contains("qu\\u{1b}[2Jeens"), "{format}: {err}");
+        // An empty record file: named with its line too.
+        std::fs::write(&file, "").unwrap();
+        let out = xcover().arg("merge").arg(&file).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("bad.{format}:1: no shard record")),
+            "{err}"
+        );
     }
 }
 

@@ -505,6 +505,16 @@ fn weights_csv_and_atomic_output() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("must be square"));
+    // Fewer rows than numbers a row: named at the last line.
+    std::fs::write(&csv, "1,2,3\n4,5,6\n").unwrap();
+    xcover()
+        .args(["queens", "max", "--weights"])
+        .arg(&csv)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "b.csv:2: 2 rows of 3 numbers: a board must be square",
+        ));
 }
 
 fn bad(input: &str, args: &[&str], message: &str, dir: &Path) {
@@ -527,8 +537,14 @@ fn bad_input_cases() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let four = "1 2 3 4 ";
-    bad("", &[], "number of boards is missing", d);
-    bad("  \r\n\t", &[], "number of boards is missing", d);
+    // A problem of the whole input is named at its last line.
+    bad("", &[], "<stdin>:1: the number of boards is missing", d);
+    bad(
+        "  \r\n\t",
+        &[],
+        "<stdin>:2: the number of boards is missing",
+        d,
+    );
     bad(
         "-1\n1",
         &[],
@@ -562,7 +578,7 @@ fn bad_input_cases() {
     );
     // n cannot be inferred.
     bad("2\n1 2 3 4 5 6 7\n", &[], "cannot infer n", d);
-    bad("1\n1 2 3\n", &[], "cannot infer n", d);
+    bad("1\n1 2 3\n", &[], "<stdin>:2: cannot infer n", d);
     // A board without its count line: the first weight was read as the count, and said so.
     bad(
         "5 1 2\n3 4 5\n6 7 8\n",

@@ -899,6 +899,8 @@ def try_bad(sw):
         if all(re.match(re.escape(name) + r":\d+", l) for l in lines[1:]):
             lines = lines[:1]
     ok = len(lines) == 1 and lines[0].startswith("error: ") and re.search(re.escape(name) + r":\d+", lines[0])
+    # Shards missing from the set merge was given: a problem of no one file.
+    ok = ok or (which == "merge" and len(lines) == 1 and lines[0].startswith("error: missing shards"))
     if not ok and sw.lenient and len(lines) == 1 and lines[0].startswith(("error: %s: " % name, "error: missing shards")) \
             and any(w in lines[0] for w in WHOLE_FILE_ERRORS):
         sw.notes.append("a whole-file error names no line: %s" % re.sub(r"\d+", "N", lines[0])[:60])
