@@ -15,6 +15,9 @@
 //! is checked against xcover's. Prints solutions, nodes (where the solver reports them), the
 //! median time and its ratio to `xcover`; for xcover, whether the count used the memo.
 //!
+//! The coloured instances: word squares, a random 7×7 edge-matching puzzle with 7 colours
+//! (`xcover model edge-matching 7x7 --colours 7 --seed 1`) and MacMahon's 24 squares on 4×6.
+//!
 //! Run: `cargo bench --bench xcc` (`-- quick`: one round at smaller sizes). Set
 //! `XCOVER_BENCH_REPS` for more rounds.
 
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 use dancelinks::engine::{Budget, DEFAULT_MEMO_BYTES, MemoMode, Plan, Problem, count_memoised};
 use dancelinks::models::Model;
 use dancelinks::models::dominoes::Dominoes;
+use dancelinks::models::edge_matching::EdgeMatching;
 use dancelinks::models::langford::Langford;
 use dancelinks::models::matchings::Matchings;
 use dancelinks::models::polyomino::{Board, Tiling};
@@ -264,7 +268,7 @@ fn main() {
         .unwrap_or(if quick { 1 } else { 2 });
     let size = |full: usize, small: usize| if quick { small } else { full };
 
-    let (lf, pent, q, m, clues, words, dom) = (
+    let (lf, pent, q, m, clues, words, dom, em) = (
         size(12, 11),
         if quick { (4, 15) } else { (6, 10) },
         size(14, 12),
@@ -272,6 +276,7 @@ fn main() {
         size(37, 42),
         size(240, 200),
         if quick { (6, 8) } else { (8, 8) },
+        size(7, 6),
     );
     let cases: Vec<(String, Problem)> = vec![
         (
@@ -307,6 +312,20 @@ fn main() {
         (
             format!("dominoes {}x{}", dom.0, dom.1),
             Dominoes::new(dom.0, dom.1, None, None)
+                .unwrap()
+                .problem()
+                .clone(),
+        ),
+        (
+            format!("edge-matching {em}x{em}"),
+            EdgeMatching::random(em, em, 7, 1, false)
+                .unwrap()
+                .problem()
+                .clone(),
+        ),
+        (
+            "macmahon 4x6".to_string(),
+            EdgeMatching::macmahon(3, 4, 6, Some(0))
                 .unwrap()
                 .problem()
                 .clone(),

@@ -57,8 +57,12 @@ pub fn man_page() -> std::io::Result<Vec<u8>> {
     man.render_title(&mut page)?;
     man.render_name_section(&mut page)?;
     page.extend(synopsis_section(&top).as_bytes());
-    page.extend(without_preamble(&section(|w| man.render_description_section(w))?));
-    page.extend(without_preamble(&section(|w| man.render_options_section(w))?));
+    page.extend(without_preamble(&section(|w| {
+        man.render_description_section(w)
+    })?));
+    page.extend(without_preamble(&section(|w| {
+        man.render_options_section(w)
+    })?));
     page.extend(command_list(&top).as_bytes());
     page.extend(examples(&man, &top, ".SH EXAMPLES")?);
     for cmd in commands(&top) {
@@ -66,7 +70,9 @@ pub fn man_page() -> std::io::Result<Vec<u8>> {
         let name = cmd.get_bin_name().unwrap_or(cmd.get_name());
         page.extend(format!(".SH \"{}\"\n", roff_escape(&name.to_uppercase())).as_bytes());
         page.extend(synopsis_line(cmd).as_bytes());
-        page.extend(without_heading(&section(|w| man.render_description_section(w))?));
+        page.extend(without_heading(&section(|w| {
+            man.render_description_section(w)
+        })?));
         let options = section(|w| man.render_options_section(w))?;
         page.extend(demoted(&options, "Options"));
         page.extend(examples(&man, cmd, ".SS Examples")?);
@@ -82,7 +88,11 @@ fn command_list(top: &clap::Command) -> String {
     for cmd in commands(top) {
         let name = cmd.get_bin_name().unwrap_or(cmd.get_name());
         let about = cmd.get_about().map(|a| a.to_string()).unwrap_or_default();
-        roff += &format!(".TP\n\\fB{}\\fR\n{}\n", roff_escape(name), roff_escape(&about));
+        roff += &format!(
+            ".TP\n\\fB{}\\fR\n{}\n",
+            roff_escape(name),
+            roff_escape(&about)
+        );
     }
     roff
 }
@@ -90,7 +100,9 @@ fn command_list(top: &clap::Command) -> String {
 /// Every command below `top`, depth first, in the order of `--help` (`help` left out).
 fn commands(top: &clap::Command) -> Vec<&clap::Command> {
     let mut all = Vec::new();
-    let shown = top.get_subcommands().filter(|c| !c.is_hide_set() && c.get_name() != "help");
+    let shown = top
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set() && c.get_name() != "help");
     for cmd in shown {
         all.push(cmd);
         all.extend(commands(cmd));
@@ -99,9 +111,7 @@ fn commands(top: &clap::Command) -> Vec<&clap::Command> {
 }
 
 /// What one of clap_mangen's `render_*` methods writes.
-fn section(
-    render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<Vec<u8>> {
+fn section(render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     render(&mut buf)?;
     Ok(buf)
@@ -182,7 +192,11 @@ fn synopsis_line(cmd: &clap::Command) -> String {
     let italic = |s: &str| format!("\\fI{}\\fR", roff_escape(s));
     let value_names = |arg: &clap::Arg| -> String {
         match arg.get_value_names() {
-            Some(names) => names.iter().map(|n| italic(n)).collect::<Vec<_>>().join(" "),
+            Some(names) => names
+                .iter()
+                .map(|n| italic(n))
+                .collect::<Vec<_>>()
+                .join(" "),
             None => italic(&arg.get_id().as_str().to_uppercase()),
         }
     };
@@ -260,7 +274,9 @@ pub fn man_pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
             .find(|c| format!("{}.1", c.get_bin_name().unwrap_or("").replace(' ', "-")) == name);
         if let (Some(cmd), Some(at)) = (command, page.find(".SH SYNOPSIS\n")) {
             let start = at + ".SH SYNOPSIS\n".len();
-            let end = page[start..].find('\n').map_or(page.len(), |e| start + e + 1);
+            let end = page[start..]
+                .find('\n')
+                .map_or(page.len(), |e| start + e + 1);
             page.replace_range(start..end, &synopsis_line(cmd));
         }
         pages.push((name, page.into_bytes()));
