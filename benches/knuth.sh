@@ -69,7 +69,7 @@ run() {
         xc-memo-off) timeout "$limit" "$xcover" solve --count --stats -t 1 --memo off "$file" >/dev/null 2>"$err" ;;
         xc-memo-on) timeout "$limit" "$xcover" solve --count --stats -t 1 --memo on "$file" >/dev/null 2>"$err" ;;
         *) timeout "$limit" "$dir/$solver" <"$file" >/dev/null 2>"$err" ;;
-    esac || { echo "timeout - -"; rm -f "$err"; return; }
+    esac || { echo "failed - -"; rm -f "$err"; return; }
     end=$(date +%s.%N)
     # "Altogether N solutions, ..., M nodes" (DLX6: "M search nodes").
     awk -v t="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" '/^Altogether/ {
@@ -85,7 +85,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 
 echo "xcover: $xcover ($("$xcover" --version)); Knuth's programs: $dir; $reps rounds"
 echo "load before: $(uptime)"
-printf '%-18s %-12s %12s %12s %10s %8s\n' instance solver solutions nodes median-s "xc/this"
+printf '%-18s %-12s %12s %12s %10s %8s\n' instance solver solutions nodes median-s "xc/peer"
 for entry in "${instances[@]}"; do
     name=${entry%%|*}
     args=${entry#*|}
@@ -110,8 +110,8 @@ for entry in "${instances[@]}"; do
     done
     base=$(tr ' ' '\n' <<<"${times[xcover]}" | grep -v '^$' | median)
     for s in "${solvers[@]}"; do
-        if grep -q timeout <<<"${times[$s]}"; then
-            printf '%-18s %-12s %12s %12s %10s %8s\n' "$name" "$s" - - "> $limit" -
+        if grep -q failed <<<"${times[$s]}"; then
+            printf '%-18s %-12s %12s %12s %10s %8s\n' "$name" "$s" failed - "(or > $limit)" -
             continue
         fi
         m=$(tr ' ' '\n' <<<"${times[$s]}" | grep -v '^$' | median)

@@ -134,7 +134,14 @@ impl EdgeMatching {
         }
         if rows.checked_mul(cols) != Some(tiles.len()) {
             return Err(ModelError::Invalid(format!(
-                "a {rows}x{cols} board has not as many cells as there are tiles ({})",
+                "a {rows}x{cols} board does not have one cell for each of the {} tiles",
+                tiles.len()
+            )));
+        }
+        if names.len() != tiles.len() {
+            return Err(ModelError::Invalid(format!(
+                "{} names for {} tiles",
+                names.len(),
                 tiles.len()
             )));
         }
