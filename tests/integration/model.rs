@@ -512,9 +512,12 @@ fn check_covers(dlx: &[u8]) -> u64 {
     solutions.len() as u64
 }
 
+/// A MacMahon case: the model's arguments, then colours, rows, columns and border colour.
+type MacMahonCase<'a> = (&'a [&'a str], u8, usize, usize, Option<u8>);
+
 #[test]
 fn macmahon_counts_agree_with_a_backtracking_count() {
-    let cases: &[(&[&str], u8, usize, usize, Option<u8>)] = &[
+    let cases: &[MacMahonCase] = &[
         (
             &["2x3", "--colours", "2", "--border", "none"],
             2,
