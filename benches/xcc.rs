@@ -15,6 +15,10 @@
 //! is checked against xcover's. Prints solutions, nodes (where the solver reports them), the
 //! median time and its ratio to `xcover`; for xcover, whether the count used the memo.
 //!
+//! The coloured instances: word squares, a random 7×7 edge-matching puzzle with 7 colours
+//! (`xcover model edge-matching 7x7 --colours 7 --seed 1`; `-- quick`: 6×6) and MacMahon's 24
+//! squares on 4×6 (full runs only).
+//!
 //! Run: `cargo bench --bench xcc` (`-- quick`: one round at smaller sizes). Set
 //! `XCOVER_BENCH_REPS` for more rounds.
 
@@ -24,6 +28,7 @@ use std::time::{Duration, Instant};
 use dancelinks::engine::{Budget, DEFAULT_MEMO_BYTES, MemoMode, Plan, Problem, count_memoised};
 use dancelinks::models::Model;
 use dancelinks::models::dominoes::Dominoes;
+use dancelinks::models::edge_matching::EdgeMatching;
 use dancelinks::models::langford::Langford;
 use dancelinks::models::matchings::Matchings;
 use dancelinks::models::polyomino::{Board, Tiling};
@@ -264,7 +269,7 @@ fn main() {
         .unwrap_or(if quick { 1 } else { 2 });
     let size = |full: usize, small: usize| if quick { small } else { full };
 
-    let (lf, pent, q, m, clues, words, dom) = (
+    let (lf, pent, q, m, clues, words, dom, em) = (
         size(12, 11),
         if quick { (4, 15) } else { (6, 10) },
         size(14, 12),
@@ -272,8 +277,9 @@ fn main() {
         size(37, 42),
         size(240, 200),
         if quick { (6, 8) } else { (8, 8) },
+        size(7, 6),
     );
-    let cases: Vec<(String, Problem)> = vec![
+    let mut cases: Vec<(String, Problem)> = vec![
         (
             format!("langford {lf}"),
             Langford::new(lf).unwrap().problem().clone(),
@@ -311,7 +317,24 @@ fn main() {
                 .problem()
                 .clone(),
         ),
+        (
+            format!("edge-matching {em}x{em}"),
+            EdgeMatching::random(em, em, 7, 1, false)
+                .unwrap()
+                .problem()
+                .clone(),
+        ),
     ];
+    // MacMahon's squares have no smaller instance with solutions: full runs only.
+    if !quick {
+        cases.push((
+            "macmahon 4x6".to_string(),
+            EdgeMatching::macmahon(3, 4, 6, Some(0))
+                .unwrap()
+                .problem()
+                .clone(),
+        ));
+    }
 
     println!(
         "{} run, {rounds} round(s), one thread per solver",

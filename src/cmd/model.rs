@@ -38,6 +38,14 @@ pub enum ModelCommand {
     /// bounded (items with multiplicities, `u:v|h`).
     #[command(after_help = DOMINOES_EXAMPLES)]
     Dominoes(DominoArgs),
+    /// MacMahon's coloured squares (every square whose edges are coloured from C colours, one
+    /// per colouring up to rotation) on a board, the border of one colour (colours).
+    #[command(name = "macmahon", after_help = MACMAHON_EXAMPLES)]
+    MacMahon(MacMahonArgs),
+    /// A random edge-matching puzzle made from a seed: a solved grid of coloured edges cut into
+    /// its tiles and shuffled (colours).
+    #[command(after_help = EDGE_MATCHING_EXAMPLES)]
+    EdgeMatching(EdgeMatchingArgs),
 }
 
 const LANGFORD_EXAMPLES: &str = "Examples:\n  xcover model langford 7 | xcover solve --count            # 52\n  xcover model langford 12 -o langford12.dlx";
@@ -46,6 +54,8 @@ const SUDOKU_EXAMPLES: &str = "Examples:\n  xcover model sudoku 53..7....6..195.
 const MATCHINGS_EXAMPLES: &str = "Examples:\n  xcover model matchings 10 | xcover solve --count          # 945\n  xcover model matchings 18 | xcover solve --count --memo on";
 const QUEENS_EXAMPLES: &str = "Examples:\n  xcover model queens 8 | xcover solve --count             # 92\n  xcover model queens 13 -o queens13.dlx";
 const WORD_SQUARES_EXAMPLES: &str = "Examples:\n  xcover model word-squares examples/data/words3.txt | xcover solve --count\n  xcover model word-squares examples/data/words3.txt | xcover solve --limit 1";
+const MACMAHON_EXAMPLES: &str = "Examples:\n  xcover model macmahon 2x3 --colours 2 --border none | xcover solve --count   # 416\n  xcover model macmahon 4x6 --solve                # one tiling, drawn\n  xcover model macmahon 4x6 -o macmahon.dlx";
+const EDGE_MATCHING_EXAMPLES: &str = "Examples:\n  xcover model edge-matching 7x7 --colours 7 --seed 1 -o em7.dlx\n  xcover model edge-matching 4x4 --colours 3 --solve --limit 4";
 const DOMINOES_EXAMPLES: &str = "Examples:\n  xcover model dominoes 6 6 | xcover solve --count          # 6728\n  xcover model dominoes 4 5 --horizontal 2:4 | xcover solve --count";
 
 /// What every model writes, and where.
@@ -157,6 +167,64 @@ pub struct DominoArgs {
     pub vertical: Option<(u32, u32)>,
     #[command(flatten)]
     pub out: Out,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MacMahonArgs {
+    /// The board, RxC, with as many cells as there are squares (3 colours: 24, such as 4x6 or
+    /// 3x8; 2 colours: 6; 4 colours: 70).
+    #[arg(value_name = "BOARD", default_value = "4x6", value_parser = parse_size)]
+    pub board: (usize, usize),
+    /// The number of colours, 2 to 4.
+    #[arg(long, value_name = "C", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(2..=4))]
+    pub colours: u32,
+    /// The colour of every edge on the border (0 to C-1), or `none` for any border.
+    #[arg(long, value_name = "COLOUR", default_value = "0", value_parser = parse_border)]
+    pub border: BorderColour,
+    #[command(flatten)]
+    pub out: Out,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct EdgeMatchingArgs {
+    /// The grid, RxC (sides 1 to 16).
+    #[arg(value_name = "SIZE", value_parser = parse_size)]
+    pub size: (usize, usize),
+    /// The number of colours of the inner edges, 1 to 35 (the border is the frame colour 0).
+    #[arg(long, value_name = "K", default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(1..=models::edge_matching::MAX_COLOURS as i64))]
+    pub colours: u32,
+    /// The seed of the puzzle: the same seed, size and colours make the same puzzle.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Keep the tiles upright: no tile is turned, in the puzzle or by the solver (by default
+    /// each tile is turned at random and may be placed in any of its four turns).
+    #[arg(long)]
+    pub no_rotations: bool,
+    #[command(flatten)]
+    pub out: Out,
+}
+
+/// `RxC`, two whole numbers.
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    s.split_once('x')
+        .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
+        .ok_or_else(|| format!("'{s}' is not a size RxC (such as 4x6)"))
+}
+
+/// `--border`: a colour number, or `None` for `none`.
+#[derive(Clone, Copy, Debug)]
+pub struct BorderColour(pub Option<u8>);
+
+/// A colour number, or `none`.
+fn parse_border(s: &str) -> Result<BorderColour, String> {
+    if s == "none" {
+        return Ok(BorderColour(None));
+    }
+    s.parse::<u8>()
+        .map(|c| BorderColour(Some(c)))
+        .map_err(|_| format!("'{s}' is not a colour number (0, 1, ...) or 'none'"))
 }
 
 /// `U:V` or `V` (for `V:V`), as DLX3 writes multiplicities.
@@ -284,6 +352,27 @@ pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
                 a.cols as usize,
                 a.horizontal,
                 a.vertical,
+            )
+            .map_err(invalid)?,
+            &a.out,
+        ),
+        ModelCommand::MacMahon(a) => write_model(
+            &models::edge_matching::EdgeMatching::macmahon(
+                a.colours as usize,
+                a.board.0,
+                a.board.1,
+                a.border.0,
+            )
+            .map_err(invalid)?,
+            &a.out,
+        ),
+        ModelCommand::EdgeMatching(a) => write_model(
+            &models::edge_matching::EdgeMatching::random(
+                a.size.0,
+                a.size.1,
+                a.colours as usize,
+                a.seed,
+                !a.no_rotations,
             )
             .map_err(invalid)?,
             &a.out,

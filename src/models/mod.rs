@@ -31,6 +31,7 @@ use std::ops::ControlFlow;
 use crate::engine::{Budget, BuildError, MultiplicitySolver, OptionId, Problem, Solver};
 
 pub mod dominoes;
+pub mod edge_matching;
 pub mod langford;
 pub mod matchings;
 pub mod polyomino;

@@ -127,6 +127,19 @@ fn base(path: &str, dir: &std::path::Path) -> Base {
             options: vec![],
             stdin: None,
         },
+        "model macmahon" => Base {
+            positional: vec![("board", s("2x3"))],
+            options: vec![
+                ("colours", vec![s("--colours"), s("2")]),
+                ("border", vec![s("--border"), s("none")]),
+            ],
+            stdin: None,
+        },
+        "model edge-matching" => Base {
+            positional: vec![("size", s("3x3"))],
+            options: vec![("colours", vec![s("--colours"), s("3")])],
+            stdin: None,
+        },
         "completions" => Base {
             positional: vec![("shell", s("bash"))],
             options: vec![],

@@ -397,3 +397,293 @@ fn a_bad_pentomino_board_file_is_named() {
     assert!(err.contains(&format!("{}: ", file.display())), "{err}");
     assert!(err.contains("8 cells"), "{err}");
 }
+
+/// MacMahon's squares of `colours` colours, made here without the crate: each colouring of the
+/// edges `[top, right, bottom, left]`, once per class under quarter turns.
+fn macmahon_squares(colours: u8) -> Vec<[u8; 4]> {
+    let mut classes = BTreeSet::new();
+    for code in 0..u32::from(colours).pow(4) {
+        let mut t = [0u8; 4];
+        for (s, e) in t.iter_mut().enumerate() {
+            *e = (code / u32::from(colours).pow(s as u32) % u32::from(colours)) as u8;
+        }
+        let turns = (0..4).map(|k| [t[k % 4], t[(k + 1) % 4], t[(k + 2) % 4], t[(k + 3) % 4]]);
+        classes.insert(turns.min().unwrap());
+    }
+    classes.into_iter().collect()
+}
+
+/// Edge-matching tilings counted by backtracking (no exact cover): the cells row by row, each
+/// given an unused square in one of its distinct turns that matches the squares above and to
+/// the left, with `border` (if any) on every edge of the rim.
+fn tilings(squares: &[[u8; 4]], rows: usize, cols: usize, border: Option<u8>) -> u64 {
+    fn go(
+        at: usize,
+        turns: &[BTreeSet<[u8; 4]>],
+        used: &mut [bool],
+        placed: &mut Vec<[u8; 4]>,
+        size: (usize, usize),
+        border: Option<u8>,
+    ) -> u64 {
+        let (rows, cols) = size;
+        if at == rows * cols {
+            return 1;
+        }
+        let (r, c) = (at / cols, at % cols);
+        let rim = [r == 0, c + 1 == cols, r + 1 == rows, c == 0];
+        let mut total = 0;
+        for k in 0..turns.len() {
+            if used[k] {
+                continue;
+            }
+            for t in &turns[k] {
+                let fits = (r == 0 || placed[at - cols][2] == t[0])
+                    && (c == 0 || placed[at - 1][1] == t[3])
+                    && (0..4).all(|s| !rim[s] || border.is_none_or(|b| t[s] == b));
+                if fits {
+                    used[k] = true;
+                    placed.push(*t);
+                    total += go(at + 1, turns, used, placed, size, border);
+                    placed.pop();
+                    used[k] = false;
+                }
+            }
+        }
+        total
+    }
+    let turns: Vec<BTreeSet<[u8; 4]>> = squares
+        .iter()
+        .map(|t| {
+            (0..4)
+                .map(|k| [t[k % 4], t[(k + 1) % 4], t[(k + 2) % 4], t[(k + 3) % 4]])
+                .collect()
+        })
+        .collect();
+    let mut used = vec![false; squares.len()];
+    go(0, &turns, &mut used, &mut Vec::new(), (rows, cols), border)
+}
+
+/// Checks that every solution `xcover solve` prints for `dlx` is made of the file's options,
+/// covers each primary item once and gives each secondary item one colour (or is the only
+/// option that has it, uncoloured). Returns the number of solutions.
+fn check_covers(dlx: &[u8]) -> u64 {
+    let text = String::from_utf8(dlx.to_vec()).unwrap();
+    let mut lines = text.lines().filter(|l| !l.trim_start().starts_with('|'));
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let bar = header
+        .iter()
+        .position(|&w| w == "|")
+        .unwrap_or(header.len());
+    let primary: BTreeSet<&str> = header[..bar].iter().copied().collect();
+    let options: BTreeSet<String> = lines
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let out = xcover()
+        .args(["solve", "-t", "1"])
+        .write_stdin(dlx.to_vec())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let mut solutions: Vec<Vec<String>> = Vec::new();
+    for line in printed.lines() {
+        if line.ends_with(':') && !line.starts_with(' ') {
+            solutions.push(Vec::new());
+        } else if !line.trim().is_empty() {
+            solutions.last_mut().unwrap().push(line.trim().to_string());
+        }
+    }
+    for s in &solutions {
+        let mut covered = Vec::new();
+        let mut colours: std::collections::BTreeMap<&str, Vec<Option<&str>>> = Default::default();
+        for option in s {
+            assert!(
+                options.contains(option),
+                "not an option of the file: {option}"
+            );
+            for token in option.split_whitespace() {
+                let (item, colour) = match token.split_once(':') {
+                    Some((i, c)) => (i, Some(c)),
+                    None => (token, None),
+                };
+                if primary.contains(item) {
+                    covered.push(item);
+                } else {
+                    colours.entry(item).or_default().push(colour);
+                }
+            }
+        }
+        covered.sort_unstable();
+        assert_eq!(
+            covered,
+            primary.iter().copied().collect::<Vec<_>>(),
+            "{s:?}"
+        );
+        for (item, cs) in colours {
+            let alone = cs == [None];
+            let one_colour = cs.iter().all(|c| c.is_some() && *c == cs[0]);
+            assert!(alone || one_colour, "{item}: {cs:?}");
+        }
+    }
+    solutions.len() as u64
+}
+
+/// A MacMahon case: the model's arguments, then colours, rows, columns and border colour.
+type MacMahonCase<'a> = (&'a [&'a str], u8, usize, usize, Option<u8>);
+
+#[test]
+fn macmahon_counts_agree_with_a_backtracking_count() {
+    let cases: &[MacMahonCase] = &[
+        (
+            &["2x3", "--colours", "2", "--border", "none"],
+            2,
+            2,
+            3,
+            None,
+        ),
+        (
+            &["3x2", "--colours", "2", "--border", "none"],
+            2,
+            3,
+            2,
+            None,
+        ),
+        (
+            &["1x6", "--colours", "2", "--border", "none"],
+            2,
+            1,
+            6,
+            None,
+        ),
+        (&["2x3", "--colours", "2"], 2, 2, 3, Some(0)),
+        (
+            &["2x3", "--colours", "2", "--border", "1"],
+            2,
+            2,
+            3,
+            Some(1),
+        ),
+    ];
+    assert_eq!(macmahon_squares(2).len(), 6);
+    assert_eq!(macmahon_squares(3).len(), 24);
+    assert_eq!(macmahon_squares(4).len(), 70);
+    let mut some = 0;
+    for (args, colours, rows, cols, border) in cases {
+        let mut a = vec!["macmahon"];
+        a.extend_from_slice(args);
+        let dlx = model(&a);
+        let expected = tilings(&macmahon_squares(*colours), *rows, *cols, *border);
+        assert_eq!(count(&dlx), expected, "{a:?}");
+        assert_eq!(check_covers(&dlx), expected, "{a:?}");
+        some += u64::from(expected > 0);
+    }
+    assert!(some >= 2);
+    // Each of the 24 squares once on 4×6, the border all of colour 0, the count in docs/models.md.
+    let dlx = model(&["macmahon", "4x6"]);
+    let text = String::from_utf8_lossy(&dlx);
+    assert!(
+        text.starts_with("| MacMahon's 24 squares of 3 colours on a 4x6 board, border colour 0\n")
+    );
+    let items = text.lines().nth(1).unwrap();
+    assert_eq!(
+        items
+            .split_whitespace()
+            .filter(|w| w.starts_with('p'))
+            .count(),
+        24
+    );
+    // The 4×6 count (106,624) takes seconds: the library's ignored test checks it against a
+    // brute force (`cargo test --lib -- --ignored macmahon_4x6`).
+}
+
+#[test]
+fn edge_matching_puzzles_are_exact_covers_and_a_seed_makes_one_file() {
+    let a = model(&["edge-matching", "4x4", "--colours", "3", "--seed", "5"]);
+    let b = model(&["edge-matching", "4x4", "--colours", "3", "--seed", "5"]);
+    assert_eq!(a, b, "the same seed, the same file");
+    let c = model(&["edge-matching", "4x4", "--colours", "3", "--seed", "6"]);
+    assert_ne!(a, c);
+    let d = model(&[
+        "edge-matching",
+        "4x4",
+        "--colours",
+        "3",
+        "--seed",
+        "5",
+        "--no-rotations",
+    ]);
+    assert_ne!(a, d);
+    let mut total = 0;
+    for dlx in [&a, &c, &d] {
+        let n = check_covers(dlx);
+        assert!(n >= 1, "a cut grid has a solution");
+        assert_eq!(count(dlx), n);
+        total += n;
+    }
+    assert!(
+        total > 3,
+        "turned square puzzles have their turned solutions too"
+    );
+    // The seeded file of the benchmark starts as docs/models.md shows.
+    let text = String::from_utf8(model(&[
+        "edge-matching",
+        "7x7",
+        "--colours",
+        "7",
+        "--seed",
+        "1",
+    ]))
+    .unwrap();
+    assert!(
+        text.starts_with("| edge-matching puzzle 7x7, 7 colours, seed 1, tiles turned\nt1 t2 ")
+    );
+}
+
+/// `--solve` draws each tiling with its colours where the edges are; neighbours match.
+#[test]
+fn edge_matching_solve_draws_matching_tiles() {
+    let out = xcover()
+        .args([
+            "model",
+            "macmahon",
+            "2x3",
+            "--colours",
+            "2",
+            "--border",
+            "none",
+            "--solve",
+            "--limit",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let pictures: BTreeSet<&str> = text.split("\n\n").filter(|p| !p.is_empty()).collect();
+    let expected = tilings(&macmahon_squares(2), 2, 3, None);
+    assert_eq!(pictures.len() as u64, expected);
+    for p in &pictures {
+        let rows: Vec<Vec<char>> = p.lines().map(|l| l.chars().collect()).collect();
+        assert_eq!(rows.len(), 2 * 4 + 1, "{p}");
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), 3 * 4 + 1, "{p}");
+            if i % 4 == 0 {
+                assert!(row.iter().all(|&ch| ch == '+' || ch == '-'), "{p}");
+            }
+        }
+        // The bottom colour of a tile is the top colour of the tile below; the right of one
+        // the left of the next.
+        for r in 0..2 {
+            for c in 0..3 {
+                let (y, x) = (4 * r + 2, 4 * c + 2);
+                if r + 1 < 2 {
+                    assert_eq!(rows[y + 1][x], rows[y + 3][x], "{p}");
+                }
+                if c + 1 < 3 {
+                    assert_eq!(rows[y][x + 1], rows[y][x + 3], "{p}");
+                }
+            }
+        }
+    }
+}
