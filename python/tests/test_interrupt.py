@@ -47,17 +47,18 @@ def run_child(body, after=1.0, wall=False):
 # A000170(18) and A002562(18): what count(18) returns when it ends whole.
 ALL_18, UNIQUE_18 = 666090624, 83263591
 
-# Every way of counting, each interrupted at two of the delays 0.5 to 3 s (a count of 18
-# queens takes longer than that on every engine).
+# Every way of counting, each interrupted at two delays of 0.3 to 3 s: the first comes before
+# any of these counts can end (count(18) takes over a second on two quiet cores), the second
+# may come after (then the whole count must be the answer).
 ENGINES = {
     "default": ("dancelinks.count(18)", ALL_18, (0.5, 2.0)),
-    "bits": ("dancelinks.count(18, engine='bits')", ALL_18, (1.0, 3.0)),
+    "bits": ("dancelinks.count(18, engine='bits')", ALL_18, (0.5, 3.0)),
     "dlx": ("dancelinks.count(18, engine='dlx')", ALL_18, (0.7, 1.5)),
     "unique": ("dancelinks.count(18, unique=True)", UNIQUE_18, (0.5, 2.5)),
-    "threads=1": ("dancelinks.count(18, threads=1)", ALL_18, (1.2, 3.0)),
+    "threads=1": ("dancelinks.count(18, threads=1)", ALL_18, (0.6, 3.0)),
     "progress": ("dancelinks.count(18, progress=lambda *a: None)", ALL_18, (0.5, 1.7)),
     # Meeting in the middle builds its tables for 2 s before it counts.
-    "tables": ("dancelinks.count(17)", 95815104, (0.5, 1.0)),
+    "tables": ("dancelinks.count(17)", 95815104, (0.3, 1.0)),
 }
 
 
