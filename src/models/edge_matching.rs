@@ -586,8 +586,8 @@ mod tests {
     }
 
     /// The classic problem, 24 squares on 4×6 with the border of colour 0, counted both ways
-    /// (the brute force takes a quarter of an hour and more): `cargo test --lib -- --ignored
-    /// macmahon_4x6`.
+    /// (the brute force is slow: unfinished after 35 CPU-minutes): `cargo test --lib --
+    /// --ignored macmahon_4x6`.
     #[test]
     #[ignore]
     fn macmahon_4x6_agrees_with_a_brute_force() {
