@@ -39,7 +39,9 @@ __all__ = [
     "SudokuBatch",
     "dominoes",
     "draw_sudoku",
+    "edge_matching",
     "langford",
+    "macmahon",
     "matchings",
     "pentominoes",
     "polyominoes",
@@ -392,5 +394,43 @@ def dominoes(
             _index(cols, "cols"),
             _bounds(horizontal, "horizontal"),
             _bounds(vertical, "vertical"),
+        )
+    )
+
+
+def macmahon(
+    rows: int = 4, cols: int = 6, colours: int = 3, border: Optional[int] = 0
+) -> Model:
+    """MacMahon's coloured squares (``xcover model macmahon RxC``): every square whose four
+    edges take ``colours`` colours (2 to 4; 3 gives the 24 squares), once up to turning, on a
+    rows × cols rectangle, touching edges of one colour, the border all ``border`` (None: any).
+    A coloured exact cover (XCC): the edges are secondary items with colours. 4×6 with 3
+    colours has 106,624 tilings. The picture is the text one: each square a box with its four
+    colours."""
+    return Model(
+        _native.NativeModel.macmahon(
+            _index(rows, "rows"),
+            _index(cols, "cols"),
+            _index(colours, "colours"),
+            None if border is None else _index(border, "border", 0, 255),
+        )
+    )
+
+
+def edge_matching(
+    rows: int, cols: int, colours: int = 7, seed: int = 1, rotations: bool = True
+) -> Model:
+    """A random edge-matching puzzle (``xcover model edge-matching RxC --colours K --seed
+    S``): rows × cols square tiles cut from a solved grid whose inner edges take ``colours``
+    colours, made from ``seed`` (so it has a solution), the tiles free to turn unless
+    ``rotations`` is False. A coloured exact cover (XCC), the benchmark family where Knuth's
+    SSXCC is strong."""
+    return Model(
+        _native.NativeModel.edge_matching(
+            _index(rows, "rows"),
+            _index(cols, "cols"),
+            _index(colours, "colours"),
+            _index(seed, "seed"),
+            bool(rotations),
         )
     )

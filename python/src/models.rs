@@ -14,6 +14,7 @@ use pyo3::types::PyBytes;
 use dancelinks::engine::OptionId;
 use dancelinks::io::svg::{self, Cell, CellGrid, Style, SvgBoards};
 use dancelinks::models::dominoes::Dominoes;
+use dancelinks::models::edge_matching::EdgeMatching;
 use dancelinks::models::langford::Langford;
 use dancelinks::models::matchings::Matchings;
 use dancelinks::models::polyomino::{Board, Piece, Tiling};
@@ -46,6 +47,7 @@ enum Kind {
     Queens(Queens, usize),
     WordSquares(WordSquares),
     Dominoes(Dominoes),
+    EdgeMatching(EdgeMatching, &'static str),
 }
 
 impl Kind {
@@ -58,6 +60,7 @@ impl Kind {
             Kind::Queens(m, _) => m,
             Kind::WordSquares(m) => m,
             Kind::Dominoes(m) => m,
+            Kind::EdgeMatching(m, _) => m,
         }
     }
 }
@@ -82,6 +85,7 @@ impl NativeModel {
             Kind::Queens(..) => "queens",
             Kind::WordSquares(_) => "word-squares",
             Kind::Dominoes(_) => "dominoes",
+            Kind::EdgeMatching(_, name) => name,
         };
         NativeModel { kind, name }
     }
@@ -271,6 +275,32 @@ impl NativeModel {
         Ok(Self::new(Kind::Dominoes(m)))
     }
 
+    /// macmahon(rows, cols, colours, border): MacMahon's squares of `colours` colours on a
+    /// rows×cols rectangle, adjacent edges matching, the border of colour `border` (None: any).
+    #[staticmethod]
+    #[pyo3(signature = (rows=4, cols=6, colours=3, border=Some(0)))]
+    fn macmahon(rows: usize, cols: usize, colours: usize, border: Option<u8>) -> PyResult<Self> {
+        let m = EdgeMatching::macmahon(colours, rows, cols, border)
+            .map_err(|e| model_error(e, "rectangle"))?;
+        Ok(Self::new(Kind::EdgeMatching(m, "macmahon")))
+    }
+
+    /// edge_matching(rows, cols, colours, seed, rotations): a random edge-matching puzzle of
+    /// rows×cols tiles with edges of `colours` colours, cut from a solved grid made from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (rows, cols, colours=7, seed=1, rotations=true))]
+    fn edge_matching(
+        rows: usize,
+        cols: usize,
+        colours: usize,
+        seed: u64,
+        rotations: bool,
+    ) -> PyResult<Self> {
+        let m = EdgeMatching::random(rows, cols, colours, seed, rotations)
+            .map_err(|e| model_error(e, "puzzle"))?;
+        Ok(Self::new(Kind::EdgeMatching(m, "edge-matching")))
+    }
+
     /// The model's exact-cover problem (for the Python `Problem`).
     fn problem(&self) -> NativeProblem {
         NativeProblem {
@@ -321,7 +351,10 @@ impl NativeModel {
                     .collect();
                 Some((files, vec![*n]))
             }
-            Kind::Tiling(..) | Kind::WordSquares(_) | Kind::Dominoes(_) => None,
+            Kind::Tiling(..)
+            | Kind::WordSquares(_)
+            | Kind::Dominoes(_)
+            | Kind::EdgeMatching(..) => None,
         })
     }
 
@@ -391,7 +424,8 @@ impl NativeModel {
                     pic.finish(out)
                 })
             }
-            Kind::WordSquares(_) => {
+            // Tiles drawn as their text boxes (each tile's four colours around it).
+            Kind::WordSquares(_) | Kind::EdgeMatching(..) => {
                 let g = char_grid(&self.text_rows(&s), false, |_, _, _| Some(0));
                 written(|out| svg::cell_grid(out, &g, &title))
             }

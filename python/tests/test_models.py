@@ -44,6 +44,19 @@ def test_known_counts():
     assert m.dominoes(4, 4).count().count == 36
 
 
+def test_coloured_models():
+    # 2 colours on 2x3, any border: 416, the count an independent backtracking counter gives
+    # (tests/integration/model.rs); the border of one colour leaves fewer.
+    assert m.macmahon(2, 3, colours=2, border=None).count().count == 416
+    assert m.macmahon(2, 3, colours=2).count().count < 416
+    # A puzzle cut from a solved grid has a solution; the same seed, the same puzzle.
+    puzzle = m.edge_matching(3, 3, colours=3, seed=5)
+    (first,) = puzzle.solutions(limit=1)
+    assert puzzle.count().count >= 1
+    assert m.edge_matching(3, 3, colours=3, seed=5).count().count == puzzle.count().count
+    xml.dom.minidom.parseString(first._repr_svg_())
+
+
 def test_pentominoes_6x10_as_the_command_line():
     # Every solution counted, symmetric images too: 4 x 2,339 tilings up to symmetry.
     assert m.pentominoes().count().count == 9356
