@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side by side: xcover's release binary against Knuth's exact-cover programs DLX2, SSXCC and
-# DLX6 on the benchmark set of issue 38 (docs/performance.md, "Against Knuth's programs").
+# DLX6 on the benchmark set (docs/performance.md, "Against Knuth's programs").
 #
 #   benches/knuth.sh [DIR]
 #

@@ -10,8 +10,8 @@
 //! 3. Ties: the all-zero n×n board (default 16: 14,772,512 optimal layouts) as text reports it
 //!    (`solve_from`: the smallest optimal layout) and as the records report it
 //!    (`solve_counted`: the same layout and `optimal_count`), one thread; the two must give
-//!    the same layout, and each should take well under 5 s (issue 39 item 3: listing the
-//!    optimal layouts to count them took over a minute).
+//!    the same layout, and each should take well under 5 s (counting the optimal layouts by
+//!    listing them would take over a minute).
 //!
 //! Environment:
 //! - `WEIGHTED_SIZES` (default `12,16,20,24,28,32`): the sizes of part 2;

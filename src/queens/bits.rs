@@ -311,6 +311,33 @@ impl Frame {
     }
 }
 
+/// A stop asked of `stop` and remembered once it said so: the table walks of meeting in the
+/// middle and of the quadrants ask it from several threads, and every walk must end once one
+/// has seen it (a table cut short is dropped whole).
+struct StickyStop<'a> {
+    seen: std::sync::atomic::AtomicBool,
+    stop: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl<'a> StickyStop<'a> {
+    fn new(stop: &'a (dyn Fn() -> bool + Sync)) -> Self {
+        StickyStop {
+            seen: std::sync::atomic::AtomicBool::new(false),
+            stop,
+        }
+    }
+
+    /// Whether a stop was asked for, now or before.
+    fn now(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let stopped = self.seen.load(Relaxed) || (self.stop)();
+        if stopped {
+            self.seen.store(true, Relaxed);
+        }
+        stopped
+    }
+}
+
 /// A task's search checks for a stop at the ranks with more than this many ranks below them.
 const STOP_CHECK_RANKS: usize = 12;
 

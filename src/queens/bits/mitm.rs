@@ -19,7 +19,7 @@
 //! maps it to `(D, flip(P))`, with the same number of solutions. Only the smallest unit of each
 //! orbit is joined, and its count is multiplied by the orbit's size.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -113,14 +113,8 @@ impl Table {
 fn table(g: Geometry, bits: &[Vec<u64>], stop: &(dyn Fn() -> bool + Sync)) -> Option<Table> {
     let n = g.n;
     let mask = full_mask(n);
-    let cut = AtomicBool::new(false);
-    let halt = || {
-        let stopped = cut.load(Ordering::Relaxed) || stop();
-        if stopped {
-            cut.store(true, Ordering::Relaxed);
-        }
-        stopped
-    };
+    let sticky = super::StickyStop::new(stop);
+    let halt = || sticky.now();
     // The search below rank 0's file `f0`, calling `leaf(files, pattern)` at each placement.
     // The last rank calls `leaf` directly for each open file.
     fn walk<F: FnMut(u32, u64)>(

@@ -20,8 +20,6 @@
 //! left-right mirror maps `R` to its complement: only the smallest unit of each orbit is
 //! counted, times the orbit's size. See docs/bits.md.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use rayon::prelude::*;
 
 use crate::queens::common::full_mask;
@@ -211,14 +209,8 @@ impl Table {
     /// [`STOP_CHECK_RANK`]: the table of n = 22 takes seconds.
     fn new_until(g: Geometry, stop: &(dyn Fn() -> bool + Sync)) -> Option<Table> {
         let (h, e) = (g.h, g.e);
-        let cut = AtomicBool::new(false);
-        let halt = || {
-            let stopped = cut.load(Ordering::Relaxed) || stop();
-            if stopped {
-                cut.store(true, Ordering::Relaxed);
-            }
-            stopped
-        };
+        let sticky = super::StickyStop::new(stop);
+        let halt = || sticky.now();
         // Depth-first over the ranks: skip rank i, or put a queen on an open file.
         fn walk<F: FnMut(usize, u64)>(
             h: usize,
