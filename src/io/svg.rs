@@ -51,12 +51,7 @@ impl SvgBoards {
         let w = GAP + cols * (board + GAP);
         let h = GAP + rows * (board + LABEL + GAP);
         let font = if style.cell >= 24 { 12 } else { 11 };
-        writeln!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-             viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"{font}\" \
-             style=\"background:white\">"
-        )?;
+        open_svg(out, w, h, font)?;
         Ok(SvgBoards { n, style })
     }
 
@@ -195,12 +190,7 @@ pub fn heatmap(out: &mut impl Write, n: usize, counts: &[u128], title: &str) -> 
     let widest = digits.format(hi).len();
     // Counts are written in when about 7 px per digit fit.
     let font = ((cell as f64 * 0.9 / widest as f64 / 0.62).floor() as usize).min(12);
-    writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\" \
-         style=\"background:white\">"
-    )?;
+    open_svg(out, w, h, 11)?;
     writeln!(
         out,
         "<text x=\"{GAP}\" y=\"{}\">{}</text>",
@@ -334,12 +324,7 @@ pub fn cell_grid(out: &mut impl Write, grid: &CellGrid, title: &str) -> io::Resu
     // Wide enough for the title too (about 7 px a character at 12 px).
     let w = (GAP + cols * cell + GAP).max(2 * GAP + 7 * title.chars().count());
     let h = GAP + LABEL + rows * cell + GAP;
-    writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"{font}\" \
-         style=\"background:white\">"
-    )?;
+    open_svg(out, w, h, font)?;
     writeln!(
         out,
         "<text x=\"{GAP}\" y=\"{}\" font-size=\"12\">{}</text>",
@@ -434,12 +419,7 @@ pub fn matching(
             - std::f64::consts::FRAC_PI_2;
         (centre.0 + radius * a.cos(), centre.1 + radius * a.sin())
     };
-    writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"11\" \
-         style=\"background:white\">"
-    )?;
+    open_svg(out, w, h, 11)?;
     writeln!(
         out,
         "<text x=\"{GAP}\" y=\"{}\" font-size=\"12\">{}</text>",
@@ -467,6 +447,17 @@ pub fn matching(
 }
 
 /// Escapes text for an SVG text node.
+/// The opening tag of every picture: its size, a `viewBox` so that it scales, the font and a
+/// white background.
+fn open_svg(out: &mut impl Write, w: usize, h: usize, font: usize) -> io::Result<()> {
+    writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"{font}\" \
+         style=\"background:white\">"
+    )
+}
+
 fn escape(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains(['<', '>', '&']) {
         return s.into();
