@@ -35,4 +35,5 @@ pub mod io;
 pub mod models;
 pub mod queens;
 pub mod quote;
+pub mod random;
 pub mod records;

@@ -1,5 +1,5 @@
 //! `xcover queens random`: random weight boards in the classic format, reproducible from the
-//! seed on every platform and version (SplitMix64, see `queens::weighted::SplitMix64`).
+//! seed on every platform and version (SplitMix64, see `random::SplitMix64`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use super::InputError;
 use crate::io::output::Output;
-use crate::queens::weighted::SplitMix64;
+use crate::random::SplitMix64;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

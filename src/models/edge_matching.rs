@@ -25,7 +25,7 @@
 //! A tile's colours are listed clockwise from the top: `[top, right, bottom, left]`.
 
 use crate::engine::{Entry, OptionId, Problem, ProblemBuilder};
-use crate::queens::weighted::SplitMix64;
+use crate::random::SplitMix64;
 
 use super::{Model, ModelError};
 

@@ -244,14 +244,8 @@ mod tests {
 
     /// Random words over a small alphabet, so that squares exist (SplitMix64 steps).
     fn random_words(seed: u64, k: usize, n: usize, alphabet: &[u8]) -> Vec<String> {
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut g = crate::random::SplitMix64::new(seed);
+        let mut next = || g.next_u64();
         let mut set = BTreeSet::new();
         while set.len() < n {
             let w: String = (0..k)

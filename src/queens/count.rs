@@ -440,15 +440,8 @@ pub fn estimate(request: &Request) -> Result<Estimate, CountError> {
 
 /// Knuth's estimate of the size of the plain n-queens backtrack tree (rank by rank, bit masks).
 pub fn tree_size(n: usize, probes: u32, seed: u64) -> f64 {
-    let mut state = seed;
-    let mut next = || {
-        // splitmix64
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut g = crate::random::SplitMix64::new(seed);
+    let mut next = || g.next_u64();
     let full: u64 = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
     let mut sum = 0.0;
     for _ in 0..probes {

@@ -23,14 +23,13 @@ pub mod count;
 mod hungarian;
 mod lagrange;
 mod lns;
-pub mod random;
 mod shard;
 mod ties;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-pub use random::{SplitMix64, random_boards};
+pub use crate::random::SplitMix64;
 pub use shard::{
     PartRequest, PartResult, SPLIT_PARTS_MIN, SPLIT_PARTS_PER_SHARD, SplitStats, check_record,
     fingerprint, layout_text, method_name, parse_layout, record_rule, split_target,
@@ -1200,6 +1199,15 @@ impl Bound for RankFileMaxBound<'_> {
         }
         Some(by_rank.min(by_file))
     }
+}
+
+/// `k` boards of n×n numbers in `min..=max`, row by row, from SplitMix64 seeded with `seed`:
+/// board after board, rank after rank, one draw of [`SplitMix64::range`] per square.
+pub fn random_boards(n: usize, k: usize, seed: u64, min: i64, max: i64) -> Vec<Vec<i64>> {
+    let mut g = SplitMix64::new(seed);
+    (0..k)
+        .map(|_| (0..n * n).map(|_| g.range(min, max)).collect())
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,10 +6,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The rooms each room may not name: (room, forbidden rooms).
-const RULES: [(&str, &[&str]); 4] = [
+const RULES: [(&str, &[&str]); 5] = [
     ("engine", &["queens", "io", "records", "cmd", "models"]),
     (
         "quote",
+        &["engine", "queens", "io", "records", "cmd", "models"],
+    ),
+    (
+        "random",
         &["engine", "queens", "io", "records", "cmd", "models"],
     ),
     ("records", &["queens", "io", "cmd", "models"]),

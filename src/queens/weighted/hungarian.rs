@@ -378,7 +378,7 @@ impl<T: HungarianInt> WarmHungarian<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queens::weighted::random::SplitMix64;
+    use crate::random::SplitMix64;
 
     /// Costs in another integer type, missing squares as its `FORBIDDEN`.
     fn converted<T: HungarianInt>(dense: &[i64]) -> Vec<T> {

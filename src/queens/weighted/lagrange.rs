@@ -31,10 +31,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::hungarian::{HungarianInt, Solved, WarmHungarian};
-use super::random::SplitMix64;
 use super::{FreeSquares, Line, TieBreak};
 use crate::engine::optimize::Bound;
 use crate::engine::{ItemId, OptionId, View};
+use crate::random::SplitMix64;
 
 /// Weights are multiplied by this before the multipliers are subtracted.
 pub const SCALE: i128 = 16;

@@ -1,6 +1,6 @@
-//! Reproducible random boards for `xcover queens random`, the tests and the benchmarks: a
-//! generator written out here (not taken from a crate) so that a seed gives the same boards on
-//! every platform and version.
+//! The crate's one pseudo-random generator, SplitMix64, written out here (not taken from a
+//! crate) so that a seed gives the same boards, puzzles, samples and estimates on every
+//! platform and version. Every room may use it (it names no other room).
 
 /// A tiny, documented pseudo-random generator for reproducible boards: SplitMix64 (Steele,
 /// Lea and Flood 2014; the constants of Vigna's reference code). Output is the same on every
@@ -37,6 +37,21 @@ impl SplitMix64 {
             }
         }
     }
+    /// Uniform in `0..span` for a 128-bit `span >= 1`, by rejection as [`SplitMix64::below`]
+    /// (two draws a try): every value equally likely.
+    pub fn below_u128(&mut self, span: u128) -> u128 {
+        assert!(span >= 1, "an empty range");
+        if let Ok(small) = u64::try_from(span) {
+            return u128::from(self.below(small));
+        }
+        let reject_below = span.wrapping_neg() % span; // 2^128 mod span
+        loop {
+            let x = (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64());
+            if x >= reject_below {
+                return x % span;
+            }
+        }
+    }
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
         assert!(lo <= hi);
@@ -44,15 +59,6 @@ impl SplitMix64 {
         let span = if span == 1u128 << 64 { 0 } else { span as u64 };
         (lo as i128 + self.below(span) as i128) as i64
     }
-}
-
-/// `k` boards of n×n numbers in `min..=max`, row by row, from SplitMix64 seeded with `seed`:
-/// board after board, rank after rank, one draw of [`SplitMix64::range`] per square.
-pub fn random_boards(n: usize, k: usize, seed: u64, min: i64, max: i64) -> Vec<Vec<i64>> {
-    let mut g = SplitMix64::new(seed);
-    (0..k)
-        .map(|_| (0..n * n).map(|_| g.range(min, max)).collect())
-        .collect()
 }
 
 #[cfg(test)]
@@ -65,5 +71,24 @@ mod tests {
         let mut g = SplitMix64::new(1234567);
         assert_eq!(g.next_u64(), 6457827717110365317);
         assert_eq!(g.next_u64(), 3203168211198807973);
+    }
+
+    #[test]
+    fn below_u128_stays_in_range_and_reaches_both_ends() {
+        let mut g = SplitMix64::new(3);
+        let span = (1u128 << 64) + 3;
+        let mut seen_low = false;
+        for _ in 0..2000 {
+            let x = g.below_u128(span);
+            assert!(x < span);
+            seen_low |= x < span / 2;
+        }
+        assert!(seen_low);
+        assert_eq!(g.below_u128(1), 0);
+        let counts = (0..3000).fold([0u32; 3], |mut c, _| {
+            c[g.below_u128(3) as usize] += 1;
+            c
+        });
+        assert!(counts.iter().all(|&c| c > 900), "{counts:?}");
     }
 }
