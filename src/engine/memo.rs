@@ -15,6 +15,7 @@
 //! it never fails). Counts are `u128`.
 
 use super::dlx::Solver;
+use super::memo_split::count_split_memo;
 use super::parallel::{Plan, SplitInfo};
 use super::problem::Problem;
 use super::stats::{Budget, End, Stats};
@@ -27,7 +28,7 @@ pub enum MemoMode {
     /// (`MEMO_NODE_MEMS`, 800 mems a node).
     #[default]
     Auto,
-    /// Always (one thread).
+    /// Always (on the plan's threads: a table per thread).
     On,
     /// Never: the plain search, on the plan's threads.
     Off,
@@ -62,8 +63,9 @@ pub struct MemoCount {
 
 /// Counts the solutions of `problem` on `plan` within `budget`, with a memo of at most
 /// `max_bytes` when `mode` says so. A shard never uses the memo (its count must add up with
-/// the other shards'); a memoised count runs on one thread. Problems with multiplicities are
-/// counted without a memo, on one thread.
+/// the other shards'); on threads the memoised count cuts the top of the tree into
+/// sub-problems and each thread counts its share with a table of `max_bytes / threads`. Problems
+/// with multiplicities are counted without a memo, on one thread.
 pub fn count(
     problem: &Problem,
     plan: &Plan,
@@ -116,6 +118,21 @@ pub fn count(
             return plain();
         }
     }
+    if !plan.is_sequential() {
+        // On threads each worker counts its sub-problems with a table of its own (the probe's
+        // table is dropped: its entries are a 32,768-node search's worth).
+        let (split, info) = plan.split(&mut solver);
+        let out = plan.pool().install(|| {
+            count_split_memo(problem, plan.knuth, &split, info.threads, budget, max_bytes)
+        });
+        return MemoCount {
+            end: out.end,
+            count: out.count,
+            stats: out.stats,
+            memo: Some(out.memo),
+            split: Some(info),
+        };
+    }
     let out = solver.count_memo(budget, &mut memo);
     MemoCount {
         end: out.end,
@@ -159,6 +176,17 @@ pub struct MemoStats {
     pub nodes_saved: u64,
     /// Bytes of the table at its largest.
     pub bytes: u64,
+}
+
+impl std::ops::AddAssign for MemoStats {
+    /// The work of several tables (one per thread): every figure adds up, bytes included.
+    fn add_assign(&mut self, other: MemoStats) {
+        self.hits += other.hits;
+        self.stores += other.stores;
+        self.evictions += other.evictions;
+        self.nodes_saved += other.nodes_saved;
+        self.bytes += other.bytes;
+    }
 }
 
 impl Memo {
