@@ -16,6 +16,7 @@ pub mod queens_list;
 pub mod queens_max;
 pub mod queens_random;
 pub mod solve;
+pub mod solve_zdd;
 
 /// Exact cover by dancing links, and the N-queens problems on it.
 #[derive(Parser, Debug)]
@@ -93,7 +94,8 @@ const SOLVE_EXAMPLES: &str = "\
 Examples:
   xcover solve problem.dlx                  # every solution, as DLX1 prints them
   xcover solve problem.dlx --count --stats  # the count, then Knuth's \"Altogether ...\" line
-  xcover solve costs.dlx --minimize --top 3 --format csv -o best.csv";
+  xcover solve costs.dlx --minimize --top 3 --format csv -o best.csv
+  xcover solve problem.dlx --zdd all.zdd --sample 5 --seed 1  # a ZDD, 5 uniform draws";
 const MERGE_EXAMPLES: &str = "\
 Examples:
   xcover merge shard-*.json                 # the total of all shards, checked
