@@ -80,16 +80,17 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     if args.stats {
         let s = zdd.stats();
         diag::notice(&format!(
-            "zdd: {} nodes, {} sub-problems, {} hits, {} shared nodes, {} bytes, {}, {:.3}s",
+            "zdd: {} nodes, {} sub-problems, {} hits, {} shared nodes, {} bytes, {} solution{}, {:.3}s",
             zdd.len(),
             s.subproblems,
             s.hits,
             s.shared,
             s.bytes,
             match count {
-                Ok(c) => format!("{c} solutions"),
-                Err(_) => "more than 2^128 - 1 solutions".to_string(),
+                Ok(c) => c.to_string(),
+                Err(_) => "more than 2^128 - 1".to_string(),
             },
+            if count == Ok(1) { "" } else { "s" },
             start.elapsed().as_secs_f64()
         ));
     }
