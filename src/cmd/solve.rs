@@ -25,6 +25,9 @@
 //!   solution (`engine::preprocess`); solutions are written with their input text and lines,
 //!   perhaps in another order. Refused with `--shard` and with multiplicities.
 //!
+//! - `--zdd FILE`, `--sample K`: the solutions as a ZDD, and uniform draws from it
+//!   ([`super::solve_zdd`]).
+//!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
