@@ -53,6 +53,12 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    if args.sample.is_none() && args.output.is_some() {
+        return Err(InputError(
+            "-o writes the samples of --sample: --zdd takes its own FILE".into(),
+        )
+        .into());
+    }
     let deadline = args
         .time_limit
         .and_then(|t| Instant::now().checked_add(t));

@@ -208,7 +208,7 @@ fn samples_are_solutions_in_the_listing_layouts() {
     let csv = sample("3", "csv");
     let mut rows = csv.lines();
     assert_eq!(rows.next(), Some("solution,position,line,option"));
-    assert_eq!(rows.count(), 40 * 14);
+    assert_eq!(rows.count(), 40 * 7);
     let json = sample("3", "json");
     assert_eq!(json.lines().count(), 40);
     for (k, line) in json.lines().enumerate() {
@@ -268,6 +268,7 @@ fn zdd_refusals_write_nothing() {
         (&["--seed", "3"], "--sample"),
         (&["--sample", "x"], "invalid value"),
         (&["--sample", "3", "--zdd", "-"], "stdout"),
+        (&["--zdd", "x.zdd", "-o", "y"], "--zdd takes its own FILE"),
     ] {
         xcover()
             .current_dir(dir.path())
