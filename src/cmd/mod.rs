@@ -94,8 +94,7 @@ const SOLVE_EXAMPLES: &str = "\
 Examples:
   xcover solve problem.dlx                  # every solution, as DLX1 prints them
   xcover solve problem.dlx --count --stats  # the count, then Knuth's \"Altogether ...\" line
-  xcover solve costs.dlx --minimize --top 3 --format csv -o best.csv
-  xcover solve problem.dlx --zdd all.zdd --sample 5 --seed 1  # a ZDD, 5 uniform draws";
+  xcover solve costs.dlx --minimize --top 3 --format csv -o best.csv";
 const MERGE_EXAMPLES: &str = "\
 Examples:
   xcover merge shard-*.json                 # the total of all shards, checked

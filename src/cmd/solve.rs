@@ -182,9 +182,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ZDD_CONFLICTS)]
     pub zdd: Option<PathBuf>,
 
-    /// Draw K solutions exactly uniformly, with replacement, from the ZDD's counts, listed
-    /// as a listing lists them (numbered in the order drawn).
-    #[arg(long, value_name = "K", conflicts_with_all = ZDD_CONFLICTS)]
+    /// Draw K solutions (0 to 1,000,000) exactly uniformly, with replacement, from the
+    /// ZDD's counts, listed as a listing lists them (numbered in the order drawn).
+    #[arg(long, value_name = "K", conflicts_with_all = ZDD_CONFLICTS,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub sample: Option<u64>,
 
     /// The seed of --sample: the same seed, the same draws.

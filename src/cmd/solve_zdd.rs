@@ -35,12 +35,7 @@ pub fn wanted(args: &Args) -> bool {
 /// Builds the diagram of `dlx`'s problem and writes what `args` ask for.
 pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     if dlx.problem.has_multiplicities() {
-        return Err(InputError(format!(
-            "{}: {}",
-            flag(args),
-            ZddError::Multiplicities
-        ))
-        .into());
+        return Err(InputError(format!("{}: {}", flag(args), ZddError::Multiplicities)).into());
     }
     let to_stdout = |p: &std::path::Path| p == std::path::Path::new("-");
     if args.sample.is_some()
@@ -48,8 +43,7 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
         && args.output.as_deref().is_none_or(to_stdout)
     {
         return Err(InputError(
-            "--zdd - and --sample would both write to stdout: give --zdd a file, or -o FILE"
-                .into(),
+            "--zdd - and --sample would both write to stdout: give --zdd a file, or -o FILE".into(),
         )
         .into());
     }
@@ -59,9 +53,7 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
-    let deadline = args
-        .time_limit
-        .and_then(|t| Instant::now().checked_add(t));
+    let deadline = args.time_limit.and_then(|t| Instant::now().checked_add(t));
     // Ctrl-C stops the build; nothing is written then.
     crate::io::output::stop_gracefully_on_interrupt();
     let start = Instant::now();

@@ -551,7 +551,10 @@ mod tests {
             );
             let listed = listed(&problem);
             let paths = paths(&zdd);
-            assert!(paths.values().all(|&k| k == 1), "round {round}: a repeated path");
+            assert!(
+                paths.values().all(|&k| k == 1),
+                "round {round}: a repeated path"
+            );
             assert_eq!(paths, listed, "round {round}");
             // Ranks name the paths in order.
             let sampler = Sampler::new(&zdd).unwrap();
@@ -577,8 +580,8 @@ mod tests {
         let zdd = build(langford.problem());
         check_shape(&zdd);
         assert_eq!(zdd.count().unwrap(), 300);
-        let tiling = polyomino::Tiling::pentominoes(polyomino::Board::rectangle(3, 20).unwrap())
-            .unwrap();
+        let tiling =
+            polyomino::Tiling::pentominoes(polyomino::Board::rectangle(3, 20).unwrap()).unwrap();
         let zdd = build(tiling.problem());
         check_shape(&zdd);
         let plain = Solver::new(tiling.problem()).count(&Budget::unlimited());
@@ -604,7 +607,11 @@ mod tests {
         let zdd = Zdd::build(&mut solver, 1 << 20, &mut unlimited()).unwrap();
         assert_eq!((zdd.root(), zdd.count().unwrap()), (TOP, 1));
         let mut s = vec![OptionId(0)];
-        assert!(Sampler::new(&zdd).unwrap().draw(&mut SplitMix64::new(1), &mut s));
+        assert!(
+            Sampler::new(&zdd)
+                .unwrap()
+                .draw(&mut SplitMix64::new(1), &mut s)
+        );
         assert!(s.is_empty(), "the empty completion");
         solver.unforce_all();
         solver.force(OptionId(1)).unwrap();
@@ -623,7 +630,10 @@ mod tests {
         let langford = Langford::new(8).unwrap();
         let mut solver = Solver::new(langford.problem());
         let err = Zdd::build(&mut solver, 4096, &mut unlimited()).unwrap_err();
-        assert!(matches!(err, ZddError::Memory { budget: 4096, .. }), "{err}");
+        assert!(
+            matches!(err, ZddError::Memory { budget: 4096, .. }),
+            "{err}"
+        );
         assert!(solver.forced().is_empty());
         assert_eq!(solver.count(&Budget::unlimited()).stats.solutions(), 300);
         let mut calls = 0;
@@ -772,7 +782,10 @@ mod tests {
             })
             .collect();
         let naive_stat = chi2(&listed, &naive);
-        assert!(naive_stat > chi2_999(15), "the naive sampler passed: {naive_stat}");
+        assert!(
+            naive_stat > chi2_999(15),
+            "the naive sampler passed: {naive_stat}"
+        );
     }
 
     #[test]

@@ -103,7 +103,11 @@ fn the_zdd_file_parses_and_counts_the_solutions() {
         model(dir.path(), "l7.dlx", &["langford", "7"]),
         model(dir.path(), "l6.dlx", &["langford", "6"]),
         model(dir.path(), "p.dlx", &["pentominoes", "3x20"]),
-        model(dir.path(), "em.dlx", &["edge-matching", "3x3", "--colours", "3"]),
+        model(
+            dir.path(),
+            "em.dlx",
+            &["edge-matching", "3x3", "--colours", "3"],
+        ),
         model(dir.path(), "k10.dlx", &["matchings", "10"]),
         PathBuf::from("examples/data/taocp-colour.dlx"),
         model(dir.path(), "q8.dlx", &["queens", "8"]),
@@ -163,7 +167,10 @@ fn numbered(text: &str) -> Vec<(u64, BTreeSet<String>)> {
     let mut all: Vec<(u64, BTreeSet<String>)> = Vec::new();
     for line in text.lines() {
         if let Some(o) = line.strip_prefix(' ') {
-            all.last_mut().expect("a heading first").1.insert(o.to_string());
+            all.last_mut()
+                .expect("a heading first")
+                .1
+                .insert(o.to_string());
         } else {
             let n = line.strip_suffix(':').expect("a heading `N:`");
             all.push((n.parse().unwrap(), BTreeSet::new()));
@@ -186,7 +193,9 @@ fn samples_are_solutions_in_the_listing_layouts() {
     assert_eq!(all.len(), 52);
     let sample = |seed: &str, format: &str| {
         let out = xcover()
-            .args(["solve", "--sample", "40", "--seed", seed, "--format", format])
+            .args([
+                "solve", "--sample", "40", "--seed", seed, "--format", format,
+            ])
             .arg(&f)
             .assert()
             .success()
@@ -236,7 +245,10 @@ fn samples_are_solutions_in_the_listing_layouts() {
         .success()
         .stdout("");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
-    assert_eq!(Parsed::read(&std::fs::read_to_string(&zdd).unwrap()).count(), 52);
+    assert_eq!(
+        Parsed::read(&std::fs::read_to_string(&zdd).unwrap()).count(),
+        52
+    );
 }
 
 /// No solution: nothing drawn, said on stderr, exit 0 (as a listing with no solution).
