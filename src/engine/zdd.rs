@@ -218,7 +218,7 @@ impl Builder {
 impl Zdd {
     /// The diagram of the completions of `solver`'s state (its forced options are on no
     /// path: a path is what completes them), within about `max_bytes` bytes of tables (see
-    /// [`ZddStats::bytes`]). `stop` is asked every [`STOP_EVERY`] sub-problems; true ends
+    /// [`ZddStats::bytes`]). `stop` is asked every 1,024 sub-problems searched; true ends
     /// the build with [`ZddError::Stopped`]. The solver is left as it was found.
     pub fn build(
         solver: &mut Solver<'_>,
