@@ -318,3 +318,34 @@ fn zdd_refusals_write_nothing() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// The diagram's size is DLX6's: the node lines of Knuth's `dlx6 m1` on the same files
+/// (measured with his program built from dlx6.w) less its dummy root, less the nodes this
+/// diagram does not make twice (`shared`, from `--stats`).
+#[test]
+fn the_diagram_has_dlx6s_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, dlx6_lines) in [
+        (&["pentominoes", "4x15"][..], 3871u64),
+        (&["langford", "8"], 1328),
+        (&["queens", "8"], 482),
+        (&["edge-matching", "4x4", "--colours", "3"], 77),
+    ] {
+        let f = model(dir.path(), "m.dlx", args);
+        let out = xcover()
+            .args(["solve", "--stats", "--zdd", "-"])
+            .arg(&f)
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let field = |name: &str| -> u64 {
+            let (before, _) = stderr.split_once(&format!(" {name}")).expect(name);
+            before.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        let nodes = field("nodes,");
+        let shared = field("shared nodes");
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert_eq!(Parsed::read(&text).nodes.len() as u64, nodes);
+        assert_eq!(nodes + shared, dlx6_lines - 1, "{args:?}: {stderr}");
+    }
+}
