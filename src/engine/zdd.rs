@@ -178,8 +178,8 @@ impl Builder {
         Ok(id)
     }
 
-    /// Opens the solver's current state: `Ok(Some(id))` when its diagram is known at once
-    /// (⊤, ⊥, or a sub-problem met before), `Ok(None)` when `frame` was set up to search it.
+    /// Opens the solver's current state: `Some(id)` when its diagram is known at once (⊤,
+    /// ⊥, or a sub-problem met before), `None` when `frame` was set up to search it.
     fn enter(&mut self, solver: &Solver<'_>, frame: &mut Frame) -> Option<u32> {
         let view = solver.state();
         let Some(item) = view.shortest_item() else {
