@@ -147,8 +147,9 @@ pub struct Args {
     pub threads: super::Threads,
 
     /// With --count: remember the counts of sub-problems met before (the same items left
-    /// and colours set): `auto` decides from a short probe, `on` always (one thread), `off`
-    /// never. A shard counts without it (`on` is refused with --shard).
+    /// and colours set): `auto` decides from a short probe, `on` always, `off` never. On
+    /// threads each thread keeps a table of its own for its sub-problems. A shard counts
+    /// without it (`on` is refused with --shard).
     #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN", requires = "count")]
     pub memo: MemoArg,
 

@@ -6,6 +6,7 @@
 
 mod dlx;
 mod memo;
+mod memo_split;
 mod multiplicity;
 pub mod optimize;
 mod parallel;

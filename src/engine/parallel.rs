@@ -90,7 +90,7 @@ impl Plan {
         (split, info)
     }
 
-    fn pool(&self) -> rayon::ThreadPool {
+    pub(super) fn pool(&self) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
             .num_threads(self.thread_count())
             .build()

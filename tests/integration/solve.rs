@@ -919,3 +919,39 @@ fn optimisation_shards_count_the_solutions_they_found() {
     }
     assert!(found >= 1);
 }
+
+/// The default count picks its tree from the memo's probe: DLX2's tree where dead ends are
+/// rare (12-queens: the same nodes, updates and mems as `--knuth`), the early abort of dead
+/// ends where they are common (pentominoes: far fewer nodes than DLX2's tree).
+#[test]
+fn the_default_count_takes_dlx2s_tree_where_dead_ends_are_rare() {
+    let dir = tempfile::tempdir().unwrap();
+    let stats = |file: &Path, extra: &[&str]| {
+        let out = xcover()
+            .args(["solve", "--count", "--stats", "-t", "1"])
+            .args(extra)
+            .arg(file)
+            .assert()
+            .success();
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("Altogether"))
+            .expect("the statistics line")
+            .to_string();
+        let nodes: u64 = line
+            .trim_end_matches(" nodes.")
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        (line, nodes)
+    };
+    let q12 = write(dir.path(), "q12.dlx", instances::queens(12, true));
+    assert_eq!(stats(&q12, &[]).0, stats(&q12, &["--knuth"]).0);
+    let p = write(dir.path(), "p.dlx", instances::pentominoes(5, 12, true));
+    let (default, knuth) = (stats(&p, &["--memo", "off"]).1, stats(&p, &["--knuth"]).1);
+    assert!(stats(&p, &[]).1 < knuth);
+    assert!(default * 2 < knuth, "{default} against {knuth}");
+}

@@ -1,0 +1,104 @@
+//! The memoised count on threads: the top of the tree is cut into sub-problems as for a plain
+//! count on threads ([`super::parallel::Plan::split`]), and each worker thread counts the
+//! sub-problems it takes with **a table of its own** (of `max_bytes / threads`), kept from one
+//! sub-problem to the next.
+//!
+//! Why a table per thread rather than one shared: a key describes a state of the whole option
+//! set (the items open, the colours set), not of a sub-problem, so a thread's table stays exact
+//! across all the sub-problems it counts, and neighbouring sub-problems (which rayon hands to
+//! the same thread first: it splits the index range in halves) share most of their states. A
+//! shared table would find the few states two threads both meet, at the price of a lock or an
+//! atomic protocol on every lookup of every node.
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::dlx::Solver;
+use super::memo::{Memo, MemoStats};
+use super::problem::Problem;
+use super::split::{Part, Split};
+use super::stats::{Budget, End, Stats};
+
+/// What a memoised count over the parts of a split found.
+pub(super) struct SplitMemoCount {
+    pub end: End,
+    pub count: u128,
+    pub stats: Stats,
+    pub memo: MemoStats,
+}
+
+/// Counts the parts of `split` (all of them) on the current rayon pool of `threads` threads,
+/// each worker with a solver over `problem` on the tree `knuth` names and a memo table of at
+/// most `max_bytes / threads` bytes. Only the budget's deadline (and the stop request) is
+/// meant to be used: node and mem limits apply per sub-problem. The statistics of the tree
+/// above the cut are included.
+pub(super) fn count_split_memo(
+    problem: &Problem,
+    knuth: bool,
+    split: &Split,
+    threads: usize,
+    budget: &Budget,
+    max_bytes: u64,
+) -> SplitMemoCount {
+    let make = || {
+        let mut solver = Solver::new(problem);
+        solver.knuth_tree(knuth);
+        let memo = Memo::new(solver.memo_words(), max_bytes / threads.max(1) as u64);
+        (solver, memo)
+    };
+    // One (solver, table) per worker thread, found by the thread's index in the pool; the lock
+    // is never contended (a thread only takes its own), it only proves that to the compiler.
+    let workers: Vec<Mutex<Option<(Solver<'_>, Memo)>>> =
+        (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
+    let budget = Budget {
+        solutions: None,
+        ..*budget
+    };
+    super::stats::PROGRESS.add_parts(split.parts.len() as u64);
+    let (count, stats, end) = (0..split.parts.len())
+        .into_par_iter()
+        .map(|k| {
+            let r = match &split.parts[k] {
+                Part::Solution(_) => (1u128, Stats::default(), End::Exhausted),
+                Part::Subproblem(prefix) => {
+                    let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                    let mut guard = workers[slot].lock().expect("a worker's own table");
+                    let (solver, memo) = guard.get_or_insert_with(make);
+                    for &o in prefix {
+                        solver
+                            .force(o)
+                            .expect("a split prefix is always consistent with its solver");
+                    }
+                    let out = solver.count_memo(&budget, memo);
+                    solver.unforce_all();
+                    (out.count, out.stats, out.end)
+                }
+            };
+            super::stats::PROGRESS.part_done();
+            r
+        })
+        .reduce(
+            || (0, Stats::default(), End::Exhausted),
+            |a, b| {
+                let end = if a.2 == End::Exhausted { b.2 } else { a.2 };
+                (
+                    a.0.checked_add(b.0).expect("a count below 2^128"),
+                    a.1 + b.1,
+                    end,
+                )
+            },
+        );
+    let mut memo = MemoStats::default();
+    for worker in workers {
+        if let Some((_, table)) = worker.into_inner().expect("a worker's own table") {
+            memo += table.stats();
+        }
+    }
+    SplitMemoCount {
+        end,
+        count,
+        stats: split.above(None) + stats,
+        memo,
+    }
+}
