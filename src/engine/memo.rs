@@ -26,7 +26,7 @@ pub enum MemoMode {
     /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes; the memo is
     /// kept when the probe ended the count or its hits saved more mems than the memo costs
     /// (`MEMO_NODE_MEMS`, 800 mems a node), and the tree is DLX2's unless the probe cut off
-    /// dead ends often enough ([`DEAD_ENDS_FOR_WATCH`]).
+    /// dead ends often enough (`DEAD_ENDS_FOR_WATCH`).
     #[default]
     Auto,
     /// Always (on the plan's threads: a table per thread).
