@@ -342,14 +342,7 @@ impl Zdd {
     /// The number of paths from each id to ⊤ (by id: ⊥ 0, ⊤ 1, then the nodes), or
     /// [`ZddError::Overflow`] when one does not fit in a `u128`.
     pub fn counts(&self) -> Result<Vec<u128>, ZddError> {
-        let mut counts: Vec<u128> = Vec::new();
-        counts
-            .try_reserve_exact(self.nodes.len() + 2)
-            .map_err(|_| ZddError::Memory {
-                budget: 0,
-                subproblems: self.stats.subproblems,
-                nodes: self.nodes.len(),
-            })?;
+        let mut counts: Vec<u128> = Vec::with_capacity(self.nodes.len() + 2);
         counts.extend([0, 1]);
         for n in &self.nodes {
             let c = counts[n.hi as usize]
