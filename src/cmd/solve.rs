@@ -25,6 +25,9 @@
 //!   solution (`engine::preprocess`); solutions are written with their input text and lines,
 //!   perhaps in another order. Refused with `--shard` and with multiplicities.
 //!
+//! - `--zdd FILE`, `--sample K`: the solutions as a ZDD, and uniform draws from it
+//!   ([`super::solve_zdd`]).
+//!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
@@ -88,6 +91,7 @@ impl MemoArg {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("memoised").multiple(true).args(["count", "zdd", "sample"])))]
 pub struct Args {
     /// The DLX file to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE|-")]
@@ -156,8 +160,9 @@ pub struct Args {
 
     /// With --count: the memory the memo may use, e.g. `64M`, `2G` (bytes without a suffix;
     /// K, M, G, T are powers of 1024), at least 4K. When it is full, old counts are
-    /// forgotten.
-    #[arg(long, value_name = "SIZE", value_parser = parse_memo_size, default_value = "256M", requires = "count")]
+    /// forgotten. With --zdd or --sample: the memory the diagram may use; beyond it the
+    /// command stops and writes nothing.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memo_size, default_value = "256M", requires = "memoised")]
     pub memo_mem: u64,
 
     /// Before the search, remove the options that can be in no solution (choosing one would
@@ -172,7 +177,36 @@ pub struct Args {
     /// key=value line), for `xcover merge`; a listing lists the shard's solutions.
     #[arg(long, value_name = "I/M")]
     pub shard: Option<Shard>,
+
+    /// Write the solutions as a ZDD to FILE (`-`: stdout), in the text docs/engine.md
+    /// describes, built by the memoised search within --memo-mem on one thread.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ZDD_CONFLICTS)]
+    pub zdd: Option<PathBuf>,
+
+    /// Draw K solutions (0 to 1,000,000) exactly uniformly, with replacement, from the
+    /// ZDD's counts, listed as a listing lists them (numbered in the order drawn).
+    #[arg(long, value_name = "K", conflicts_with_all = ZDD_CONFLICTS,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub sample: Option<u64>,
+
+    /// The seed of --sample: the same seed, the same draws.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    pub seed: u64,
 }
+
+/// What --zdd and --sample do not combine with.
+const ZDD_CONFLICTS: [&str; 10] = [
+    "count",
+    "limit",
+    "nodes",
+    "mems",
+    "minimize",
+    "maximize",
+    "top",
+    "shard",
+    "preprocess",
+    "knuth",
+];
 
 /// The smallest `--memo-mem`: a table of one probe sequence of the longest keys is about
 /// this size, and a smaller budget would not be kept.
@@ -202,6 +236,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dlx = dlx_format::read(super::open_input(args.input.as_deref(), "a DLX problem")?)?;
     for w in &dlx.warnings {
         diag::warning(&format!("{}:{}: {}", w.file, w.line, w.message));
+    }
+    if super::solve_zdd::wanted(&args) {
+        return super::solve_zdd::run(&args, &dlx);
     }
 
     let mut budget = Budget {

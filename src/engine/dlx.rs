@@ -1141,16 +1141,42 @@ impl<'p> Solver<'p> {
 
     /// Undoes every [`Solver::force`], in reverse order.
     pub fn unforce_all(&mut self) {
+        while self.unforce_last().is_some() {}
+    }
+
+    /// Undoes the last [`Solver::force`]: the option it forced, or `None` when none is left.
+    pub fn unforce_last(&mut self) -> Option<OptionId> {
+        let first = self.forced.pop()?;
         let mut c = Counters::default();
-        while let Some(first) = self.forced.pop() {
-            let item = self.links.nd[(first / STEP) as usize].itm as u32;
-            if self.has_colours {
-                self.links.uncommit_others::<true, false>(first, &mut c);
-                self.links.uncover::<true, false>(item, &mut c);
-            } else {
-                self.links.uncommit_others::<false, false>(first, &mut c);
-                self.links.uncover::<false, false>(item, &mut c);
-            }
+        let item = self.links.nd[(first / STEP) as usize].itm as u32;
+        if self.has_colours {
+            self.links.uncommit_others::<true, false>(first, &mut c);
+            self.links.uncover::<true, false>(item, &mut c);
+        } else {
+            self.links.uncommit_others::<false, false>(first, &mut c);
+            self.links.uncover::<false, false>(item, &mut c);
+        }
+        Some(OptionId(self.node_option[(first / STEP) as usize]))
+    }
+
+    // Stepping by hand, for a walk of the tree outside `search` (the ZDD builder,
+    // `engine::zdd`): `force` an option, read the state, `unforce_last`.
+
+    /// The state between searches (the forced options, what is still active), read as a
+    /// visitor reads a node of the search.
+    pub fn state(&self) -> View<'_> {
+        self.view(0)
+    }
+
+    /// Writes the memo key of the state between searches into `key` of
+    /// [`Solver::memo_words`] words: the key [`Solver::count_memo`] gives a node with the
+    /// same items open and colours set (see [`Memo`]).
+    pub fn state_key(&self, key: &mut [u64]) {
+        assert_eq!(key.len(), self.memo_words(), "a key of memo_words words");
+        if self.has_colours {
+            self.memo_key::<true>(key);
+        } else {
+            self.memo_key::<false>(key);
         }
     }
 

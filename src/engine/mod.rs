@@ -15,6 +15,7 @@ mod problem;
 mod split;
 mod stats;
 mod window;
+pub mod zdd;
 
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{

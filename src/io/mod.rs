@@ -20,5 +20,6 @@ pub(crate) mod records;
 pub mod shard;
 pub mod svg;
 pub mod weights;
+pub mod zdd_text;
 
 pub use crate::quote::{quote, quote_bytes};

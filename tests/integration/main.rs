@@ -21,4 +21,5 @@ mod queens_max_shard;
 mod queens_max_trust;
 mod solve;
 mod solve_parallel;
+mod solve_zdd;
 mod weighted_bounds;

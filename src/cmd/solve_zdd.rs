@@ -1,0 +1,168 @@
+//! `xcover solve --zdd FILE` and `xcover solve --sample K [--seed S]`: the solutions as a
+//! ZDD ([`crate::engine::zdd`]), written in the text of [`crate::io::zdd_text`], and K
+//! solutions drawn exactly uniformly from it, with replacement (each draw independent of
+//! the others, so a solution may come twice), listed as `solve` lists solutions (text, CSV
+//! or JSON Lines, numbered 1 to K in the order drawn).
+//!
+//! The diagram is built on one thread within `--memo-mem` (refused, nothing written, exit 2
+//! when it would outgrow it), and only then are the files written: `--zdd FILE` as `-o` is
+//! (atomically; `-` is stdout), the samples to stdout or `-o FILE`. `--time-limit` or an
+//! interrupt before the diagram is complete writes nothing either. Items with
+//! multiplicities are refused (the memo's keys do not describe their sub-problems); costs
+//! are carried along (an option is written as in the input) but play no part.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use crate::cmd::{InputError, diag};
+use crate::engine::zdd::{Sampler, Zdd, ZddError};
+use crate::engine::{OptionId, Solver};
+use crate::io::dlx_format::DlxFile;
+use crate::io::export::Writer;
+use crate::io::output::Output;
+use crate::io::records::write_solution_text;
+use crate::random::SplitMix64;
+use crate::records::rows::SolutionRecord;
+
+use super::solve::Args;
+
+/// Whether `solve` was asked for the ZDD or samples (then [`run`] does the work).
+pub fn wanted(args: &Args) -> bool {
+    args.zdd.is_some() || args.sample.is_some()
+}
+
+/// Builds the diagram of `dlx`'s problem and writes what `args` ask for.
+pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
+    if dlx.problem.has_multiplicities() {
+        return Err(InputError(format!("{}: {}", flag(args), ZddError::Multiplicities)).into());
+    }
+    let to_stdout = |p: &std::path::Path| p == std::path::Path::new("-");
+    if args.sample.is_some()
+        && args.zdd.as_deref().is_some_and(to_stdout)
+        && args.output.as_deref().is_none_or(to_stdout)
+    {
+        return Err(InputError(
+            "--zdd - and --sample would both write to stdout: give --zdd a file, or -o FILE".into(),
+        )
+        .into());
+    }
+    if args.sample.is_none() && args.output.is_some() {
+        return Err(InputError(
+            "-o writes the samples of --sample: --zdd takes its own FILE".into(),
+        )
+        .into());
+    }
+    let deadline = args.time_limit.and_then(|t| Instant::now().checked_add(t));
+    // Ctrl-C stops the build; nothing is written then.
+    crate::io::output::stop_gracefully_on_interrupt();
+    let start = Instant::now();
+    let mut stop =
+        || crate::engine::stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
+    let built = Zdd::build(&mut Solver::new(&dlx.problem), args.memo_mem, &mut stop);
+    let zdd = match built {
+        Ok(zdd) => zdd,
+        Err(ZddError::Stopped) if crate::engine::stop_requested() => {
+            diag::notice("interrupted before the ZDD was complete: nothing written");
+            return Ok(crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::FAILURE));
+        }
+        Err(ZddError::Stopped) => {
+            anyhow::bail!("--time-limit ran out before the ZDD was complete: nothing written")
+        }
+        Err(e @ ZddError::Memory { .. }) => {
+            anyhow::bail!("{e}: nothing written (a larger --memo-mem may do)")
+        }
+        Err(e) => anyhow::bail!("{e}"),
+    };
+    let count = zdd.count();
+    if args.stats {
+        let s = zdd.stats();
+        diag::notice(&format!(
+            "zdd: {} nodes, {} sub-problems, {} hits, {} shared nodes, {} bytes, {} solution{}, {:.3}s",
+            zdd.len(),
+            s.subproblems,
+            s.hits,
+            s.shared,
+            s.bytes,
+            match count {
+                Ok(c) => c.to_string(),
+                Err(_) => "more than 2^128 - 1".to_string(),
+            },
+            if count == Ok(1) { "" } else { "s" },
+            start.elapsed().as_secs_f64()
+        ));
+    }
+    if let Some(path) = &args.zdd {
+        let mut out = Output::create(Some(path))?;
+        crate::io::zdd_text::write(&mut out, &zdd, count.as_ref().ok().copied(), |o| {
+            (dlx.line_of(o), dlx.problem.format_option(o))
+        })?;
+        out.finish()?;
+    }
+    if let Some(k) = args.sample {
+        let sampler = Sampler::new(&zdd).map_err(|e| anyhow::anyhow!("--sample: {e}"))?;
+        let mut out = Output::create(args.output.as_deref())?;
+        write_samples(&mut out, args, dlx, &sampler, k)?;
+        out.finish()?;
+        if sampler.count() == 0 {
+            diag::notice("no solution to sample from");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The flag that asked for the diagram, for messages.
+fn flag(args: &Args) -> &'static str {
+    if args.zdd.is_some() {
+        "--zdd"
+    } else {
+        "--sample"
+    }
+}
+
+/// K draws (none when there is no solution), in `args.format`.
+fn write_samples(
+    out: &mut Output,
+    args: &Args,
+    dlx: &DlxFile,
+    sampler: &Sampler<'_>,
+    k: u64,
+) -> anyhow::Result<()> {
+    let mut rng = SplitMix64::new(args.seed);
+    let mut options: Vec<OptionId> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
+    let draws = if sampler.count() == 0 { 0 } else { k };
+    let mut writer = Writer::new(args.format, &mut *out, true);
+    if let Ok(w) = &mut writer {
+        // The CSV header, from a record like the ones to come.
+        w.begin(&SolutionRecord {
+            solution: 0,
+            cost: None,
+            options: &[String::new()],
+            lines: &[0],
+        })?;
+    }
+    for number in 1..=draws {
+        sampler.draw(&mut rng, &mut options);
+        texts.clear();
+        texts.extend(options.iter().map(|&o| dlx.problem.format_option(o)));
+        lines.clear();
+        lines.extend(options.iter().map(|&o| dlx.line_of(o)));
+        let record = SolutionRecord {
+            solution: number,
+            cost: None,
+            options: &texts,
+            lines: &lines,
+        };
+        match &mut writer {
+            Ok(w) => w.record(&record)?,
+            Err(out) => write_solution_text(out, &record)?,
+        }
+    }
+    match writer {
+        Ok(w) => w.end()?,
+        Err(out) => out.flush()?,
+    }
+    Ok(())
+}
