@@ -813,4 +813,35 @@ mod writer_tests {
         let p = b.build().unwrap();
         assert!(to_string(&p, "").is_err());
     }
+
+    #[test]
+    fn tokens_build_what_the_file_reads() {
+        let text = "0:2|a 2|b c | x\na b x:R\nb c |4\na x:G\n";
+        let read = parse(text.as_bytes(), "t").unwrap().problem;
+        let options = [vec!["a", "b", "x:R"], vec!["b", "c"], vec!["a", "x:G"]];
+        let built = from_tokens(&["0:2|a", "2|b", "c"], &["x"], &options, Some(&[0, 4, 0]));
+        assert_eq!(
+            to_string(&built.unwrap(), "").unwrap(),
+            to_string(&read, "").unwrap()
+        );
+    }
+
+    #[test]
+    fn tokens_are_refused_as_the_file_refuses_them() {
+        let none: [Vec<&str>; 0] = [];
+        let refused = |primary: &[&str], secondary: &[&str]| {
+            from_tokens(primary, secondary, &none, None)
+                .unwrap_err()
+                .to_string()
+        };
+        // A sign is not a digit: no multiplicity, and `|` is no part of a name.
+        assert!(refused(&["+1|a"], &[]).contains("invalid item name"));
+        assert!(refused(&["0|a"], &[]).contains("bad multiplicity '0|a'"));
+        assert!(refused(&["a"], &["2|x"]).contains("only primary items"));
+        let options = [vec!["a", "b"]];
+        let e = from_tokens(&["a"], &[], &options, None).unwrap_err();
+        assert_eq!(e.to_string(), "option 0 (a b): unknown item 'b'");
+        let e = from_tokens(&["a"], &[], &options, Some(&[])).unwrap_err();
+        assert_eq!(e.to_string(), "0 costs for 1 options");
+    }
 }

@@ -1,14 +1,8 @@
-//! Helpers shared by the test modules: the binary, every n-queens placement by brute force
-//! (independent of the engine and of the bit counters), a layout's checked score, and shard
-//! records as if read from a file.
+//! Helpers shared by the test modules: every n-queens placement by brute force (independent
+//! of the engine and of the bit counters), a layout's checked score, and shard records as if
+//! read from a file.
 
-use assert_cmd::Command;
 use dancelinks::records::{Located, ShardRecord, Source};
-
-/// The `xcover` binary of this build.
-pub fn xcover() -> Command {
-    Command::cargo_bin("xcover").expect("binary built")
-}
 
 /// Every placement of n non-attacking queens (files per rank, in increasing lexicographic
 /// order), by plain backtracking on (rank, file) pairs: no bit tricks, no engine.
