@@ -353,10 +353,11 @@ class MaxResult(_display.MaxResultPicture):
         return self.layouts[0] if len(self.layouts) else None
 
     def records(self) -> List[Dict[str, Any]]:
-        """One dict a layout (or one for a board without any), with the columns of
-        ``xcover queens max --format csv``: board, board_status, score, place, board_bound,
-        optimal_count, nodes, n, q0..q{n-1}. ``score`` and ``place`` are the layout's; the
-        board's ``status`` and ``bound`` are ``board_status`` and ``board_bound``."""
+        """One dict a layout (or one for a board without any): the records of ``xcover queens
+        max --format json``, written by the same code, with the columns of ``--format csv``:
+        board, board_status, score, place, board_bound, optimal_count, nodes, n, q0..q{n-1}.
+        ``score`` and ``place`` are the layout's; the board's ``status`` and ``bound`` are
+        ``board_status`` and ``board_bound``."""
         lines = _native.max_records(
             self.board,
             self.n,

@@ -197,3 +197,15 @@ fn the_table_matches_every_command() {
         "every command with CSV/JSON output is in the table"
     );
 }
+
+#[test]
+fn no_command_writes_svg_json_or_csv_by_hand() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cmd");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for bad in ["<svg", "json!", "\",q{", "push(',')", "join(\",\")"] {
+            assert!(!text.contains(bad), "{} contains {bad}", path.display());
+        }
+    }
+}

@@ -5,7 +5,6 @@
 
 mod common;
 mod engine;
-mod formats;
 mod instances;
 mod layering;
 mod merge;
