@@ -4,11 +4,11 @@
 
 use assert_cmd::Command;
 
-// `located` serves only the library's tests of the records.
+// Some of them (`located`) serve only the library's tests.
 #[path = "../lib/common.rs"]
 #[allow(dead_code)]
 mod library;
-pub use library::{placements, score};
+pub use library::{all_optimal, brute_best, check, placements, queens_shards, score, text};
 
 /// The `xcover` binary of this build.
 pub fn xcover() -> Command {

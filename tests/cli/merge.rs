@@ -4,38 +4,11 @@
 
 use predicates::prelude::*;
 
-use crate::common::xcover;
+use crate::common::{queens_shards, text, xcover};
 
 use dancelinks::io::export::Format;
-use dancelinks::io::shard::write_records;
-use dancelinks::queens::count::{Engine, Request, count};
+use dancelinks::queens::count::{Engine, Request};
 use dancelinks::queens::model::Reduction;
-use dancelinks::records::{Shard, ShardRecord};
-
-/// The records of a real count of n split in m shards.
-fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRecord> {
-    (1..=m)
-        .map(|i| {
-            let request = Request {
-                n,
-                unique,
-                engine,
-                symmetry: None,
-                shard: Shard::new(i, m).unwrap(),
-                threads: Some(1),
-            };
-            count(&request, &|_, _, _| {})
-                .unwrap()
-                .record(&request, 0.25)
-        })
-        .collect()
-}
-
-fn text(records: &[ShardRecord], format: Format) -> String {
-    let mut buf = Vec::new();
-    write_records(&mut buf, records, format).unwrap();
-    String::from_utf8(buf).unwrap()
-}
 
 #[test]
 fn symmetry_that_does_not_apply_is_rejected() {

@@ -10,7 +10,7 @@ use dancelinks::queens::weighted::{
 };
 use predicates::prelude::*;
 
-use crate::common::{placements, score, xcover};
+use crate::common::{all_optimal, brute_best, placements, score, xcover};
 
 /// The sample board 1..64, rows of 8, in the classic format.
 fn sample(seventh_row_first: i64) -> (String, Vec<i64>) {
@@ -34,17 +34,6 @@ fn classic(n: usize, boards: &[Vec<i64>]) -> String {
     s
 }
 
-/// (maximum, optimal layouts) by brute force.
-fn brute_best(n: usize, board: &[i64], all: &[Vec<u32>]) -> (Option<i128>, BTreeSet<Vec<u32>>) {
-    let best = all.iter().map(|q| score(n, board, q)).max();
-    let set = all
-        .iter()
-        .filter(|q| Some(score(n, board, q)) == best)
-        .cloned()
-        .collect();
-    (best, set)
-}
-
 const METHODS: [Method; 5] = [
     Method::Enumerate,
     Method::BranchBound(BoundKind::Assignment),
@@ -52,15 +41,6 @@ const METHODS: [Method; 5] = [
     Method::BranchBound(BoundKind::RankFileMax),
     Method::BranchBound(BoundKind::Generic),
 ];
-
-fn all_optimal(method: Method) -> Request {
-    Request {
-        keep: Keep::AllOptimal { limit: usize::MAX },
-        budget: Budget::unlimited(),
-        method,
-        threads: 1,
-    }
-}
 
 #[test]
 fn sample_board_and_its_variant() {

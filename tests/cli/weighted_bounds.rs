@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use dancelinks::engine::Budget;
 use dancelinks::engine::optimize::{Keep, Status};
-use dancelinks::queens::weighted::{BoardResult, MAX_N, Request, WeightedQueens, random_boards};
+use dancelinks::queens::weighted::{MAX_N, Request, WeightedQueens, random_boards};
 use predicates::prelude::*;
 
-use crate::common::{score, xcover};
+use crate::common::{check, score, xcover};
 
 /// `xcover queens random N --seed S`: one board in the classic format.
 fn random_input(n: usize, seed: u64) -> Vec<u8> {
@@ -19,44 +19,6 @@ fn random_input(n: usize, seed: u64) -> Vec<u8> {
         .output()
         .unwrap()
         .stdout
-}
-
-/// The rule of issue 11 §1 for one result, given the board's optimum.
-fn check(res: &BoardResult, board: &[i64], optimum: i128, keep: Keep, what: &str) {
-    for l in &res.layouts {
-        assert_eq!(score(res.n, board, &l.queens), l.score, "{what}");
-        assert!(
-            l.score <= optimum,
-            "{what}: {} above the optimum {optimum}",
-            l.score
-        );
-    }
-    match res.status {
-        Status::Optimal => {
-            assert_eq!(res.maximum(), Some(optimum), "{what}");
-            assert_eq!(res.bound, Some(optimum), "{what}");
-        }
-        Status::Feasible | Status::Unknown => {
-            let bound = res.bound.unwrap_or_else(|| panic!("{what}: no bound"));
-            assert!(
-                bound >= optimum,
-                "{what}: bound {bound} below the optimum {optimum}"
-            );
-            if keep == Keep::Best {
-                assert_ne!(
-                    res.maximum(),
-                    Some(bound),
-                    "{what}: value == bound, not optimal"
-                );
-            }
-            assert_eq!(
-                res.status == Status::Unknown,
-                res.layouts.is_empty(),
-                "{what}"
-            );
-        }
-        Status::Infeasible => panic!("{what}: every board of n >= 4 has a placement"),
-    }
 }
 
 /// With no time at all, the bound is the board's rank/file maxima (or better), never the

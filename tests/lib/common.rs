@@ -1,8 +1,17 @@
-//! Helpers shared by the test modules: every n-queens placement by brute force (independent
-//! of the engine and of the bit counters), a layout's checked score, and shard records as if
-//! read from a file.
+//! Helpers shared by the test modules (of both test binaries: tests/cli includes this file):
+//! every n-queens placement by brute force (independent of the engine and of the bit
+//! counters), a layout's checked score and a board's optimum by brute force, shard records as
+//! if read from a file or from a real count, and the checks of a weighted board's result.
 
-use dancelinks::records::{Located, ShardRecord, Source};
+use std::collections::BTreeSet;
+
+use dancelinks::engine::Budget;
+use dancelinks::engine::optimize::{Keep, Status};
+use dancelinks::io::export::Format;
+use dancelinks::io::shard::write_records;
+use dancelinks::queens::count::{Engine, Request as CountRequest, count};
+use dancelinks::queens::weighted::{BoardResult, Method, Request};
+use dancelinks::records::{Located, Shard, ShardRecord, Source};
 
 /// Every placement of n non-attacking queens (files per rank, in increasing lexicographic
 /// order), by plain backtracking on (rank, file) pairs: no bit tricks, no engine.
@@ -63,4 +72,90 @@ pub fn located(records: &[ShardRecord], file: &str) -> Vec<Located> {
             record: r.clone(),
         })
         .collect()
+}
+
+/// The records of a real count of n split in m shards.
+pub fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRecord> {
+    (1..=m)
+        .map(|i| {
+            let request = CountRequest {
+                n,
+                unique,
+                engine,
+                symmetry: None,
+                shard: Shard::new(i, m).unwrap(),
+                threads: Some(1),
+            };
+            count(&request, &|_, _, _| {})
+                .unwrap()
+                .record(&request, 0.25)
+        })
+        .collect()
+}
+
+/// Shard records as a file of `format` holds them.
+pub fn text(records: &[ShardRecord], format: Format) -> String {
+    let mut buf = Vec::new();
+    write_records(&mut buf, records, format).unwrap();
+    String::from_utf8(buf).unwrap()
+}
+
+/// A search for every optimal layout by `method`, on one thread.
+pub fn all_optimal(method: Method) -> Request {
+    Request {
+        keep: Keep::AllOptimal { limit: usize::MAX },
+        budget: Budget::unlimited(),
+        method,
+        threads: 1,
+    }
+}
+
+/// (maximum, optimal layouts) by brute force.
+pub fn brute_best(n: usize, board: &[i64], all: &[Vec<u32>]) -> (Option<i128>, BTreeSet<Vec<u32>>) {
+    let best = all.iter().map(|q| score(n, board, q)).max();
+    let set = all
+        .iter()
+        .filter(|q| Some(score(n, board, q)) == best)
+        .cloned()
+        .collect();
+    (best, set)
+}
+
+/// The rule of a time-limited result (docs/weighted.md), given the board's optimum: every
+/// value a real layout's, every bound proven, `value == bound` only when optimal.
+pub fn check(res: &BoardResult, board: &[i64], optimum: i128, keep: Keep, what: &str) {
+    for l in &res.layouts {
+        assert_eq!(score(res.n, board, &l.queens), l.score, "{what}");
+        assert!(
+            l.score <= optimum,
+            "{what}: {} above the optimum {optimum}",
+            l.score
+        );
+    }
+    match res.status {
+        Status::Optimal => {
+            assert_eq!(res.maximum(), Some(optimum), "{what}");
+            assert_eq!(res.bound, Some(optimum), "{what}");
+        }
+        Status::Feasible | Status::Unknown => {
+            let bound = res.bound.unwrap_or_else(|| panic!("{what}: no bound"));
+            assert!(
+                bound >= optimum,
+                "{what}: bound {bound} below the optimum {optimum}"
+            );
+            if keep == Keep::Best {
+                assert_ne!(
+                    res.maximum(),
+                    Some(bound),
+                    "{what}: value == bound, not optimal"
+                );
+            }
+            assert_eq!(
+                res.status == Status::Unknown,
+                res.layouts.is_empty(),
+                "{what}"
+            );
+        }
+        Status::Infeasible => panic!("{what}: every board of n >= 4 has a placement"),
+    }
 }

@@ -4,12 +4,12 @@
 
 use std::io::Cursor;
 
-use crate::common::located;
+use crate::common::{located, queens_shards, text};
 
 use dancelinks::engine::fnv1a64;
 use dancelinks::engine::optimize::Sense;
 use dancelinks::io::export::Format;
-use dancelinks::io::shard::{MAX_LINE, read_records, write_records};
+use dancelinks::io::shard::{MAX_LINE, read_records};
 use dancelinks::queens;
 use dancelinks::records::{
     Hex64, Kind, Located, MergeError, Merged, Problem, Shard, ShardRecord, Status,
@@ -19,32 +19,7 @@ use dancelinks::records::{
 fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     dancelinks::records::merge(records, &queens::record_rules())
 }
-use dancelinks::queens::count::{Engine, Request, count};
-
-/// The records of a real count of n split in m shards.
-fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRecord> {
-    (1..=m)
-        .map(|i| {
-            let request = Request {
-                n,
-                unique,
-                engine,
-                symmetry: None,
-                shard: Shard::new(i, m).unwrap(),
-                threads: Some(1),
-            };
-            count(&request, &|_, _, _| {})
-                .unwrap()
-                .record(&request, 0.25)
-        })
-        .collect()
-}
-
-fn text(records: &[ShardRecord], format: Format) -> String {
-    let mut buf = Vec::new();
-    write_records(&mut buf, records, format).unwrap();
-    String::from_utf8(buf).unwrap()
-}
+use dancelinks::queens::count::Engine;
 
 #[test]
 fn fnv1a64_matches_the_published_test_vectors() {

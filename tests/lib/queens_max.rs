@@ -9,18 +9,7 @@ use dancelinks::queens::weighted::{
 };
 use proptest::prelude::*;
 
-use crate::common::{placements, score};
-
-/// (maximum, optimal layouts) by brute force.
-fn brute_best(n: usize, board: &[i64], all: &[Vec<u32>]) -> (Option<i128>, BTreeSet<Vec<u32>>) {
-    let best = all.iter().map(|q| score(n, board, q)).max();
-    let set = all
-        .iter()
-        .filter(|q| Some(score(n, board, q)) == best)
-        .cloned()
-        .collect();
-    (best, set)
-}
+use crate::common::{all_optimal, brute_best, placements, score};
 
 const METHODS: [Method; 5] = [
     Method::Enumerate,
@@ -29,15 +18,6 @@ const METHODS: [Method; 5] = [
     Method::BranchBound(BoundKind::RankFileMax),
     Method::BranchBound(BoundKind::Generic),
 ];
-
-fn all_optimal(method: Method) -> Request {
-    Request {
-        keep: Keep::AllOptimal { limit: usize::MAX },
-        budget: Budget::unlimited(),
-        method,
-        threads: 1,
-    }
-}
 
 #[test]
 fn random_boards_against_brute_force() {

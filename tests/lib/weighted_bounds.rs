@@ -7,10 +7,10 @@ use std::time::Duration;
 use dancelinks::engine::Budget;
 use dancelinks::engine::optimize::{Keep, Status};
 use dancelinks::queens::weighted::{
-    BoardResult, BoundKind, Method, Request, SplitMix64, WeightedQueens, explicit_layout,
+    BoundKind, Method, Request, SplitMix64, WeightedQueens, explicit_layout,
 };
 
-use crate::common::score;
+use crate::common::check;
 
 /// A board whose optimum is known: the squares of a placement carry 100, every other square
 /// 1..=60, so that the placement (100·n) is the best and nothing else reaches it.
@@ -42,44 +42,6 @@ fn planted(n: usize, g: &mut SplitMix64) -> (Vec<i64>, i128) {
         board[r * n + c as usize] = 100;
     }
     (board, 100 * n as i128)
-}
-
-/// The rule of issue 11 §1 for one result, given the board's optimum.
-fn check(res: &BoardResult, board: &[i64], optimum: i128, keep: Keep, what: &str) {
-    for l in &res.layouts {
-        assert_eq!(score(res.n, board, &l.queens), l.score, "{what}");
-        assert!(
-            l.score <= optimum,
-            "{what}: {} above the optimum {optimum}",
-            l.score
-        );
-    }
-    match res.status {
-        Status::Optimal => {
-            assert_eq!(res.maximum(), Some(optimum), "{what}");
-            assert_eq!(res.bound, Some(optimum), "{what}");
-        }
-        Status::Feasible | Status::Unknown => {
-            let bound = res.bound.unwrap_or_else(|| panic!("{what}: no bound"));
-            assert!(
-                bound >= optimum,
-                "{what}: bound {bound} below the optimum {optimum}"
-            );
-            if keep == Keep::Best {
-                assert_ne!(
-                    res.maximum(),
-                    Some(bound),
-                    "{what}: value == bound, not optimal"
-                );
-            }
-            assert_eq!(
-                res.status == Status::Unknown,
-                res.layouts.is_empty(),
-                "{what}"
-            );
-        }
-        Status::Infeasible => panic!("{what}: every board of n >= 4 has a placement"),
-    }
 }
 
 /// Random boards n = 4..40, random time limits of 0 to 3 ms, every method, 1 and 2 threads,
