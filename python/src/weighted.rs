@@ -82,25 +82,12 @@ pub(crate) fn maximise<'py>(
     if k > 0 {
         weighted::check_size(n).map_err(value_error)?;
     }
-    if top == Some(0) {
-        return Err(PyValueError::new_err("top must be at least 1"));
-    }
-    if floor.is_some() && (top.is_some() || all_optimal) {
-        return Err(PyValueError::new_err(
-            "floor cannot be combined with top or all_optimal",
-        ));
-    }
-    if top.is_some() && all_optimal {
-        return Err(PyValueError::new_err(
-            "top and all_optimal cannot be combined",
-        ));
-    }
+    let keep = stack::keep(top, all_optimal, None, floor).map_err(value_error)?;
     let time_limit = seconds(time_limit)?;
     let numbers: Vec<i64> = weights
         .chunks_exact(8)
         .map(|b| i64::from_ne_bytes(b.try_into().expect("8 bytes")))
         .collect();
-    let keep = stack::keep(top, all_optimal, None, floor);
     // 0, the Python default, is the command line's `--threads` not given.
     let threads = stack::threads(n, (threads != 0).then_some(threads));
     let stop = Stop::new();

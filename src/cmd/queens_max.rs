@@ -121,12 +121,14 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let boards = read_boards(&args)?;
     let size = |k: u64| usize::try_from(k).unwrap_or(usize::MAX);
+    // `--top 0` and the conflicts are refused by the parser already.
     let keep = stack::keep(
         args.top.map(size),
         args.all_optimal,
         args.limit.map(size),
         args.floor,
-    );
+    )
+    .map_err(|e| InputError(e.to_string()))?;
     let count = keep == Keep::Best && args.format.is_records();
     let method = match args.method {
         MethodArg::Auto => Method::Auto,

@@ -12,23 +12,41 @@ use crate::engine::optimize::Keep;
 /// best; every optimal layout (`all_optimal`, at most `limit` of them); else the best one,
 /// whose optimal layouts [`super::WeightedQueens::solve_counted`] counts after the search
 /// without changing its layout, bound or status (so that every format searches alike).
-///
-/// The callers refuse a floor with `top` or `all_optimal`, and `top` with `all_optimal`.
+/// Refuses `top` = 0, a floor with `top` or `all_optimal`, and `top` with `all_optimal`
+/// (combinations the command line's parser refuses before).
 pub fn keep(
     top: Option<usize>,
     all_optimal: bool,
     limit: Option<usize>,
     floor: Option<i128>,
-) -> Keep {
+) -> Result<Keep, KeepError> {
     match (floor, top) {
+        (_, Some(0)) => Err(KeepError::NoTop),
+        (Some(_), Some(_)) => Err(KeepError::Floor),
+        (Some(_), None) if all_optimal => Err(KeepError::Floor),
+        (None, Some(_)) if all_optimal => Err(KeepError::TopAndAll),
         // A search from a floor keeps the best layout (no count of the optimal ones).
-        (Some(_), _) => Keep::Best,
-        (None, Some(k)) => Keep::Top(k),
-        (None, None) if all_optimal => Keep::AllOptimal {
+        (Some(_), None) => Ok(Keep::Best),
+        (None, Some(k)) => Ok(Keep::Top(k)),
+        (None, None) if all_optimal => Ok(Keep::AllOptimal {
             limit: limit.unwrap_or(usize::MAX),
-        },
-        (None, None) => Keep::Best,
+        }),
+        (None, None) => Ok(Keep::Best),
     }
+}
+
+/// A choice of layouts that [`keep`] refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum KeepError {
+    /// `top` = 0.
+    #[error("top must be at least 1")]
+    NoTop,
+    /// A floor with `top` or `all_optimal`.
+    #[error("floor cannot be combined with top or all_optimal")]
+    Floor,
+    /// `top` with `all_optimal`.
+    #[error("top and all_optimal cannot be combined")]
+    TopAndAll,
 }
 
 /// The threads of one board's search: `threads` when given (0: all cores); when not, all
@@ -78,13 +96,21 @@ mod tests {
 
     #[test]
     fn a_floor_keeps_the_best() {
-        assert_eq!(keep(None, false, None, Some(5)), Keep::Best);
-        assert_eq!(keep(Some(3), false, None, None), Keep::Top(3));
+        assert_eq!(keep(None, false, None, Some(5)), Ok(Keep::Best));
+        assert_eq!(keep(Some(3), false, None, None), Ok(Keep::Top(3)));
         assert_eq!(
             keep(None, true, Some(7), None),
-            Keep::AllOptimal { limit: 7 }
+            Ok(Keep::AllOptimal { limit: 7 })
         );
-        assert_eq!(keep(None, false, None, None), Keep::Best);
+        assert_eq!(keep(None, false, None, None), Ok(Keep::Best));
+    }
+
+    #[test]
+    fn conflicting_choices_are_refused() {
+        assert_eq!(keep(Some(0), false, None, None), Err(KeepError::NoTop));
+        assert_eq!(keep(Some(2), false, None, Some(1)), Err(KeepError::Floor));
+        assert_eq!(keep(None, true, None, Some(1)), Err(KeepError::Floor));
+        assert_eq!(keep(Some(2), true, None, None), Err(KeepError::TopAndAll));
     }
 
     #[test]
