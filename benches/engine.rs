@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use dancelinks::engine::{Budget, Solver};
 use dancelinks::io::dlx_format;
 
-#[path = "../tests/integration/instances.rs"]
+#[path = "../tests/lib/instances.rs"]
 mod instances;
 
 struct Run {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use dancelinks::engine::{Budget, Plan, Problem};
 use dancelinks::io::dlx_format;
 
-#[path = "../tests/integration/instances.rs"]
+#[path = "../tests/lib/instances.rs"]
 mod instances;
 
 fn timed(problem: &Problem, plan: Plan) -> (u64, u64, Duration) {

@@ -20,6 +20,7 @@ once (``partial`` is then None).
 
 from __future__ import annotations
 
+import json
 import operator
 import os
 from dataclasses import dataclass, field
@@ -344,7 +345,7 @@ class MaxResult(_display.MaxResultPicture):
     @property
     def places(self) -> List[int]:
         """The layouts' places in the ranking, best 1 (tied scores share the better place)."""
-        return _places(self.scores.tolist())
+        return _native.places([int(s) for s in self.scores.tolist()])
 
     @property
     def layout(self) -> Optional[np.ndarray]:
@@ -352,28 +353,22 @@ class MaxResult(_display.MaxResultPicture):
         return self.layouts[0] if len(self.layouts) else None
 
     def records(self) -> List[Dict[str, Any]]:
-        """One dict a layout (or one for a board without any), with the columns of
-        ``xcover queens max --format csv``: board, board_status, score, place, board_bound,
-        optimal_count, nodes, n, q0..q{n-1}. ``score`` and ``place`` are the layout's; the
-        board's ``status`` and ``bound`` are ``board_status`` and ``board_bound``."""
-        base = {
-            "board": self.board,
-            "board_status": self.status,
-            "score": None,
-            "place": None,
-            "board_bound": self.bound,
-            "optimal_count": self.optimal_count,
-            "nodes": self.nodes,
-            "n": self.n,
-        }
-        if len(self.layouts) == 0:
-            return [dict(base, **{f"q{r}": None for r in range(self.n)})]
-        out = []
-        for row, score, place in zip(self.layouts.tolist(), self.scores.tolist(), self.places):
-            d = dict(base, score=score, place=place)
-            d.update({f"q{r}": q for r, q in enumerate(row)})
-            out.append(d)
-        return out
+        """One dict a layout (or one for a board without any): the records of ``xcover queens
+        max --format json``, written by the same code, with the columns of ``--format csv``:
+        board, board_status, score, place, board_bound, optimal_count, nodes, n, q0..q{n-1}.
+        ``score`` and ``place`` are the layout's; the board's ``status`` and ``bound`` are
+        ``board_status`` and ``board_bound``."""
+        lines = _native.max_records(
+            self.board,
+            self.n,
+            self.status,
+            self.bound,
+            self.optimal_count,
+            self.nodes,
+            [int(s) for s in self.scores.tolist()],
+            np.asarray(self.layouts, dtype=np.int64).tolist(),
+        )
+        return [json.loads(line) for line in lines.splitlines()]
 
     def to_pandas(self) -> "pandas.DataFrame":
         """The layouts as a pandas DataFrame (columns of :meth:`records`). Needs pandas."""
@@ -415,13 +410,6 @@ def _to_polars(records: List[Dict[str, Any]]) -> "polars.DataFrame":
     except ImportError:
         raise ImportError("to_polars() needs polars: pip install polars") from None
     return pl.DataFrame(records, infer_schema_length=None)
-
-
-def _places(scores: List[int]) -> List[int]:
-    out: List[int] = []
-    for i, s in enumerate(scores):
-        out.append(out[-1] if i and scores[i - 1] == s else i + 1)
-    return out
 
 
 def _seconds(time_limit: Optional[float]) -> Optional[float]:

@@ -1,160 +1,43 @@
 //! `dancelinks._native`: the native half of the Python package `dancelinks`, a thin layer over
-//! the Rust library (`dancelinks::queens`, `dancelinks::engine`, `dancelinks::io`).
+//! the Rust library (`dancelinks::queens`, `dancelinks::engine`, `dancelinks::io`): it converts
+//! Python's values to the crate's and back, and calls the crate, which parses, decides and
+//! names what the command line does the same way.
 //!
-//! Every long call runs on a worker thread while the calling thread, without the interpreter
-//! lock, waits for it and every [`POLL`] asks Python whether a signal came
-//! ([`Python::check_signals`]). On Ctrl-C the stop flag of the call and the engine's stop request
-//! ([`dancelinks::engine::request_stop`]) are set; the searches that
-//! watch it (listings, the boards of a stack, a problem's listing) stop at the next solution or
-//! board, and the call returns what it has with `interrupted = True` (the Python layer raises
-//! `dancelinks.Interrupted`, a `KeyboardInterrupt` carrying the partial result).
+//! Every long call runs on a worker thread that Ctrl-C stops ([`worker`]): the call returns
+//! what it has with `interrupted = True` (the Python layer raises `dancelinks.Interrupted`, a
+//! `KeyboardInterrupt` carrying the partial result). Weighted n-queens is in [`weighted`], the
+//! classic models in [`models`], the pictures in [`pictures`].
 //!
 //! Arrays cross the boundary as `bytes` (native-endian `int64`, `uint8` for queen files) that
 //! the Python layer views with `numpy.frombuffer`: no dependency on numpy's C API, so one build
 //! works with every numpy.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use dancelinks::engine::optimize::{Keep, Sense};
-use dancelinks::engine::{
-    Budget, BuildError, DEFAULT_MEMO_BYTES, Entry, MemoMode, OptionId, Plan, ProblemBuilder,
-    count_memoised,
-};
-use dancelinks::io::dlx_format::{self, ErrorKind};
+use dancelinks::engine::{Budget, DEFAULT_MEMO_BYTES, MemoMode, OptionId, Plan, count_memoised};
+use dancelinks::io::dlx_format;
 use dancelinks::io::input::LineReader;
 use dancelinks::queens::count::{self as qcount, Engine, Request};
 use dancelinks::queens::heatmap::heatmap_until as queens_heatmap;
 use dancelinks::queens::listing;
-use dancelinks::queens::weighted::{self, WeightedQueens};
 use dancelinks::records::Status;
+
+use worker::{CHUNK, Progress, Stop, Stream, run_polled};
 
 mod models;
 mod pictures;
+mod weighted;
+mod worker;
 
-/// How often the waiting thread looks for signals and reports progress.
-const POLL: Duration = Duration::from_millis(50);
-
-/// Layouts (or solutions) per chunk a streaming worker hands to the iterator.
-const CHUNK: usize = 4096;
-
-/// Chunks a streaming worker may hold ahead of the iterator.
-const CHUNKS_AHEAD: usize = 4;
-
-/// A progress report for the Python callback: `(done, total, found)`.
-#[derive(Default)]
-struct Progress {
-    done: AtomicUsize,
-    total: AtomicUsize,
-    found: AtomicU64,
-}
-
-impl Progress {
-    /// The callback's arguments.
-    fn args(&self) -> (usize, usize, u64) {
-        (
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-            self.found.load(Ordering::Relaxed),
-        )
-    }
-}
-
-/// Runs `work` on a worker thread while the calling thread, without the interpreter lock,
-/// waits for it. Every [`POLL`] the waiting thread checks for signals and calls `progress` with
-/// the lock held. A first `KeyboardInterrupt` sets `stop` (the worker ends at its next stopping
-/// point, and its result is returned); a second one abandons the worker (`None`: it runs on in
-/// the background until its next stopping point, and its result is dropped). Returns the
-/// worker's result and whether a signal interrupted it. An exception raised by `progress`
-/// stops the worker and is returned once it ends.
-fn run_polled<T: Send + 'static>(
-    py: Python<'_>,
-    stop: &Arc<AtomicBool>,
-    progress: Option<(&Bound<'_, PyAny>, Arc<Progress>)>,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> PyResult<(Option<T>, bool)> {
-    let report = progress.map(|(f, p)| (f.clone().unbind(), p));
-    // The engine's searches stop at the process-wide request (as the command line's on
-    // SIGINT): withdrawn before the call, made on the first Ctrl-C.
-    dancelinks::engine::clear_stop();
-    let (tx, rx) = sync_channel(1);
-    let worker = std::thread::Builder::new()
-        .name("dancelinks".into())
-        .spawn(move || {
-            let _ = tx.send(work());
-        })
-        .map_err(|e| PyOSError::new_err(format!("cannot start a worker thread: {e}")))?;
-    let (result, signals, failure) = py.detach(move || {
-        let mut failure: Option<PyErr> = None;
-        let mut signals = 0u32;
-        loop {
-            match rx.recv_timeout(POLL) {
-                Ok(r) => {
-                    // The last report: the end of the work, as the callback should show it.
-                    if let Some((f, p)) = &report
-                        && failure.is_none()
-                    {
-                        failure = Python::attach(|py| f.call1(py, p.args()).err());
-                    }
-                    return (Ok(Some(r)), signals, failure);
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let why = match worker.join() {
-                        Err(p) => p
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| p.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "a panic".into()),
-                        Ok(()) => "no result".into(),
-                    };
-                    let e = PyRuntimeError::new_err(format!(
-                        "internal error in the dancelinks worker thread: {why}"
-                    ));
-                    return (Err(e), signals, failure);
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-            }
-            let abandon = Python::attach(|py| {
-                if py.check_signals().is_err() {
-                    signals += 1;
-                    stop.store(true, Ordering::Relaxed);
-                    dancelinks::engine::request_stop();
-                    return signals >= 2;
-                }
-                if let Some((f, p)) = &report
-                    && failure.is_none()
-                    && let Err(e) = f.call1(py, p.args())
-                {
-                    failure = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
-                false
-            });
-            if abandon {
-                return (Ok(None), signals, failure);
-            }
-        }
-    });
-    let result = result?;
-    // The worker returned: later calls run unstopped (an abandoned one keeps the request, so
-    // that it ends at its next stopping point).
-    if result.is_some() {
-        dancelinks::engine::clear_stop();
-    }
-    match failure {
-        Some(e) => Err(e),
-        None => Ok((result, signals > 0)),
-    }
-}
-
-fn value_error(e: impl std::fmt::Display) -> PyErr {
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
@@ -179,23 +62,25 @@ fn listing_plan(
     Ok((budget, plan))
 }
 
-/// The budget of a time limit in seconds (`None`: no limit; beyond what the clock holds: none).
+/// A time limit in seconds as a duration (`None`: no limit; beyond what a duration holds:
+/// none).
+fn seconds(time_limit: Option<f64>) -> PyResult<Option<Duration>> {
+    match time_limit {
+        Some(t) if t.is_nan() || t < 0.0 => Err(PyValueError::new_err(format!(
+            "time_limit must be a number of seconds >= 0, not {t}"
+        ))),
+        t => Ok(t.and_then(|t| Duration::try_from_secs_f64(t).ok())),
+    }
+}
+
+/// The budget of a time limit in seconds, from now.
 fn time_budget(time_limit: Option<f64>) -> PyResult<Budget> {
     let mut budget = Budget::unlimited();
-    if let Some(t) = time_limit {
-        if t.is_nan() || t < 0.0 {
-            return Err(PyValueError::new_err(format!(
-                "time_limit must be a number of seconds >= 0, not {t}"
-            )));
-        }
-        if let Ok(d) = Duration::try_from_secs_f64(t) {
-            budget.deadline = Instant::now().checked_add(d);
-        }
-    }
+    budget.deadline = seconds(time_limit)?.and_then(|d| Instant::now().checked_add(d));
     Ok(budget)
 }
 
-fn check_threads(threads: usize) -> PyResult<()> {
+pub(crate) fn check_threads(threads: usize) -> PyResult<()> {
     if threads > 1024 {
         return Err(PyValueError::new_err(format!(
             "threads must be 0 (all cores) to 1024, not {threads}"
@@ -240,15 +125,17 @@ fn count(
     check_threads(threads)?;
     // Both engines count the boards 1 to MAX_N: say so, not what the engine picked for n says.
     check_board(n)?;
+    // By the crate's names of its engines.
     let engine = match engine {
         None => Engine::fastest(n, None),
-        Some("dlx") => Engine::Dlx,
-        Some("bits") => Engine::Bits,
-        Some(other) => {
-            return Err(PyValueError::new_err(format!(
-                "engine must be 'dlx' or 'bits' (or None for the fastest), not '{other}'"
-            )));
-        }
+        Some(name) => [Engine::Dlx, Engine::Bits]
+            .into_iter()
+            .find(|e| e.name() == name)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "engine must be 'dlx' or 'bits' (or None for the fastest), not '{name}'"
+                ))
+            })?,
     };
     let request = Request {
         n,
@@ -258,7 +145,7 @@ fn count(
         ..Request::new(n)
     };
     request.validate().map_err(value_error)?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Stop::new();
     let p = Arc::new(Progress::default());
     let report = Arc::clone(&p);
     let (counted, signalled) = run_polled(
@@ -307,8 +194,8 @@ fn solutions_array<'py>(
 ) -> PyResult<Option<Listed<'py>>> {
     check_board(n)?;
     check_threads(threads)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
+    let stop = Stop::new();
+    let flag = stop.clone();
     let (listed, interrupted) = run_polled(py, &stop, None, move || {
         list_all(n, unique, limit, threads, &flag)
     })?;
@@ -331,7 +218,7 @@ fn list_all(
     unique: bool,
     limit: Option<u64>,
     threads: usize,
-    stop: &AtomicBool,
+    stop: &Stop,
 ) -> (Result<Vec<u8>, String>, Vec<u8>) {
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
@@ -341,7 +228,7 @@ fn list_all(
         let (mut files, mut sizes) = (Vec::new(), Vec::new());
         let mut k = 0u64;
         let flow = listing::for_each_solution_in(n, prefix, unique, |q, size| {
-            if k >= limit || stop.load(Ordering::Relaxed) {
+            if k >= limit || stop.is_set() {
                 return ControlFlow::Break(());
             }
             files.extend_from_slice(q);
@@ -373,77 +260,6 @@ fn list_all(
     (Ok(files), sizes)
 }
 
-/// An iterator over chunks produced by a worker thread: each `next()` waits (without the
-/// interpreter lock, looking for signals) for the next chunk. Dropping it stops the worker.
-struct Stream<T> {
-    rx: Mutex<Option<Receiver<T>>>,
-    stop: Arc<AtomicBool>,
-    worker: Mutex<Option<std::thread::JoinHandle<()>>>,
-}
-
-impl<T: Send + 'static> Stream<T> {
-    /// Starts `work(send)`; `send` returns false once the iterator is gone (stop then).
-    fn start(work: impl FnOnce(&dyn Fn(T) -> bool, &AtomicBool) + Send + 'static) -> Self {
-        let (tx, rx): (SyncSender<T>, Receiver<T>) = sync_channel(CHUNKS_AHEAD);
-        // A stop request left by an abandoned call must not cut this listing short.
-        dancelinks::engine::clear_stop();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let worker = std::thread::spawn(move || {
-            let send = |t: T| !flag.load(Ordering::Relaxed) && tx.send(t).is_ok();
-            work(&send, &flag);
-        });
-        Stream {
-            rx: Mutex::new(Some(rx)),
-            stop,
-            worker: Mutex::new(Some(worker)),
-        }
-    }
-
-    /// The next chunk, `None` at the end. A `KeyboardInterrupt` while waiting stops the worker
-    /// and is raised.
-    fn next(&self, py: Python<'_>) -> PyResult<Option<T>> {
-        let mut guard = self.rx.lock().expect("one reader at a time");
-        let Some(mut rx) = guard.take() else {
-            return Ok(None);
-        };
-        loop {
-            let (back, got) = py.detach(move || {
-                let got = rx.recv_timeout(POLL);
-                (rx, got)
-            });
-            rx = back;
-            match got {
-                Ok(t) => {
-                    *guard = Some(rx);
-                    return Ok(Some(t));
-                }
-                Err(RecvTimeoutError::Disconnected) => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        self.stop.store(true, Ordering::Relaxed);
-                        return Err(e);
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl<T> Drop for Stream<T> {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Ok(mut rx) = self.rx.lock() {
-            rx.take();
-        }
-        if let Ok(mut w) = self.worker.lock()
-            && let Some(w) = w.take()
-        {
-            let _ = w.join();
-        }
-    }
-}
-
 /// QueensStream(n, unique, limit): the n-queens solutions in lexicographic order, as chunks
 /// `(files: bytes, class_sizes: bytes)` of up to 4096 solutions.
 #[pyclass(module = "dancelinks._native")]
@@ -462,7 +278,7 @@ impl QueensStream {
             let (mut files, mut sizes) = (Vec::new(), Vec::new());
             let mut k = 0u64;
             let flow = listing::for_each_solution_in(n, &[], unique, |q, size| {
-                if k >= limit || stop.load(Ordering::Relaxed) {
+                if k >= limit || stop.is_set() {
                     return ControlFlow::Break(());
                 }
                 k += 1;
@@ -507,183 +323,12 @@ impl QueensStream {
 #[pyo3(signature = (n, unique=false))]
 fn heatmap(py: Python<'_>, n: usize, unique: bool) -> PyResult<Option<(Vec<u128>, u128)>> {
     check_board(n)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
+    let stop = Stop::new();
+    let flag = stop.clone();
     let (h, _) = run_polled(py, &stop, None, move || {
-        queens_heatmap(n, unique, &|| flag.load(Ordering::Relaxed))
+        queens_heatmap(n, unique, &|| flag.is_set())
     })?;
     Ok(h.flatten().map(|h| (h.counts, h.total)))
-}
-
-/// The answers of the boards of a stack, column by column (one Python object a column, not one
-/// a board: a stack of 10,000 small boards costs the Python layer a few slices a board).
-#[derive(Default)]
-struct Boards {
-    status: Vec<&'static str>,
-    bound: Vec<Option<i128>>,
-    optimal_count: Vec<Option<u64>>,
-    nodes: Vec<u64>,
-    /// Layouts of each board.
-    layouts: Vec<usize>,
-    /// The layouts' scores, board after board.
-    scores: Vec<i128>,
-    /// The layouts' files, board after board (see [`maximise`]).
-    files: Vec<u8>,
-}
-
-/// What [`maximise`] returns: the columns of [`Boards`] and whether Ctrl-C stopped the stack.
-type Maximised<'py> = (
-    Vec<&'static str>,
-    Vec<Option<i128>>,
-    Vec<Option<u64>>,
-    Vec<u64>,
-    Vec<usize>,
-    Vec<i128>,
-    Bound<'py, PyBytes>,
-    bool,
-);
-
-/// maximise(weights, k, n, all_optimal, top, time_limit, threads, floor, progress)
-///     -> (status, bound, optimal_count, nodes, layouts, scores, files, interrupted), None when
-///     a second Ctrl-C abandoned it
-///
-/// `weights`: k boards of n×n native-endian int64 (rank-major). Each board as `xcover queens
-/// max` solves it (the same method, the same layouts). The answer comes as columns: one entry
-/// a board in `status`, `bound`, `optimal_count`, `nodes` and `layouts` (how many), one a
-/// layout in `scores`; `files` holds n bytes a layout when n <= 255, else 4 bytes
-/// (native-endian uint32) a queen. Boards not reached after an interrupt are left out.
-/// `progress(boards done, boards, layouts found)`.
-#[pyfunction]
-#[pyo3(signature = (weights, k, n, all_optimal=false, top=None, time_limit=None, threads=0, floor=None, progress=None))]
-#[allow(clippy::too_many_arguments)]
-fn maximise<'py>(
-    py: Python<'py>,
-    weights: &[u8],
-    k: usize,
-    n: usize,
-    all_optimal: bool,
-    top: Option<usize>,
-    time_limit: Option<f64>,
-    threads: usize,
-    floor: Option<i128>,
-    progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Option<Maximised<'py>>> {
-    check_threads(threads)?;
-    if k.checked_mul(n * n).and_then(|c| c.checked_mul(8)) != Some(weights.len()) {
-        return Err(PyValueError::new_err(format!(
-            "{} bytes are not {k} boards of {n}x{n} int64",
-            weights.len()
-        )));
-    }
-    if k > 0 {
-        weighted::check_size(n).map_err(value_error)?;
-    }
-    if top == Some(0) {
-        return Err(PyValueError::new_err("top must be at least 1"));
-    }
-    if floor.is_some() && (top.is_some() || all_optimal) {
-        return Err(PyValueError::new_err(
-            "floor cannot be combined with top or all_optimal",
-        ));
-    }
-    if top.is_some() && all_optimal {
-        return Err(PyValueError::new_err(
-            "top and all_optimal cannot be combined",
-        ));
-    }
-    time_budget(time_limit)?;
-    let numbers: Vec<i64> = weights
-        .chunks_exact(8)
-        .map(|b| i64::from_ne_bytes(b.try_into().expect("8 bytes")))
-        .collect();
-    let keep = match (top, all_optimal) {
-        (Some(t), _) => Keep::Top(t),
-        (None, true) => Keep::AllOptimal { limit: usize::MAX },
-        // As the command line's records: the best layout (the same search as every format),
-        // then the optimal layouts counted apart (`solve_counted`).
-        (None, false) => Keep::Best,
-    };
-    // As the command line: one thread for boards too small for the split to pay.
-    let threads = if threads == 0 && n < weighted::PARALLEL_MIN_N {
-        1
-    } else if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |t| t.get())
-    } else {
-        threads
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    let p = Arc::new(Progress::default());
-    p.total.store(k, Ordering::Relaxed);
-    let report = Arc::clone(&p);
-    let (answers, interrupted) =
-        run_polled(py, &stop, progress.as_ref().map(|f| (f, p)), move || {
-            let stop = flag;
-            let mut out = Boards::default();
-            if k == 0 {
-                return out;
-            }
-            let mut model_started = Some(Instant::now());
-            let mut model = WeightedQueens::new(n);
-            for b in 0..k {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let board = &numbers[b * n * n..(b + 1) * n * n];
-                let mut budget = Budget::unlimited();
-                if let Some(t) = time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()) {
-                    let start = model_started.take().unwrap_or_else(Instant::now);
-                    budget.deadline = start.checked_add(t);
-                }
-                let req = weighted::Request {
-                    keep,
-                    budget,
-                    method: weighted::Method::Auto,
-                    threads,
-                };
-                let (res, below_floor) = model.solve_counted(board, &req, floor);
-                let status = Status::of_board(res.status, below_floor);
-                out.scores.extend(res.layouts.iter().map(|l| l.score));
-                for l in &res.layouts {
-                    if n <= 255 {
-                        out.files.extend(l.queens.iter().map(|&q| q as u8));
-                    } else {
-                        out.files
-                            .extend(l.queens.iter().flat_map(|&q| q.to_ne_bytes()));
-                    }
-                }
-                out.status.push(status.name());
-                out.bound.push(res.bound);
-                out.optimal_count.push(res.optimal_count);
-                out.nodes.push(res.nodes);
-                out.layouts.push(res.layouts.len());
-                report.done.store(b + 1, Ordering::Relaxed);
-                report
-                    .found
-                    .fetch_add(res.layouts.len() as u64, Ordering::Relaxed);
-            }
-            out
-        })?;
-    let Some(b) = answers else {
-        return Ok(None);
-    };
-    Ok(Some((
-        b.status,
-        b.bound,
-        b.optimal_count,
-        b.nodes,
-        b.layouts,
-        b.scores,
-        PyBytes::new(py, &b.files),
-        interrupted,
-    )))
-}
-
-/// check_weighted_size(n): ValueError unless the weighted model takes n×n boards (before the
-/// Python layer converts a stack).
-#[pyfunction]
-fn check_weighted_size(n: usize) -> PyResult<()> {
-    weighted::check_size(n).map_err(value_error)
 }
 
 /// What [`NativeProblem::optimise`] returns: `(status, bound, [(value, [option])], nodes,
@@ -711,54 +356,8 @@ impl NativeProblem {
         options: Vec<Vec<String>>,
         costs: Option<Vec<i64>>,
     ) -> PyResult<Self> {
-        let mut b = ProblemBuilder::new();
-        let item_err = |name: &str, e: BuildError| value_error(format!("item '{name}': {e}"));
-        // Items as the DLX reader takes them: its parser of `u:v|name`, the builder's names.
-        for spec in &primary {
-            let (name, bounds) = dlx_format::item_spec(spec).map_err(value_error)?;
-            match bounds {
-                Some((u, v)) => b.primary_with_bounds(name, u, v),
-                None => b.primary(name),
-            }
-            .map_err(|e| item_err(spec, e))?;
-        }
-        for name in &secondary {
-            if let Ok((_, Some(_))) = dlx_format::item_spec(name) {
-                return Err(value_error(ErrorKind::Multiplicity(name.clone())));
-            }
-            b.secondary(name).map_err(|e| item_err(name, e))?;
-        }
-        if let Some(c) = &costs
-            && c.len() != options.len()
-        {
-            return Err(PyValueError::new_err(format!(
-                "{} costs for {} options",
-                c.len(),
-                options.len()
-            )));
-        }
-        for (k, option) in options.iter().enumerate() {
-            let cost = costs.as_ref().map_or(0, |c| c[k]);
-            let mut entries = Vec::with_capacity(option.len());
-            let fail =
-                |e: BuildError| value_error(format!("option {k} ({}): {e}", option.join(" ")));
-            for token in option {
-                let (name, colour) = match token.split_once(':') {
-                    Some((n, c)) => (n, Some(c)),
-                    None => (token.as_str(), None),
-                };
-                let item = b
-                    .item_id(name)
-                    .ok_or_else(|| fail(BuildError::UnknownItem(name.to_string())))?;
-                let entry = match colour {
-                    None => Entry::plain(item),
-                    Some(c) => Entry::coloured(item, b.colour(c).map_err(fail)?),
-                };
-                entries.push(entry);
-            }
-            b.add_option(entries, cost).map_err(fail)?;
-        }
-        let problem = b.build().map_err(value_error)?;
+        let problem = dlx_format::from_tokens(&primary, &secondary, &options, costs.as_deref())
+            .map_err(value_error)?;
         Ok(NativeProblem {
             problem: Arc::new(problem),
             lines: Vec::new(),
@@ -853,7 +452,7 @@ impl NativeProblem {
             Some(false) => MemoMode::Off,
         };
         let problem = Arc::clone(&self.problem);
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let (c, interrupted) = run_polled(py, &stop, None, move || {
             count_memoised(&problem, &plan, &budget, mode, DEFAULT_MEMO_BYTES)
         })?;
@@ -902,7 +501,7 @@ impl NativeProblem {
         };
         let keep = top.map_or(Keep::Best, Keep::Top);
         let problem = Arc::clone(&self.problem);
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let (best, interrupted) = run_polled(py, &stop, None, move || {
             plan.optimize(&problem, sense, keep, budget).0
         })?;
@@ -952,7 +551,7 @@ impl ProblemStream {
                 if chunk.len() >= CHUNK / 16 && !send(std::mem::take(&mut chunk)) {
                     gone = true;
                 }
-                if gone || stop.load(Ordering::Relaxed) {
+                if gone || stop.is_set() {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
@@ -980,13 +579,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(solutions_array, m)?)?;
     m.add_function(wrap_pyfunction!(heatmap, m)?)?;
-    m.add_function(wrap_pyfunction!(maximise, m)?)?;
-    m.add_function(wrap_pyfunction!(check_weighted_size, m)?)?;
     m.add_class::<QueensStream>()?;
     m.add_class::<NativeProblem>()?;
     m.add_class::<ProblemStream>()?;
     m.add("MAX_N", listing::MAX_N)?;
-    m.add("MAX_WEIGHTED_N", weighted::MAX_N)?;
+    weighted::register(m)?;
     pictures::register(m)?;
     models::register(m)?;
     Ok(())

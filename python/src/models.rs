@@ -5,7 +5,6 @@
 //! (`models::sudoku::solve_batch`).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -23,8 +22,9 @@ use dancelinks::models::sudoku::{self, Grid, Puzzle, Sudoku};
 use dancelinks::models::word_squares::{self, WordSquares};
 use dancelinks::models::{Model, ModelError};
 
+use crate::NativeProblem;
 use crate::pictures::written;
-use crate::{NativeProblem, run_polled};
+use crate::worker::{Stop, run_polled};
 
 /// A model's error as ValueError; `what` names the input of a positioned one.
 fn model_error(e: ModelError, what: &str) -> PyErr {
@@ -514,12 +514,12 @@ fn sudoku_batch<'py>(
         .num_threads(threads)
         .build()
         .map_err(|e| PyValueError::new_err(format!("cannot start the worker threads: {e}")))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
+    let stop = Stop::new();
+    let flag = stop.clone();
     let (solved, interrupted) = run_polled(py, &stop, None, move || {
         let (mut grids, mut counts) = (Vec::new(), Vec::new());
         for chunk in parsed.chunks(BATCH) {
-            if flag.load(Ordering::Relaxed) {
+            if flag.is_set() {
                 break;
             }
             for found in pool.install(|| sudoku::solve_batch(chunk, limit)) {

@@ -189,3 +189,28 @@ def test_progress_ends_with_every_board():
     results = dancelinks.maximise(stack, top=2, progress=lambda *a: calls.append(a))
     assert calls[-1] == (50, 50, sum(len(r.layouts) for r in results))
     assert all(0 <= d <= 50 and t == 50 for d, t, _ in calls)
+
+
+def test_records_and_places_are_the_command_lines():
+    # Built by hand: the records come from the crate's writer, the places from its ranking.
+    layouts = np.array([[1, 3, 0, 2], [2, 0, 3, 1], [1, 3, 0, 2]], dtype=np.int64)
+    scores = np.array([7, 7, 2**70], dtype=object)
+    r = dancelinks.MaxResult(3, 4, "feasible", 7, 9, layouts, scores)
+    assert r.places == [1, 1, 3]
+    records = r.records()
+    assert list(records[0]) == [
+        "board", "board_status", "score", "place", "board_bound", "optimal_count", "nodes",
+        "n", "q0", "q1", "q2", "q3",
+    ]
+    assert [(d["score"], d["place"], d["q0"]) for d in records] == [
+        (7, 1, 1),
+        (7, 1, 2),
+        (2**70, 3, 1),
+    ]
+    assert all(d["board"] == 3 and d["board_status"] == "feasible" for d in records)
+    empty = np.zeros((0, 2), dtype=np.int64)
+    none = dancelinks.MaxResult(1, 2, "infeasible", None, None, empty, np.zeros(0))
+    assert none.records() == [
+        {"board": 1, "board_status": "infeasible", "score": None, "place": None,
+         "board_bound": None, "optimal_count": None, "nodes": 0, "n": 2, "q0": None, "q1": None}
+    ]

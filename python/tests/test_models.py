@@ -46,7 +46,7 @@ def test_known_counts():
 
 def test_coloured_models():
     # 2 colours on 2x3, any border: 416, the count an independent backtracking counter gives
-    # (tests/integration/model.rs); the border of one colour leaves fewer.
+    # (tests/cli/model.rs); the border of one colour leaves fewer.
     assert m.macmahon(2, 3, colours=2, border=None).count().count == 416
     assert m.macmahon(2, 3, colours=2).count().count < 416
     # A puzzle cut from a solved grid has a solution; the same seed, the same puzzle.

@@ -18,8 +18,9 @@ use crate::io::svg::{self, SvgBoards};
 use crate::io::weights::{self, Boards};
 use crate::queens::weighted::{
     self, BoardResult, BoundKind, Method, PartRequest, Request, WeightedQueens,
+    stack::{self, BoardClock},
 };
-use crate::records::rows::{self, LayoutFields, MaxRecord};
+use crate::records::rows::{LayoutFields, MaxBoard, MaxRecord};
 use crate::records::{Shard, Status};
 
 /// The widest `--width`.
@@ -119,24 +120,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let boards = read_boards(&args)?;
-    let keep = if args.floor.is_some() {
-        // A search from a floor keeps the best layout (no count of the optimal ones).
-        Keep::Best
-    } else if let Some(k) = args.top {
-        Keep::Top(usize::try_from(k).unwrap_or(usize::MAX))
-    } else if args.all_optimal {
-        Keep::AllOptimal {
-            limit: args
-                .limit
-                .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
-        }
-    } else {
-        // Every format searches the same way: the records' `optimal_count` is counted after
-        // the search, by `solve_counted`, and never changes its layout, bound or status.
-        Keep::Best
-    };
+    let size = |k: u64| usize::try_from(k).unwrap_or(usize::MAX);
+    // `--top 0` and the conflicts are refused by the parser already.
+    let keep = stack::keep(
+        args.top.map(size),
+        args.all_optimal,
+        args.limit.map(size),
+        args.floor,
+    )
+    .map_err(|e| InputError(e.to_string()))?;
     let count = keep == Keep::Best && args.format.is_records();
-    let time_limit = args.time_limit;
     let method = match args.method {
         MethodArg::Auto => Method::Auto,
         MethodArg::Enumerate => Method::Enumerate,
@@ -169,7 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // are written, status `interrupted`.
     crate::io::output::stop_gracefully_on_interrupt();
     // The first board's time limit covers building the model too.
-    let mut model_started = Some(std::time::Instant::now());
+    let mut clock = BoardClock::start(args.time_limit);
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
     if args.format == Format::Svg && boards.count() as u64 > svg::MAX_BOARDS {
         return Err(InputError(format!(
@@ -213,18 +206,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         current.store(k + 1, std::sync::atomic::Ordering::Relaxed);
         crate::engine::PROGRESS.reset();
         let board = boards.board(k);
-        let mut budget = Budget::unlimited();
-        // A limit beyond what the clock can hold is no limit; the first board's limit counts
-        // from before the model was built.
-        if let Some(t) = time_limit {
-            let start = model_started.take().unwrap_or_else(std::time::Instant::now);
-            if let Some(deadline) = start.checked_add(t) {
-                budget.deadline = Some(deadline);
-            }
-        }
         let req = Request {
             keep,
-            budget,
+            budget: clock.next_budget(),
             method,
             threads: threads(&args, n),
         };
@@ -366,11 +350,7 @@ fn status_word(res: &BoardResult, below_floor: bool) -> &'static str {
 /// Threads for a board: all cores by default, but one thread for boards too small for the
 /// split to pay (the layouts reported are the same on any number of threads).
 fn threads(args: &Args, n: usize) -> usize {
-    if args.threads.threads.is_none() && n < weighted::PARALLEL_MIN_N {
-        1
-    } else {
-        args.threads.get()
-    }
+    stack::threads(n, args.threads.threads.map(|t| t as usize))
 }
 
 /// `--shard I/M`: part I of M of the split of the one board's search, written as a shard
@@ -574,30 +554,20 @@ fn for_each_record<E>(
     board: usize,
     res: &BoardResult,
     below_floor: bool,
-    mut write: impl FnMut(&MaxRecord) -> Result<(), E>,
+    write: impl FnMut(&MaxRecord) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut record = MaxRecord {
+    let layouts: Vec<(i128, &[u32])> = res
+        .layouts
+        .iter()
+        .map(|l| (l.score, l.queens.as_slice()))
+        .collect();
+    let b = MaxBoard {
         board,
-        board_status: board_status(res, below_floor),
-        score: None,
-        place: None,
-        board_bound: res.bound,
+        status: board_status(res, below_floor),
+        bound: res.bound,
         optimal_count: res.optimal_count,
         nodes: res.nodes,
-        layout: LayoutFields {
-            n: res.n,
-            queens: None,
-        },
+        n: res.n,
     };
-    if res.layouts.is_empty() {
-        return write(&record);
-    }
-    let places = rows::places(res.layouts.iter().map(|l| l.score));
-    for (l, place) in res.layouts.iter().zip(places) {
-        record.score = Some(l.score);
-        record.place = Some(place);
-        record.layout.queens = Some(&l.queens);
-        write(&record)?;
-    }
-    Ok(())
+    b.records(&layouts, write)
 }

@@ -498,10 +498,7 @@ impl Reader<'_> {
                 cost = Some(sum);
                 continue;
             }
-            let (name, colour) = match token.split_once(':') {
-                Some((n, c)) => (n, Some(c)),
-                None => (token, None),
-            };
+            let (name, colour) = entry_token(token);
             if cost.is_some() {
                 return Err(self.error(line, at, ErrorKind::ItemAfterCost(name.into())));
             }
@@ -570,6 +567,119 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// An entry of an option line, `name` or `name:colour`: the item's name and its colour.
+pub fn entry_token(token: &str) -> (&str, Option<&str>) {
+    match token.split_once(':') {
+        Some((name, colour)) => (name, Some(colour)),
+        None => (token, None),
+    }
+}
+
+/// What is wrong with a problem given as tokens ([`from_tokens`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokensError {
+    /// A multiplicity out of range, or one on a secondary item.
+    #[error(transparent)]
+    Item(ErrorKind),
+    /// An item the builder refuses (its name, a duplicate).
+    #[error("item '{spec}': {error}")]
+    Declare {
+        /// The item as given.
+        spec: String,
+        /// What the builder said.
+        error: BuildError,
+    },
+    /// Not one cost an option.
+    #[error("{costs} costs for {options} options")]
+    Costs {
+        /// The costs given.
+        costs: usize,
+        /// The options given.
+        options: usize,
+    },
+    /// An option the builder refuses (an unknown item, a colour, an item twice).
+    #[error("option {index} ({text}): {error}")]
+    Option {
+        /// The option's index, from 0.
+        index: usize,
+        /// Its tokens, joined by spaces.
+        text: String,
+        /// What the builder said.
+        error: BuildError,
+    },
+    /// The problem as a whole (no items).
+    #[error(transparent)]
+    Build(BuildError),
+}
+
+/// A problem given as the tokens of a DLX file rather than its text (a program's items and
+/// options): primary items as the item line takes them (`name`, `v|name`, `u:v|name`),
+/// secondary items by name, each option's entries as an option line takes them (`name`,
+/// `name:colour`), and each option's cost (`None`: all 0). The names, multiplicities and
+/// colours are read by this reader's rules; unlike a file, an option without a primary item
+/// is an error, not a warning.
+pub fn from_tokens<S: AsRef<str>>(
+    primary: &[S],
+    secondary: &[S],
+    options: &[Vec<S>],
+    costs: Option<&[i64]>,
+) -> Result<Problem, TokensError> {
+    let mut b = ProblemBuilder::new();
+    let declare = |spec: &str, error| TokensError::Declare {
+        spec: spec.to_string(),
+        error,
+    };
+    for spec in primary {
+        let spec = spec.as_ref();
+        let (name, bounds) = item_spec(spec).map_err(TokensError::Item)?;
+        match bounds {
+            Some((u, v)) => b.primary_with_bounds(name, u, v),
+            None => b.primary(name),
+        }
+        .map_err(|e| declare(spec, e))?;
+    }
+    for name in secondary {
+        let name = name.as_ref();
+        if multiplicity(name).is_some() {
+            return Err(TokensError::Item(ErrorKind::Multiplicity(name.into())));
+        }
+        b.secondary(name).map_err(|e| declare(name, e))?;
+    }
+    if let Some(c) = costs
+        && c.len() != options.len()
+    {
+        return Err(TokensError::Costs {
+            costs: c.len(),
+            options: options.len(),
+        });
+    }
+    for (index, option) in options.iter().enumerate() {
+        let fail = |error| TokensError::Option {
+            index,
+            text: option
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<&str>>()
+                .join(" "),
+            error,
+        };
+        let mut entries = Vec::with_capacity(option.len());
+        for token in option {
+            let (name, colour) = entry_token(token.as_ref());
+            let item = b
+                .item_id(name)
+                .ok_or_else(|| fail(BuildError::UnknownItem(name.to_string())))?;
+            entries.push(match colour {
+                None => Entry::plain(item),
+                Some(c) => Entry::coloured(item, b.colour(c).map_err(fail)?),
+            });
+        }
+        b.add_option(entries, costs.map_or(0, |c| c[index]))
+            .map_err(fail)?;
+    }
+    b.build().map_err(TokensError::Build)
 }
 
 /// Item `i` as the item line writes it (and [`item_spec`] reads it back): its name, with a
@@ -702,5 +812,36 @@ mod writer_tests {
         b.add_option_named("p", -1).unwrap();
         let p = b.build().unwrap();
         assert!(to_string(&p, "").is_err());
+    }
+
+    #[test]
+    fn tokens_build_what_the_file_reads() {
+        let text = "0:2|a 2|b c | x\na b x:R\nb c |4\na x:G\n";
+        let read = parse(text.as_bytes(), "t").unwrap().problem;
+        let options = [vec!["a", "b", "x:R"], vec!["b", "c"], vec!["a", "x:G"]];
+        let built = from_tokens(&["0:2|a", "2|b", "c"], &["x"], &options, Some(&[0, 4, 0]));
+        assert_eq!(
+            to_string(&built.unwrap(), "").unwrap(),
+            to_string(&read, "").unwrap()
+        );
+    }
+
+    #[test]
+    fn tokens_are_refused_as_the_file_refuses_them() {
+        let none: [Vec<&str>; 0] = [];
+        let refused = |primary: &[&str], secondary: &[&str]| {
+            from_tokens(primary, secondary, &none, None)
+                .unwrap_err()
+                .to_string()
+        };
+        // A sign is not a digit: no multiplicity, and `|` is no part of a name.
+        assert!(refused(&["+1|a"], &[]).contains("invalid item name"));
+        assert!(refused(&["0|a"], &[]).contains("bad multiplicity '0|a'"));
+        assert!(refused(&["a"], &["2|x"]).contains("only primary items"));
+        let options = [vec!["a", "b"]];
+        let e = from_tokens(&["a"], &[], &options, None).unwrap_err();
+        assert_eq!(e.to_string(), "option 0 (a b): unknown item 'b'");
+        let e = from_tokens(&["a"], &[], &options, Some(&[])).unwrap_err();
+        assert_eq!(e.to_string(), "0 costs for 1 options");
     }
 }

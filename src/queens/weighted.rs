@@ -24,6 +24,7 @@ mod hungarian;
 mod lagrange;
 mod lns;
 mod shard;
+pub mod stack;
 mod ties;
 
 use std::ops::ControlFlow;

@@ -20,3 +20,6 @@ pub use shard::{
     FIELDS, Hex64, Kind, Located, Shard, ShardError, ShardRecord, Source, parse_sense, sense_name,
 };
 pub use status::{Status, partial_notice};
+// What the Python binding writes through the command line's records: a `queens max` board's
+// records and the places of a ranking.
+pub use rows::{LayoutFields, MaxBoard, MaxRecord, places};

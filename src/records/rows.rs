@@ -34,6 +34,7 @@ impl Serialize for Decimal {
 
 /// A layout's fields: `"n": n, "q0": f0, ...` (flattened into the record).
 pub struct LayoutFields<'a, T> {
+    /// The board size.
     pub n: usize,
     /// The files of the queens, rank 0 first; `None` when there is no layout (the `q` fields
     /// are then empty).
@@ -124,18 +125,77 @@ impl HeatmapRecord {
 /// ranking).
 #[derive(Serialize)]
 pub struct MaxRecord<'a> {
+    /// The board's number in the input, from 1.
     pub board: usize,
     /// How the board's search ended.
     pub board_status: Status,
+    /// The layout's score.
     pub score: Option<i128>,
+    /// The layout's place in the board's ranking.
     pub place: Option<usize>,
     /// Upper bound on the board's maximum (equal to it when optimal).
     pub board_bound: Option<i128>,
     /// The number of optimal layouts, when counted.
     pub optimal_count: Option<u64>,
+    /// The board's search nodes.
     pub nodes: u64,
+    /// The layout (none on the record of a board without one).
     #[serde(flatten)]
     pub layout: LayoutFields<'a, u32>,
+}
+
+/// A `queens max` board as its records carry it: the fields that are the same on each of
+/// its records.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MaxBoard {
+    /// The board's number in the input, from 1.
+    pub board: usize,
+    /// How its search ended.
+    pub status: Status,
+    /// Upper bound on its maximum.
+    pub bound: Option<i128>,
+    /// The number of optimal layouts, when counted.
+    pub optimal_count: Option<u64>,
+    /// Search nodes.
+    pub nodes: u64,
+    /// The board size.
+    pub n: usize,
+}
+
+impl MaxBoard {
+    /// The board's records, handed to `write` in order: one a layout (`(score, files)`, best
+    /// first), each with its place in the ranking, or one without a layout when there is
+    /// none. The command line writes these, and the Python binding's `records()` reads them.
+    pub fn records<'q, E>(
+        &self,
+        layouts: &[(i128, &'q [u32])],
+        mut write: impl FnMut(&MaxRecord<'q>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut record = MaxRecord {
+            board: self.board,
+            board_status: self.status,
+            score: None,
+            place: None,
+            board_bound: self.bound,
+            optimal_count: self.optimal_count,
+            nodes: self.nodes,
+            layout: LayoutFields {
+                n: self.n,
+                queens: None,
+            },
+        };
+        if layouts.is_empty() {
+            return write(&record);
+        }
+        let places = places(layouts.iter().map(|&(score, _)| score));
+        for (&(score, queens), place) in layouts.iter().zip(places) {
+            record.score = Some(score);
+            record.place = Some(place);
+            record.layout.queens = Some(queens);
+            write(&record)?;
+        }
+        Ok(())
+    }
 }
 
 /// Places in a ranking, best first: tied scores share a place (standard competition ranking:

@@ -4,14 +4,12 @@
 
 use std::io::Cursor;
 
-use predicates::prelude::*;
-
-use crate::common::{located, xcover};
+use crate::common::{located, queens_shards, text};
 
 use dancelinks::engine::fnv1a64;
 use dancelinks::engine::optimize::Sense;
 use dancelinks::io::export::Format;
-use dancelinks::io::shard::{MAX_LINE, read_records, write_records};
+use dancelinks::io::shard::{MAX_LINE, read_records};
 use dancelinks::queens;
 use dancelinks::records::{
     Hex64, Kind, Located, MergeError, Merged, Problem, Shard, ShardRecord, Status,
@@ -21,33 +19,7 @@ use dancelinks::records::{
 fn merge(records: &[Located]) -> Result<Merged, MergeError> {
     dancelinks::records::merge(records, &queens::record_rules())
 }
-use dancelinks::queens::count::{Engine, Request, count};
-use dancelinks::queens::model::Reduction;
-
-/// The records of a real count of n split in m shards.
-fn queens_shards(n: usize, m: u64, engine: Engine, unique: bool) -> Vec<ShardRecord> {
-    (1..=m)
-        .map(|i| {
-            let request = Request {
-                n,
-                unique,
-                engine,
-                symmetry: None,
-                shard: Shard::new(i, m).unwrap(),
-                threads: Some(1),
-            };
-            count(&request, &|_, _, _| {})
-                .unwrap()
-                .record(&request, 0.25)
-        })
-        .collect()
-}
-
-fn text(records: &[ShardRecord], format: Format) -> String {
-    let mut buf = Vec::new();
-    write_records(&mut buf, records, format).unwrap();
-    String::from_utf8(buf).unwrap()
-}
+use dancelinks::queens::count::Engine;
 
 #[test]
 fn fnv1a64_matches_the_published_test_vectors() {
@@ -177,61 +149,6 @@ fn bits_and_dlx_shards_each_merge_to_the_oeis_counts() {
 }
 
 #[test]
-fn symmetry_that_does_not_apply_is_rejected() {
-    let mut request = Request::new(8);
-    request.engine = Engine::Bits;
-    request.symmetry = Some(Reduction::None);
-    assert!(request.validate().is_err());
-    request.symmetry = Some(Reduction::Full);
-    assert!(request.validate().is_ok());
-    xcover()
-        .args([
-            "queens",
-            "count",
-            "8",
-            "--engine",
-            "bits",
-            "--symmetry",
-            "mirror",
-        ])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("--symmetry mirror does not apply"));
-}
-
-#[test]
-fn duplicates_in_a_json_lines_file_are_named_by_line() {
-    let records = queens_shards(8, 3, Engine::Dlx, false);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("all.jsonl");
-    let with_dup = [
-        records[0].clone(),
-        records[1].clone(),
-        records[2].clone(),
-        records[1].clone(),
-    ];
-    std::fs::write(&path, text(&with_dup, Format::Json)).unwrap();
-    xcover()
-        .arg("merge")
-        .arg(&path)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("duplicate shard 2/3"))
-        .stderr(predicate::str::contains("all.jsonl:2, "))
-        .stderr(predicate::str::contains("all.jsonl:4"));
-    // Without the duplicate: the total.
-    std::fs::write(&path, text(&records, Format::Json)).unwrap();
-    xcover()
-        .arg("merge")
-        .arg(&path)
-        .assert()
-        .success()
-        .stdout("92\n");
-}
-
-#[test]
 fn a_line_longer_than_the_limit_is_an_error_at_once() {
     let mut t = text(&queens_shards(6, 1, Engine::Dlx, false), Format::Json);
     t.push_str(&"x".repeat(MAX_LINE + 1));
@@ -304,78 +221,6 @@ fn shard_strings_are_validated() {
 }
 
 #[test]
-fn estimate_prints_alone_and_suggests_shards_for_long_counts() {
-    let out = xcover()
-        .args([
-            "queens",
-            "count",
-            "24",
-            "--estimate",
-            "--engine",
-            "dlx",
-            "-t",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("estimate: n=24 engine=dlx"), "{text}");
-    assert!(text.contains("--shard I/"), "{text}");
-    let out = xcover()
-        .args(["queens", "count", "8", "--estimate"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("seconds") && !text.contains("--shard"),
-        "{text}"
-    );
-    // The bits engine's totals do not walk the tree: their estimate is their measured time
-    // (n = 21 takes about half an hour on two threads, not the tree's 11 hours), and --unique
-    // (the symmetric search) is still estimated from the tree.
-    for (n, extra, must, must_not) in [
-        ("21", "2", ["measured", "minutes"], "--shard"),
-        ("23", "1", ["measured", "--shard I/"], "tree~"),
-    ] {
-        let out = xcover()
-            .args([
-                "queens",
-                "count",
-                n,
-                "--engine",
-                "bits",
-                "--estimate",
-                "-t",
-                extra,
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(must.iter().all(|m| text.contains(m)), "{text}");
-        assert!(!text.contains(must_not), "{text}");
-    }
-    let out = xcover()
-        .args([
-            "queens",
-            "count",
-            "21",
-            "--engine",
-            "bits",
-            "--unique",
-            "--estimate",
-        ])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8(out.stdout).unwrap().contains("tree~"));
-    // Knuth's estimator is unbiased: close to the exact tree size (n = 8: 2,057 nodes with
-    // the root).
-    let t = dancelinks::queens::count::tree_size(8, 20_000, 1);
-    assert!((t - 2057.0).abs() < 100.0, "{t}");
-}
-
-#[test]
 fn missing_shards_are_named_as_ranges_whatever_the_split() {
     // One record of a split of 2^64 - 1 shards: the message says so at once, in ranges,
     // without a list of every missing shard.
@@ -407,42 +252,6 @@ fn missing_shards_are_named_as_ranges_whatever_the_split() {
         .expect_err("refused")
         .to_string();
     assert_eq!(msg, "missing shards of 5: 2, 4");
-}
-
-/// A record file whose kind holds an ESC: in text, CSV and JSON Lines alike the message
-/// shows it escaped (the readers' own messages quote the input verbatim).
-#[test]
-fn unreadable_records_are_quoted_safely_in_every_format() {
-    let dir = tempfile::tempdir().unwrap();
-    for format in ["text", "csv", "json"] {
-        let out = xcover()
-            .args(["queens", "count", "8", "--shard", "1/2", "--format", format])
-            .output()
-            .unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
-        let poisoned = text.replace("queens-count", "qu\u{1b}[2Jeens");
-        let poisoned = if format == "json" {
-            poisoned.replace('\u{1b}', "\\u001b")
-        } else {
-            poisoned
-        };
-        let file = dir.path().join(format!("bad.{format}"));
-        std::fs::write(&file, poisoned).unwrap();
-        let out = xcover().arg("merge").arg(&file).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{format}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.contains("not a shard record"), "{format}: {err}");
-        assert!(!err.contains('\u{1b}'), "{format}: {err:?}");
-        assert!(err.contains("qu\\u{1b}[2Jeens"), "{format}: {err}");
-        // An empty record file: named with its line too.
-        std::fs::write(&file, "").unwrap();
-        let out = xcover().arg("merge").arg(&file).output().unwrap();
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert!(
-            err.contains(&format!("bad.{format}:1: no shard record")),
-            "{err}"
-        );
-    }
 }
 
 #[test]
