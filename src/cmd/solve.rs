@@ -39,7 +39,8 @@ use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
 use crate::engine::{
-    Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, count_memoised, structure_bytes,
+    Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, Stop, count_memoised,
+    structure_bytes,
 };
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::{Format, Writer};
@@ -208,6 +209,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         nodes: args.nodes,
         mems: args.mems,
         deadline: None,
+        stop: Stop::new(),
     };
     if let Some(t) = args.time_limit {
         // A limit beyond what an Instant can hold is no limit.
@@ -244,7 +246,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
-    crate::io::output::stop_gracefully_on_interrupt();
+    crate::io::output::stop_gracefully_on_interrupt(&budget.stop);
     // Solutions so far and the time, on a terminal only.
     let streams = !(args.count || args.minimize || args.maximize);
     let pb = super::progress(
@@ -253,7 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         streams,
         args.output.as_deref(),
     );
-    crate::engine::PROGRESS.reset();
+    budget.stop.progress().reset();
     // Counts and optimisations show the sub-problems done of total and the time left; an
     // optimisation also its best cost and the root's bound.
     let sense = if args.maximize {
@@ -263,23 +265,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let optimises = args.minimize || args.maximize;
     let _watch = match &pb {
-        Some(pb) if !streams => Some(super::watch_progress(pb, move |p, elapsed| {
-            let mut s = String::from("searching");
-            if optimises {
-                if let Some(v) = p.best {
-                    s += &format!(", best cost {}", sense.value(v));
+        Some(pb) if !streams => Some(super::watch_progress(
+            pb,
+            &budget.stop,
+            move |p, elapsed| {
+                let mut s = String::from("searching");
+                if optimises {
+                    if let Some(v) = p.best {
+                        s += &format!(", best cost {}", sense.value(v));
+                    }
+                    if let Some(b) = p.bound {
+                        s += &format!(", bound {}", sense.value(b));
+                    }
                 }
-                if let Some(b) = p.bound {
-                    s += &format!(", bound {}", sense.value(b));
+                let parts = super::parts_line(p, elapsed);
+                if !parts.is_empty() {
+                    s += ", ";
+                    s += &parts;
                 }
-            }
-            let parts = super::parts_line(p, elapsed);
-            if !parts.is_empty() {
-                s += ", ";
-                s += &parts;
-            }
-            s
-        })),
+                s
+            },
+        )),
         Some(pb) => {
             pb.set_message("searching");
             None
@@ -298,7 +304,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => Keep::Best,
         };
         let start = Instant::now();
-        let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget);
+        let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget.clone());
         if let Some(pb) = &pb {
             pb.finish_and_clear();
         }
@@ -310,6 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 shard,
                 sense,
                 &best,
+                Status::stopped(&budget.stop, Status::Time),
                 split.as_ref(),
                 seconds,
                 line,
@@ -320,7 +327,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             write_optimum(&mut out, args.format, &dlx, &best, status)?;
         }
         out.finish()?;
-        diag::notice(&status_line(&best));
+        diag::notice(&status_line(&best, &budget.stop));
         if args.stats {
             diag::notice(&knuth_line(&dlx, &best.stats));
             if let Some(s) = split {
@@ -620,8 +627,8 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
 }
 
 /// One line for stderr saying what the result is.
-fn status_line(best: &Optimum) -> String {
-    let why = if crate::engine::stop_requested() {
+fn status_line(best: &Optimum, stop: &Stop) -> String {
+    let why = if stop.requested() {
         "interrupted"
     } else {
         "a budget ran out"
@@ -686,7 +693,9 @@ fn write_optimum(
 /// The status word of an optimum. When no solution was found before a budget ran out, the
 /// optimiser does not say which budget: the statistics against the budget do.
 fn optimum_status(best: &Optimum, budget: &Budget) -> Status {
-    let stopped_by = if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
+    let stopped_by = if budget.stop.requested() {
+        Status::Interrupted
+    } else if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
         Status::Nodes
     } else if budget.mems.is_some_and(|m| best.stats.mems() >= m) {
         Status::Mems

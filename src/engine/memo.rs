@@ -94,7 +94,7 @@ pub fn count(
     if mode == MemoMode::Auto {
         let probe = Budget {
             nodes: Some(budget.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
-            ..*budget
+            ..budget.clone()
         };
         let out = solver.count_memo(&probe, &mut memo);
         // The memo pays when the mems its hits saved (nodes saved × the probe's mems per node)

@@ -13,6 +13,7 @@ pub mod preprocess;
 mod problem;
 mod split;
 mod stats;
+mod stop;
 mod window;
 
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
@@ -28,8 +29,6 @@ pub use split::{
     MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,
 };
-pub use stats::{
-    Budget, End, Outcome, PROGRESS, Progress, ProgressSnapshot, Stats, clear_stop, out_of_time,
-    request_stop, stop_requested, structure_bytes,
-};
+pub use stats::{Budget, End, Outcome, Stats, structure_bytes};
+pub use stop::{Progress, ProgressSnapshot, Stop, clear_stop, request_stop};
 pub use window::ordered_window;

@@ -52,6 +52,7 @@ use std::time::Instant;
 use super::dlx::{Solver, View, Visitor};
 use super::problem::{ItemId, OptionId, Problem};
 use super::stats::{Budget, End, Stats};
+use super::stop::{Stop, Watch};
 
 mod shards;
 use shards::optimize_floor_parallel;
@@ -121,10 +122,10 @@ pub trait Bound {
     fn choose(&mut self, _view: &View<'_>) -> Option<ItemId> {
         None
     }
-    /// Called before each search with its budget's deadline, so that a bound that works
-    /// long at one node (an iterative bound at a large root) can stop in time. A bound that
-    /// stops early must still return a valid bound. Nothing by default.
-    fn deadline(&mut self, _at: Option<Instant>) {}
+    /// Called before each search with its budget's deadline and stop handle, so that a bound
+    /// that works long at one node (an iterative bound at a large root) can stop in time. A
+    /// bound that stops early must still return a valid bound. Nothing by default.
+    fn deadline(&mut self, _at: Option<Instant>, _stop: &Stop) {}
     /// Whether `Keep::Best` breaks ties between equally good solutions deterministically:
     /// the one whose sorted option ids are lexicographically smallest is reported, whatever
     /// the number of threads. Such a search does not prune a node whose bound ties the best
@@ -251,7 +252,7 @@ impl Bound for ShareBound {
         Some(total)
     }
 
-    fn deadline(&mut self, at: Option<Instant>) {
+    fn deadline(&mut self, at: Option<Instant>, _stop: &Stop) {
         self.deadline = at;
     }
 }
@@ -383,25 +384,12 @@ struct BranchBound<'a, B: Bound> {
     part_sender: Option<crossbeam_channel::Sender<(u64, Part)>>,
     parts_sent: u64,
     excluded_at: Vec<Vec<OptionId>>,
-    /// The budget's deadline, read at most every [`CLOCK_NODES`] nodes (the engine reads it
-    /// only every 1024, which at n = 1000 queens is most of a second); once it has passed,
-    /// `late` is set and the search stops ([`Visitor::stop`]): it unwinds at once and counts
-    /// as cut short.
-    deadline: Option<Instant>,
-    /// Nodes entered since the clock was last read, and how many to enter before reading it
-    /// again: 1 while nodes are slow (a bound over a million options takes a tenth of a
-    /// second), doubling up to [`CLOCK_NODES`] while [`CLOCK_QUICK`] passes between reads.
-    entered: u32,
-    stride: u32,
-    clock_read: Option<Instant>,
-    late: bool,
+    /// The budget's deadline and stop handle, read on an adaptive stride ([`Watch`]): the
+    /// engine reads them only every 1024 nodes, which at n = 1000 queens is most of a second.
+    /// Once late the search stops ([`Visitor::stop`]): it unwinds at once and counts as cut
+    /// short.
+    watch: Watch,
 }
-
-/// How often [`BranchBound`] reads the clock when nodes are quick (in nodes).
-const CLOCK_NODES: u32 = 16;
-
-/// Reads of the clock closer than this are quick: the stride between them may double.
-const CLOCK_QUICK: std::time::Duration = std::time::Duration::from_millis(1);
 
 impl<'a, B: Bound> BranchBound<'a, B> {
     fn new(gains: &'a [i128], bound: &'a mut B, keep: Keep) -> Self {
@@ -423,46 +411,25 @@ impl<'a, B: Bound> BranchBound<'a, B> {
             part_sender: None,
             parts_sent: 0,
             excluded_at: Vec::new(),
-            deadline: None,
-            entered: 0,
-            stride: 1,
-            clock_read: None,
-            late: false,
+            watch: Watch::default(),
         }
     }
 
-    /// The deadline of the search, given to the bound too ([`Bound::deadline`]).
-    fn set_deadline(&mut self, at: Option<Instant>) {
-        self.deadline = at;
-        self.bound.deadline(at);
+    /// The deadline and stop handle of the search's budget; the deadline is given to the
+    /// bound too ([`Bound::deadline`]).
+    fn set_watch(&mut self, budget: &Budget) {
+        self.watch = Watch::new(budget.stop.clone(), budget.deadline);
+        self.bound.deadline(budget.deadline, &budget.stop);
     }
 
-    /// Whether the deadline has passed or a stop was requested (read every `stride` nodes).
+    /// One node entered: whether the deadline has passed or a stop was requested.
     fn late(&mut self) -> bool {
-        if !self.late {
-            self.entered += 1;
-            if self.entered >= self.stride {
-                super::stats::PROGRESS.add_nodes(u64::from(self.entered));
-                self.entered = 0;
-                if let Some(deadline) = self.deadline {
-                    let now = Instant::now();
-                    self.late = now >= deadline || super::stats::stop_requested();
-                    let quick = self
-                        .clock_read
-                        .is_some_and(|t| now.saturating_duration_since(t) < CLOCK_QUICK);
-                    self.stride = if quick {
-                        (self.stride * 2).min(CLOCK_NODES)
-                    } else {
-                        1
-                    };
-                    self.clock_read = Some(now);
-                } else {
-                    self.late = super::stats::stop_requested();
-                    self.stride = CLOCK_NODES;
-                }
-            }
-        }
-        self.late
+        self.watch.tick()
+    }
+
+    /// Whether the search was found late (without reading the clock).
+    fn was_late(&self) -> bool {
+        self.watch.is_late()
     }
 }
 
@@ -577,7 +544,7 @@ impl<B: Bound> BranchBound<'_, B> {
         if self.kept.iter().any(|(g, o)| *g == gain && o == options) {
             return;
         }
-        super::stats::PROGRESS.offer_best(gain);
+        self.watch.stop().progress().offer_best(gain);
         match self.keep {
             Keep::Best => {
                 let new = Incumbent {
@@ -664,10 +631,10 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
                 Some(sender) => {
                     // Every worker has gone: they ran out of time, and so does the top.
                     if sender.send((self.parts_sent, part)).is_err() {
-                        self.late = true;
+                        self.watch.set_late();
                     }
                     self.parts_sent += 1;
-                    super::stats::PROGRESS.add_parts(1);
+                    self.watch.stop().progress().add_parts(1);
                 }
                 None => self.parts.push(part),
             }
@@ -705,7 +672,7 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 
     /// Past the deadline the search ends at once (the node just cut off by `late`).
     fn stop(&self) -> bool {
-        self.late
+        self.was_late()
     }
 
     fn exclude(&mut self, view: &View<'_>, out: &mut Vec<OptionId>) {
@@ -1023,7 +990,7 @@ fn probe<B: Bound>(
     let config = Config {
         budget: Budget {
             nodes: Some(1),
-            ..config.budget
+            ..config.budget.clone()
         },
         ..config.clone()
     };
@@ -1128,7 +1095,7 @@ fn aim_loop(
             let config = &Config {
                 budget: Budget {
                     deadline: aims_until.or(config.budget.deadline),
-                    ..config.budget
+                    ..config.budget.clone()
                 },
                 ..config.clone()
             };
@@ -1203,6 +1170,7 @@ fn search_parallel<'p, B: Bound + Send>(
     // The tree above the cut, searched here while the workers search the nodes at the cut,
     // which it sends them in order.
     let mut top = BranchBound::new(gains, bound, config.keep);
+    top.set_watch(&config.budget);
     top.aim(window);
     top.shared = Some(&shared);
     top.cut = Some(main.forced().len() + PARALLEL_CUT);
@@ -1210,7 +1178,6 @@ fn search_parallel<'p, B: Bound + Send>(
         let (gain, s) = sorted_seed(seed, gains);
         top.offer(gain, &s, 0);
     }
-    top.set_deadline(config.budget.deadline);
     let (sender, receiver) = crossbeam_channel::bounded::<(u64, Part)>(2 * workers.len());
     top.part_sender = Some(sender);
     let stop = AtomicBool::new(false);
@@ -1221,7 +1188,7 @@ fn search_parallel<'p, B: Bound + Send>(
                 let (receiver, stop, shared) = (receiver.clone(), &stop, &shared);
                 scope.spawn(move || {
                     let mut bb = BranchBound::new(gains, bound, Keep::Best);
-                    bb.set_deadline(config.budget.deadline);
+                    bb.set_watch(&config.budget);
                     bb.aim(window);
                     bb.shared = Some(shared);
                     let mut stats = Stats::default();
@@ -1239,8 +1206,8 @@ fn search_parallel<'p, B: Bound + Send>(
                             &mut bb,
                         );
                         stats += o.stats;
-                        super::stats::PROGRESS.part_done();
-                        if o.end != End::Exhausted || bb.late {
+                        config.budget.stop.progress().part_done();
+                        if o.end != End::Exhausted || bb.was_late() {
                             complete = false;
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -1261,7 +1228,7 @@ fn search_parallel<'p, B: Bound + Send>(
         (outcome, results)
     });
     let mut stats = outcome.stats;
-    let mut complete = outcome.end == End::Exhausted && !top.late;
+    let mut complete = outcome.end == End::Exhausted && !top.was_late();
     let mut kept: Vec<Incumbent> = placed(std::mem::take(&mut top.kept), top.kept_place);
     let root = top.root_bound.flatten();
     for (k, s, c) in results {
@@ -1353,7 +1320,7 @@ fn search<B: Bound>(
         "one weight per option"
     );
     let mut bb = BranchBound::new(gains, bound, config.keep);
-    bb.set_deadline(config.budget.deadline);
+    bb.set_watch(&config.budget);
     if config.keep == Keep::Best {
         bb.aim(window);
     }
@@ -1372,7 +1339,7 @@ fn search<B: Bound>(
         }
     }
     let outcome = solver.run(&config.budget, &mut bb);
-    let complete = outcome.end == End::Exhausted && !bb.late;
+    let complete = outcome.end == End::Exhausted && !bb.was_late();
     let mut kept = std::mem::take(&mut bb.kept);
     if let Keep::AllOptimal { limit } = config.keep {
         if let Some((g, s)) = best_seed {

@@ -272,7 +272,7 @@ impl Plan {
                 Keep::Top(k) => k,
                 Keep::AllOptimal { limit } => limit.max(1),
             });
-            if super::stats::out_of_time(budget.deadline).is_some() {
+            if config.budget.out_of_time().is_some() {
                 complete = false;
                 unbounded = true;
                 break;

@@ -252,7 +252,7 @@ where
     F: Fn() -> Solver<'p> + Sync + Send,
 {
     let mine = split.shard_parts(shard);
-    super::stats::PROGRESS.add_parts(mine.len() as u64);
+    budget.stop.progress().add_parts(mine.len() as u64);
     let (stats, end) = mine
         .par_iter()
         .map_init(&make, |solver, &k| {
@@ -269,7 +269,7 @@ where
                     (o.stats, o.end)
                 }
             };
-            super::stats::PROGRESS.part_done();
+            budget.stop.progress().part_done();
             r
         })
         .reduce(

@@ -1,9 +1,9 @@
 //! Statistics of a search, budgets (termination conditions) and how a search ended.
 
 use std::ops::{Add, AddAssign};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use super::stop::Stop;
 
 /// What a search did, in Knuth's terms. Statistics of several runs (threads, sub-problems,
 /// shards) add up with `+=`; the maximum level is the maximum of both.
@@ -113,8 +113,11 @@ impl std::iter::Sum for Stats {
     }
 }
 
-/// When a search stops early. Every limit is optional; `Budget::unlimited()` has none.
-#[derive(Copy, Clone, Debug, Default)]
+/// When a search stops early: the limits it starts with, every one optional
+/// (`Budget::unlimited()` has none), and the [`Stop`] handle through which it is stopped from
+/// outside and posts its progress. Cloning a budget clones the handle: the clone stops with
+/// the original.
+#[derive(Clone, Debug, Default)]
 pub struct Budget {
     /// Stop after this many solutions.
     pub solutions: Option<u64>,
@@ -124,6 +127,8 @@ pub struct Budget {
     pub mems: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+    /// The interrupt and the progress board.
+    pub stop: Stop,
 }
 
 impl Budget {
@@ -144,127 +149,16 @@ impl Budget {
         self.deadline = Instant::now().checked_add(limit);
         self
     }
-}
-
-/// The process-wide request to stop: every search of the crate looks at it where it looks at
-/// its deadline (every 1,024 nodes or each sub-problem, with or without a deadline) and ends
-/// with [`End::Interrupted`], keeping what it has. The command line sets it on the first
-/// SIGINT or SIGTERM; a library caller may set it from any thread.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Asks every running search to stop as soon as it next looks (the process-wide request).
-pub fn request_stop() {
-    STOP.store(true, Ordering::Relaxed);
-}
-
-/// Whether a stop was requested and not cleared since.
-#[inline]
-pub fn stop_requested() -> bool {
-    STOP.load(Ordering::Relaxed)
-}
-
-/// Withdraws a stop request, so that later searches run (a library caller's next call).
-pub fn clear_stop() {
-    STOP.store(false, Ordering::Relaxed);
-}
-
-/// How the clock and the stop request end a search now: `Interrupted` before `TimeLimit`,
-/// `None` while it may go on.
-#[inline]
-pub fn out_of_time(deadline: Option<Instant>) -> Option<End> {
-    if stop_requested() {
-        Some(End::Interrupted)
-    } else if deadline.is_some_and(|d| Instant::now() >= d) {
-        Some(End::TimeLimit)
-    } else {
-        None
+    /// The same budget stopped through `stop`.
+    pub fn with_stop(mut self, stop: &Stop) -> Budget {
+        self.stop = stop.clone();
+        self
     }
-}
-
-/// What running searches post for a display to read ([`PROGRESS`]): nodes entered, parts of
-/// a split done of total, and for an optimisation the best gain found and a proven bound (a
-/// model that knows one posts it: the engine's searches of parts and neighbourhoods do not).
-/// Relaxed and approximate — a display, never a result. A caller that shows it calls
-/// [`Progress::reset`] before each search.
-#[derive(Debug)]
-pub struct Progress {
-    nodes: AtomicU64,
-    parts_done: AtomicU64,
-    parts_total: AtomicU64,
-    /// (best gain found, root bound), in the optimiser's gains.
-    optimum: Mutex<(Option<i128>, Option<i128>)>,
-}
-
-/// The process-wide progress board.
-pub static PROGRESS: Progress = Progress::new();
-
-/// A reading of [`PROGRESS`].
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct ProgressSnapshot {
-    /// Nodes entered so far (by the searches that post them: the optimiser).
-    pub nodes: u64,
-    /// Parts of a split finished.
-    pub parts_done: u64,
-    /// Parts of the split (0: no split).
-    pub parts_total: u64,
-    /// The best gain found so far.
-    pub best: Option<i128>,
-    /// The least bound posted, in gains.
-    pub bound: Option<i128>,
-}
-
-impl Progress {
-    const fn new() -> Progress {
-        Progress {
-            nodes: AtomicU64::new(0),
-            parts_done: AtomicU64::new(0),
-            parts_total: AtomicU64::new(0),
-            optimum: Mutex::new((None, None)),
-        }
-    }
-
-    /// Clears the board for a new search.
-    pub fn reset(&self) {
-        self.nodes.store(0, Ordering::Relaxed);
-        self.parts_done.store(0, Ordering::Relaxed);
-        self.parts_total.store(0, Ordering::Relaxed);
-        *self.optimum.lock().unwrap_or_else(|e| e.into_inner()) = (None, None);
-    }
-
-    /// What the board says now.
-    pub fn snapshot(&self) -> ProgressSnapshot {
-        let (best, bound) = *self.optimum.lock().unwrap_or_else(|e| e.into_inner());
-        ProgressSnapshot {
-            nodes: self.nodes.load(Ordering::Relaxed),
-            parts_done: self.parts_done.load(Ordering::Relaxed),
-            parts_total: self.parts_total.load(Ordering::Relaxed),
-            best,
-            bound,
-        }
-    }
-
-    pub(crate) fn add_nodes(&self, n: u64) {
-        self.nodes.fetch_add(n, Ordering::Relaxed);
-    }
-
-    pub(crate) fn add_parts(&self, total: u64) {
-        self.parts_total.fetch_add(total, Ordering::Relaxed);
-    }
-
-    pub(crate) fn part_done(&self) {
-        self.parts_done.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// A solution of `gain` was found (the best is kept).
-    pub(crate) fn offer_best(&self, gain: i128) {
-        let mut o = self.optimum.lock().unwrap_or_else(|e| e.into_inner());
-        o.0 = Some(o.0.map_or(gain, |b| b.max(gain)));
-    }
-
-    /// No solution gains more than `gain` (the least is kept).
-    pub(crate) fn offer_bound(&self, gain: i128) {
-        let mut o = self.optimum.lock().unwrap_or_else(|e| e.into_inner());
-        o.1 = Some(o.1.map_or(gain, |b| b.min(gain)));
+    /// How the interrupt and the deadline end a search now: `Interrupted` before `TimeLimit`,
+    /// `None` while it may go on. Reads the clock only when there is a deadline.
+    #[inline]
+    pub fn out_of_time(&self) -> Option<End> {
+        self.stop.out_of_time(self.deadline)
     }
 }
 
@@ -284,7 +178,7 @@ pub enum End {
     MemLimit,
     /// The deadline passed.
     TimeLimit,
-    /// A stop was requested ([`request_stop`]: Ctrl-C on the command line).
+    /// A stop was requested through the budget's [`Stop`] (Ctrl-C on the command line).
     Interrupted,
 }
 

@@ -59,8 +59,8 @@ pub struct BoundSplit {
 /// tried (the shallowest of equals). So the work every shard repeats stays small.
 ///
 /// Deterministic given the problem, the option order, the bound, the floor, `target` and
-/// `max_nodes`, unless the `deadline` passes (then `complete` is false). Returns the split
-/// and the bound that made it.
+/// `max_nodes`, unless the deadline of `limits` passes or its stop is requested (then
+/// `complete` is false). Returns the split and the bound that made it.
 pub fn split_bound<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
@@ -68,14 +68,18 @@ pub fn split_bound<B: Bound>(
     floor: Option<i128>,
     target: usize,
     max_nodes: u64,
-    deadline: Option<Instant>,
+    limits: &Budget,
 ) -> (BoundSplit, B) {
     let base = solver.forced().len();
     let mut stats = Stats::default();
+    // Only the deadline and the stop handle of `limits` apply: the split's own node budget
+    // is `max_nodes`, per depth.
+    let deadline = limits.deadline;
     let budget = Budget {
         deadline,
         ..Budget::unlimited()
-    };
+    }
+    .with_stop(&limits.stop);
     let mut best: Option<(BoundSplit, B)> = None;
     let mut depth = base + 1;
     loop {
@@ -86,13 +90,13 @@ pub fn split_bound<B: Bound>(
             ceiling: None,
         });
         bb.cut = Some(depth);
-        bb.set_deadline(deadline);
+        bb.set_watch(&budget);
         let outcome = solver.run(&budget, &mut bb);
         stats += outcome.stats;
         // A bound stopped by the clock is still valid but not the one the other shards
         // compute: a split that ran into the deadline is not the split.
         let complete = outcome.end == End::Exhausted
-            && !bb.late
+            && !bb.was_late()
             && deadline.is_none_or(|d| Instant::now() < d);
         let parts = std::mem::take(&mut bb.parts);
         let found = bb.kept.first().cloned();
@@ -195,7 +199,7 @@ pub fn optimize_parts<'p, B: Bound + Send>(
     let mut unbounded = !split.complete;
     if split.complete {
         for &k in &mine {
-            if crate::engine::out_of_time(config.budget.deadline).is_some() {
+            if config.budget.out_of_time().is_some() {
                 unbounded = true;
                 break;
             }
