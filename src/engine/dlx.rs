@@ -38,9 +38,10 @@
 
 use std::ops::ControlFlow;
 
+use super::budget::{Budget, End, Outcome};
 use super::memo::{Memo, MemoStats};
 use super::problem::{Entry, ItemId, OptionId, Problem};
-use super::stats::{Budget, End, Outcome, Stats};
+use super::stats::Stats;
 
 #[derive(Copy, Clone, Debug, Default)]
 #[repr(C)]

@@ -14,10 +14,11 @@
 //! is full a new entry replaces the one at the end of its probe sequence (the table forgets,
 //! it never fails). Counts are `u128`.
 
+use super::budget::{Budget, End};
 use super::dlx::Solver;
 use super::parallel::{Plan, SplitInfo};
 use super::problem::Problem;
-use super::stats::{Budget, End, Stats};
+use super::stats::Stats;
 
 /// Whether a count remembers sub-problem counts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //!
 //! Nothing here knows about any particular model.
 
+mod budget;
 mod dlx;
 mod memo;
 mod multiplicity;
@@ -13,9 +14,11 @@ pub mod preprocess;
 mod problem;
 mod split;
 mod stats;
-mod stop;
 mod window;
 
+pub use budget::{
+    Budget, End, Outcome, Progress, ProgressSnapshot, Stop, clear_stop, request_stop,
+};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{
     DEFAULT_MEMO_BYTES, Memo, MemoCount, MemoMode, MemoStats, PROBE_NODES, count as count_memoised,
@@ -29,6 +32,5 @@ pub use split::{
     MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,
 };
-pub use stats::{Budget, End, Outcome, Stats, structure_bytes};
-pub use stop::{Progress, ProgressSnapshot, Stop, clear_stop, request_stop};
+pub use stats::{Stats, structure_bytes};
 pub use window::ordered_window;

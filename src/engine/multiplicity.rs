@@ -32,8 +32,9 @@
 
 use std::ops::ControlFlow;
 
+use super::budget::{Budget, End, Outcome};
 use super::problem::{OptionId, Problem};
-use super::stats::{Budget, End, Outcome, Stats};
+use super::stats::Stats;
 
 /// Link-level counters of a search.
 #[derive(Default)]

@@ -49,10 +49,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::budget::{Budget, End, Stop, Watch};
 use super::dlx::{Solver, View, Visitor};
 use super::problem::{ItemId, OptionId, Problem};
-use super::stats::{Budget, End, Stats};
-use super::stop::{Stop, Watch};
+use super::stats::Stats;
 
 mod shards;
 use shards::optimize_floor_parallel;

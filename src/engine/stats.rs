@@ -1,9 +1,6 @@
-//! Statistics of a search, budgets (termination conditions) and how a search ended.
+//! Statistics of a search, in Knuth's terms, and the bytes of its data structure.
 
 use std::ops::{Add, AddAssign};
-use std::time::{Duration, Instant};
-
-use super::stop::Stop;
 
 /// What a search did, in Knuth's terms. Statistics of several runs (threads, sub-problems,
 /// shards) add up with `+=`; the maximum level is the maximum of both.
@@ -111,89 +108,4 @@ impl std::iter::Sum for Stats {
     fn sum<I: Iterator<Item = Stats>>(iter: I) -> Stats {
         iter.fold(Stats::default(), |a, b| a + b)
     }
-}
-
-/// When a search stops early: the limits it starts with, every one optional
-/// (`Budget::unlimited()` has none), and the [`Stop`] handle through which it is stopped from
-/// outside and posts its progress. Cloning a budget clones the handle: the clone stops with
-/// the original.
-#[derive(Clone, Debug, Default)]
-pub struct Budget {
-    /// Stop after this many solutions.
-    pub solutions: Option<u64>,
-    /// Stop when this many nodes have been visited.
-    pub nodes: Option<u64>,
-    /// Stop when this many mems have been spent.
-    pub mems: Option<u64>,
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
-    /// The interrupt and the progress board.
-    pub stop: Stop,
-}
-
-impl Budget {
-    /// No limit at all.
-    pub fn unlimited() -> Budget {
-        Budget::default()
-    }
-    /// Stop after `n` solutions.
-    pub fn solutions(n: u64) -> Budget {
-        Budget {
-            solutions: Some(n),
-            ..Budget::default()
-        }
-    }
-    /// The same budget with a deadline `limit` from now (no deadline if the clock cannot hold it).
-    pub fn with_time(mut self, limit: Duration) -> Budget {
-        // A limit beyond what the clock can hold is no limit.
-        self.deadline = Instant::now().checked_add(limit);
-        self
-    }
-    /// The same budget stopped through `stop`.
-    pub fn with_stop(mut self, stop: &Stop) -> Budget {
-        self.stop = stop.clone();
-        self
-    }
-    /// How the interrupt and the deadline end a search now: `Interrupted` before `TimeLimit`,
-    /// `None` while it may go on. Reads the clock only when there is a deadline.
-    #[inline]
-    pub fn out_of_time(&self) -> Option<End> {
-        self.stop.out_of_time(self.deadline)
-    }
-}
-
-/// How a search ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum End {
-    /// The whole tree was searched.
-    Exhausted,
-    /// The solution limit was reached.
-    SolutionLimit,
-    /// The visitor asked to stop.
-    Stopped,
-    /// The node budget ran out.
-    NodeLimit,
-    /// The mem budget ran out.
-    MemLimit,
-    /// The deadline passed.
-    TimeLimit,
-    /// A stop was requested through the budget's [`Stop`] (Ctrl-C on the command line).
-    Interrupted,
-}
-
-impl End {
-    /// True when the search covered the whole tree, so counts are exact.
-    pub fn is_complete(self) -> bool {
-        self == End::Exhausted
-    }
-}
-
-/// The result of a search: how it ended and what it did.
-#[derive(Copy, Clone, Debug)]
-pub struct Outcome {
-    /// How the search ended.
-    pub end: End,
-    /// What it did.
-    pub stats: Stats,
 }

@@ -20,10 +20,11 @@ use super::{
     Bound, BranchBound, Config, Keep, Optimum, Status, Window, conclude, optimize_aiming_parallel,
     search, search_parallel, settle, sorted_seed,
 };
+use crate::engine::budget::{Budget, End};
 use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
 use crate::engine::split::{MAX_SPLIT_DEPTH, in_shard};
-use crate::engine::stats::{Budget, End, Stats};
+use crate::engine::stats::Stats;
 
 /// The top of a branch-and-bound tree, cut into parts ([`split_bound`]).
 #[derive(Clone, Debug)]

@@ -1,5 +1,6 @@
-//! Stopping as a value: the handle through which a running search is told to stop and posts
-//! its progress.
+//! When a search ends: the limits it is given ([`Budget`]), the handle through which it is
+//! stopped from outside and posts its progress ([`Stop`]), and the one word for how it ended
+//! ([`End`], with its statistics in an [`Outcome`]).
 //!
 //! # The data
 //!
@@ -11,8 +12,8 @@
 //! - `progress`, the counters a display reads ([`Progress`]): nodes entered, parts of a split
 //!   done of total, and for an optimisation the best gain found and a proven bound.
 //!
-//! The limits a search is given when it starts (solutions, nodes, mems, a deadline) stay in
-//! [`Budget`](super::Budget), which carries the handle: one value says when a search ends,
+//! The limits a search is given when it starts (solutions, nodes, mems, a deadline) are in
+//! the [`Budget`], which carries the handle: one value says when a search ends,
 //! whether from inside (a limit) or from outside (the interrupt). A search that finds the
 //! interrupt set ends with [`End::Interrupted`] and keeps what it has.
 //!
@@ -22,14 +23,99 @@
 //! # The clock
 //!
 //! Reading the clock costs far more than a node of the dance, so the searches read it rarely:
-//! the dance every 1,024 nodes ([`Budget::out_of_time`](super::Budget::out_of_time)), the
+//! the dance every 1,024 nodes ([`Budget::out_of_time`]), the
 //! optimiser with a stride that adapts to how slow its nodes are ([`Watch`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::stats::End;
+use super::stats::Stats;
+
+/// When a search stops early: the limits it starts with, every one optional
+/// (`Budget::unlimited()` has none), and the [`Stop`] handle through which it is stopped from
+/// outside and posts its progress. Cloning a budget clones the handle: the clone stops with
+/// the original.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Stop after this many solutions.
+    pub solutions: Option<u64>,
+    /// Stop when this many nodes have been visited.
+    pub nodes: Option<u64>,
+    /// Stop when this many mems have been spent.
+    pub mems: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// The interrupt and the progress board.
+    pub stop: Stop,
+}
+
+impl Budget {
+    /// No limit at all.
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+    /// Stop after `n` solutions.
+    pub fn solutions(n: u64) -> Budget {
+        Budget {
+            solutions: Some(n),
+            ..Budget::default()
+        }
+    }
+    /// The same budget with a deadline `limit` from now (no deadline if the clock cannot hold it).
+    pub fn with_time(mut self, limit: Duration) -> Budget {
+        // A limit beyond what the clock can hold is no limit.
+        self.deadline = Instant::now().checked_add(limit);
+        self
+    }
+    /// The same budget stopped through `stop`.
+    pub fn with_stop(mut self, stop: &Stop) -> Budget {
+        self.stop = stop.clone();
+        self
+    }
+    /// How the interrupt and the deadline end a search now: `Interrupted` before `TimeLimit`,
+    /// `None` while it may go on. Reads the clock only when there is a deadline.
+    #[inline]
+    pub fn out_of_time(&self) -> Option<End> {
+        self.stop.out_of_time(self.deadline)
+    }
+}
+
+/// How a search ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// The whole tree was searched.
+    Exhausted,
+    /// The solution limit was reached.
+    SolutionLimit,
+    /// The visitor asked to stop.
+    Stopped,
+    /// The node budget ran out.
+    NodeLimit,
+    /// The mem budget ran out.
+    MemLimit,
+    /// The deadline passed.
+    TimeLimit,
+    /// A stop was requested through the budget's [`Stop`] (Ctrl-C on the command line).
+    Interrupted,
+}
+
+impl End {
+    /// True when the search covered the whole tree, so counts are exact.
+    pub fn is_complete(self) -> bool {
+        self == End::Exhausted
+    }
+}
+
+/// The result of a search: how it ended and what it did.
+#[derive(Copy, Clone, Debug)]
+pub struct Outcome {
+    /// How the search ended.
+    pub end: End,
+    /// What it did.
+    pub stats: Stats,
+}
 
 /// A handle to stop a search from outside and to read its progress; cheap to clone (an
 /// [`Arc`]). Every clone is the same handle. The default handle is a fresh one.
