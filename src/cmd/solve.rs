@@ -38,10 +38,8 @@ use std::time::{Duration, Instant};
 use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
-use crate::engine::{
-    Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, Stop, count_memoised,
-    structure_bytes,
-};
+use crate::engine::run::{self, Plan};
+use crate::engine::{Budget, MemoMode, OptionId, Outcome, SplitInfo, Stats, Stop, structure_bytes};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
@@ -237,8 +235,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         threads: args.threads.get(),
         shard: args.shard.map(Shard::as_pair),
         knuth: args.knuth,
+        // Knuth's tree is the plain search's: its counts are DLX2's.
+        memo: if args.knuth {
+            MemoMode::Off
+        } else {
+            args.memo.mode()
+        },
+        memo_bytes: args.memo_mem,
+        budget,
     };
-    if !plan.supports(&budget) {
+    if !plan.keeps_budget() {
         if args.shard.is_some() {
             return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
         }
@@ -246,7 +252,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
-    crate::io::output::stop_gracefully_on_interrupt(&budget.stop);
+    crate::io::output::stop_gracefully_on_interrupt(&plan.budget.stop);
     // Solutions so far and the time, on a terminal only.
     let streams = !(args.count || args.minimize || args.maximize);
     let pb = super::progress(
@@ -255,7 +261,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         streams,
         args.output.as_deref(),
     );
-    budget.stop.progress().reset();
+    plan.budget.stop.progress().reset();
     // Counts and optimisations show the sub-problems done of total and the time left; an
     // optimisation also its best cost and the root's bound.
     let sense = if args.maximize {
@@ -267,7 +273,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _watch = match &pb {
         Some(pb) if !streams => Some(super::watch_progress(
             pb,
-            &budget.stop,
+            &plan.budget.stop,
             move |p, elapsed| {
                 let mut s = String::from("searching");
                 if optimises {
@@ -298,13 +304,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             Sense::Minimize
         };
-        budget.solutions = None;
+        plan.budget.solutions = None;
         let keep = match args.top {
             Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
             None => Keep::Best,
         };
         let start = Instant::now();
-        let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget.clone());
+        let (best, split) = run::optimize(&dlx.problem, &plan, sense, keep);
         if let Some(pb) = &pb {
             pb.finish_and_clear();
         }
@@ -316,18 +322,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 shard,
                 sense,
                 &best,
-                Status::stopped(&budget.stop, Status::Time),
+                Status::stopped(&plan.budget.stop, Status::Time),
                 split.as_ref(),
                 seconds,
                 line,
             );
             shard::write_records(&mut out, [&r], args.format)?;
         } else {
-            let status = optimum_status(&best, &budget);
+            let status = optimum_status(&best, &plan.budget);
             write_optimum(&mut out, args.format, &dlx, &best, status)?;
         }
         out.finish()?;
-        diag::notice(&status_line(&best, &budget.stop));
+        diag::notice(&status_line(&best, &plan.budget.stop));
         if args.stats {
             diag::notice(&knuth_line(&dlx, &best.stats));
             if let Some(s) = split {
@@ -340,17 +346,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut total = 0u128;
     let (outcome, split) = if args.count {
         let start = Instant::now();
-        let counted = count_memoised(
-            &dlx.problem,
-            &plan,
-            &budget,
-            if args.knuth {
-                MemoMode::Off
-            } else {
-                args.memo.mode()
-            },
-            args.memo_mem,
-        );
+        let counted = run::count(&dlx.problem, &plan);
         if let Some(pb) = &pb {
             pb.finish_and_clear();
         }
@@ -383,7 +379,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         total = counted.count;
         (outcome, counted.split)
     } else {
-        let r = enumerate(&dlx, &budget, &plan, args.format, &mut out, pb.as_ref());
+        let r = enumerate(&dlx, &plan, args.format, &mut out, pb.as_ref());
         if let Some(pb) = &pb {
             pb.finish_and_clear();
         }
@@ -569,7 +565,6 @@ fn write_count(
 /// a full disk) stops the search and is returned.
 fn enumerate(
     dlx: &DlxFile,
-    budget: &Budget,
     plan: &Plan,
     format: Format,
     out: &mut Output,
@@ -595,7 +590,7 @@ fn enumerate(
         Err(out) => Sink::Text(out),
     };
     let mut solutions = Solutions::default();
-    let outcome = plan.list(problem, budget, |s: &[OptionId]| {
+    let outcome = run::list(problem, plan, |s: &[OptionId]| {
         number += 1;
         tick(number);
         let r = solutions.record(dlx, number, None, s);

@@ -2,6 +2,12 @@
 //! split into independent sub-problems, the optimising (branch-and-bound) layer, and the
 //! preprocessing that removes options in no solution.
 //!
+//! The front door is [`run`]: a [`run::Plan`] (threads, shard, tree, memo, budget with its
+//! [`Stop`] handle) and three searches on it, [`run::count`], [`run::list`] and
+//! [`run::optimize`]. The solvers, the split and the bounds below it are what those are made
+//! of; [`Solver`] stays public for a caller that drives one search by hand (forced options, a
+//! [`Visitor`]).
+//!
 //! Nothing here knows about any particular model.
 
 mod budget;
@@ -12,6 +18,7 @@ pub mod optimize;
 mod parallel;
 pub mod preprocess;
 mod problem;
+pub mod run;
 mod split;
 mod stats;
 mod window;
@@ -20,14 +27,13 @@ pub use budget::{
     Budget, End, Outcome, Progress, ProgressSnapshot, Stop, clear_stop, request_stop,
 };
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
-pub use memo::{
-    DEFAULT_MEMO_BYTES, Memo, MemoCount, MemoMode, MemoStats, PROBE_NODES, count as count_memoised,
-};
+pub use memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use multiplicity::MultiplicitySolver;
 pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, fnv1a64,
 };
+pub use run::{Count as MemoCount, MemoMode, PROBE_NODES, count_memoised};
 pub use split::{
     MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,

@@ -1,0 +1,252 @@
+//! The front door of the engine: one plan, three searches.
+//!
+//! Every caller — the commands, the models, a program embedding the crate — runs a search
+//! here: it [`count`]s, [`list`]s or [`optimize`]s a [`Problem`] on a [`Plan`]. The plan says
+//! how, once: on how many threads, which shard of the deterministic split, on Knuth's exact
+//! tree or not, with a memo of how many bytes, and within which [`Budget`] (whose [`Stop`]
+//! handle stops it from outside and carries its progress). Which search runs underneath is
+//! the plan's business, not the caller's:
+//!
+//! - a problem with multiplicities runs Algorithm M ([`MultiplicitySolver`](super::MultiplicitySolver))
+//!   on one thread;
+//! - one thread without a shard runs the plain dance ([`Solver`]);
+//! - threads or a shard split the tree and deal the parts out (see `parallel.rs`);
+//! - a count may remember its sub-problems ([`MemoMode`], the table of `memo.rs`);
+//! - an optimisation is branch and bound over the options' costs (see `optimize.rs`).
+//!
+//! ```
+//! use dancelinks::engine::run::{self, Plan};
+//! use dancelinks::engine::{Budget, ProblemBuilder, Stop};
+//!
+//! // Three options over the items a and b: {a b}, {a}, {b}.
+//! let mut b = ProblemBuilder::new();
+//! let (a, bb) = (b.primary("a"), b.primary("b"));
+//! b.option([a, bb]).unwrap();
+//! b.option([a]).unwrap();
+//! b.option([bb]).unwrap();
+//! let problem = b.build().unwrap();
+//!
+//! let stop = Stop::new(); // another thread may call stop.request()
+//! let plan = Plan {
+//!     budget: Budget::unlimited().with_stop(&stop),
+//!     ..Plan::default()
+//! };
+//! let counted = run::count(&problem, &plan);
+//! assert_eq!(counted.count, 2);
+//! assert!(counted.end.is_complete());
+//! ```
+
+use std::ops::ControlFlow;
+
+use super::budget::{Budget, End, Outcome, Stop};
+use super::dlx::Solver;
+use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
+use super::optimize::{Keep, Optimum, Sense};
+use super::parallel::{self, SplitInfo};
+use super::problem::{OptionId, Problem};
+use super::stats::Stats;
+
+/// How to run a search. The default is one thread, the whole tree, the plain search (no
+/// memo, DLX1's tree for colour-free problems) and no limit.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Worker threads; 0 means all cores.
+    pub threads: usize,
+    /// Only part `I` of `M` (1-based) of the deterministic split.
+    pub shard: Option<(usize, usize)>,
+    /// Count and list on Knuth's exact DLX2 tree ([`Solver::knuth_tree`]).
+    pub knuth: bool,
+    /// Whether a count remembers sub-problem counts.
+    pub memo: MemoMode,
+    /// The memory a memo may take, in bytes.
+    pub memo_bytes: u64,
+    /// When the search ends, and the handle that stops it from outside.
+    pub budget: Budget,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            threads: 1,
+            shard: None,
+            knuth: false,
+            memo: MemoMode::Off,
+            memo_bytes: DEFAULT_MEMO_BYTES,
+            budget: Budget::unlimited(),
+        }
+    }
+}
+
+impl Plan {
+    /// The handle that stops this plan's searches and carries their progress.
+    pub fn stop(&self) -> &Stop {
+        &self.budget.stop
+    }
+
+    /// The number of worker threads (0 resolved to the number of cores).
+    pub fn thread_count(&self) -> usize {
+        self.spread().thread_count()
+    }
+
+    /// Whether the budget can be kept on these threads and this shard: there the budget of
+    /// solutions, nodes and mems would apply to each sub-problem, not to the whole, so only a
+    /// deadline is supported (the caller runs one thread without a shard instead, or
+    /// refuses).
+    pub fn keeps_budget(&self) -> bool {
+        self.spread().supports(&self.budget)
+    }
+
+    /// The threads, shard and tree, for the split.
+    fn spread(&self) -> parallel::Plan {
+        parallel::Plan {
+            threads: self.threads,
+            shard: self.shard,
+            knuth: self.knuth,
+        }
+    }
+}
+
+/// Whether a count remembers sub-problem counts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum MemoMode {
+    /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes; the memo is
+    /// kept when the probe ended the count or its hits saved more mems than the memo costs
+    /// ([`MEMO_NODE_MEMS`] a node).
+    #[default]
+    Auto,
+    /// Always (one thread).
+    On,
+    /// Never: the plain search, on the plan's threads.
+    Off,
+}
+
+/// What the memo costs a node of the memoised search, in mems of the plain one (measured:
+/// sudoku's plain nodes of about 200 mems ran 7 times slower memoised, 6×10 pentominoes' of
+/// about 12,000 mems gained from it). [`MemoMode::Auto`] keeps the memo when the probe's hits
+/// saved more mems than this per node visited.
+pub const MEMO_NODE_MEMS: u64 = 800;
+
+/// The probe of [`MemoMode::Auto`], in nodes.
+pub const PROBE_NODES: u64 = 1 << 15;
+
+/// A count, memoised or not.
+#[derive(Copy, Clone, Debug)]
+pub struct Count {
+    /// How the search ended (a count not [`End::Exhausted`] is a lower bound).
+    pub end: End,
+    /// The number of solutions.
+    pub count: u128,
+    /// What the search did (with a memo: of the final search, probe included in `memo`).
+    pub stats: Stats,
+    /// What the memo did, when one was used.
+    pub memo: Option<MemoStats>,
+    /// The split of a plain count on threads or in a shard.
+    pub split: Option<SplitInfo>,
+}
+
+/// Counts the solutions of `problem` on `plan`. On threads or in a shard only the budget's
+/// deadline applies ([`Plan::keeps_budget`]). A shard never uses the memo (its count must add
+/// up with the other shards'); a memoised count runs on one thread; a count with a solution
+/// limit or of a problem with multiplicities runs without a memo.
+pub fn count(problem: &Problem, plan: &Plan) -> Count {
+    let budget = &plan.budget;
+    let plain = || {
+        let (outcome, split) = plan.spread().count(problem, budget);
+        Count {
+            end: outcome.end,
+            count: u128::from(outcome.stats.solutions()),
+            stats: outcome.stats,
+            memo: None,
+            split,
+        }
+    };
+    if plan.memo == MemoMode::Off
+        || plan.shard.is_some()
+        || budget.solutions.is_some()
+        || problem.has_multiplicities()
+    {
+        return plain();
+    }
+    let mut solver = Solver::new(problem);
+    solver.knuth_tree(plan.knuth);
+    let mut memo = Memo::new(solver.memo_words(), plan.memo_bytes);
+    if plan.memo == MemoMode::Auto {
+        let probe = Budget {
+            nodes: Some(budget.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
+            ..budget.clone()
+        };
+        let out = solver.count_memo(&probe, &mut memo);
+        // The memo pays when the mems its hits saved (nodes saved × the probe's mems per node)
+        // exceed its own cost, about MEMO_NODE_MEMS a node visited (hashing the key, probing
+        // a table that outgrows the caches).
+        let nodes = u128::from(out.stats.nodes().max(1));
+        let saved_mems = u128::from(out.memo.nodes_saved) * u128::from(out.stats.mems()) / nodes;
+        let pays = saved_mems >= nodes * u128::from(MEMO_NODE_MEMS);
+        if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= PROBE_NODES) {
+            return Count {
+                end: out.end,
+                count: out.count,
+                stats: out.stats,
+                memo: Some(out.memo),
+                split: None,
+            };
+        }
+        if !pays {
+            return plain();
+        }
+    }
+    let out = solver.count_memo(budget, &mut memo);
+    Count {
+        end: out.end,
+        count: out.count,
+        stats: out.stats,
+        memo: Some(memo.stats()),
+        split: None,
+    }
+}
+
+/// Reports every solution of `problem` to `sink` (its options in the order chosen), in the
+/// order of the sequential search, until `sink` breaks or the budget runs out (on threads or
+/// in a shard only its deadline applies). On threads at most
+/// [`WINDOW_PER_THREAD`](super::WINDOW_PER_THREAD) sub-problems per thread are held ahead
+/// of the output. The memo does not apply: a listing visits every solution.
+pub fn list<S>(problem: &Problem, plan: &Plan, sink: S) -> (Outcome, Option<SplitInfo>)
+where
+    S: FnMut(&[OptionId]) -> ControlFlow<()>,
+{
+    plan.spread().list(problem, &plan.budget, sink)
+}
+
+/// Branch and bound over the problem's costs (DLX5's `|n`): the best solutions as `keep`
+/// says, minimal or maximal as `sense` says. One thread without a shard runs the sequential
+/// search; threads run workers that share the best found; a shard optimises its parts of the
+/// split in turn. A problem with multiplicities cannot be optimised (the caller refuses it).
+pub fn optimize(
+    problem: &Problem,
+    plan: &Plan,
+    sense: Sense,
+    keep: Keep,
+) -> (Optimum, Option<SplitInfo>) {
+    plan.spread()
+        .optimize(problem, sense, keep, plan.budget.clone())
+}
+
+/// [`count`] for a caller that still passes the plan of threads and shard
+/// ([`parallel::Plan`](super::Plan)), the budget and the memo apart (the Python binding).
+pub fn count_memoised(
+    problem: &Problem,
+    spread: &super::Plan,
+    budget: &Budget,
+    memo: MemoMode,
+    memo_bytes: u64,
+) -> Count {
+    let plan = Plan {
+        threads: spread.threads,
+        shard: spread.shard,
+        knuth: spread.knuth,
+        memo,
+        memo_bytes,
+        budget: budget.clone(),
+    };
+    count(problem, &plan)
+}
