@@ -15,25 +15,42 @@
 //! - an optimisation is branch and bound over the options' costs (see `optimize.rs`).
 //!
 //! ```
+//! use std::ops::ControlFlow;
+//!
+//! use dancelinks::engine::optimize::{Keep, Sense};
 //! use dancelinks::engine::run::{self, Plan};
 //! use dancelinks::engine::{Budget, ProblemBuilder, Stop};
 //!
-//! // Three options over the items a and b: {a b}, {a}, {b}.
+//! // Two items and three options with their costs: {a b} costs 5, {a} and {b} 1 each.
 //! let mut b = ProblemBuilder::new();
-//! let (a, bb) = (b.primary("a"), b.primary("b"));
-//! b.option([a, bb]).unwrap();
-//! b.option([a]).unwrap();
-//! b.option([bb]).unwrap();
+//! for name in ["a", "b"] {
+//!     b.primary(name).unwrap();
+//! }
+//! for (option, cost) in [("a b", 5), ("a", 1), ("b", 1)] {
+//!     b.add_option_named(option, cost).unwrap();
+//! }
 //! let problem = b.build().unwrap();
 //!
-//! let stop = Stop::new(); // another thread may call stop.request()
+//! // One handle stops every search of the plan: another thread may call `stop.request()`.
+//! let stop = Stop::new();
 //! let plan = Plan {
 //!     budget: Budget::unlimited().with_stop(&stop),
 //!     ..Plan::default()
 //! };
+//!
 //! let counted = run::count(&problem, &plan);
 //! assert_eq!(counted.count, 2);
 //! assert!(counted.end.is_complete());
+//!
+//! let mut sizes = Vec::new();
+//! let (listed, _) = run::list(&problem, &plan, |options| {
+//!     sizes.push(options.len());
+//!     ControlFlow::Continue(())
+//! });
+//! assert_eq!((sizes, listed.stats.solutions()), (vec![1, 2], 2));
+//!
+//! let (best, _) = run::optimize(&problem, &plan, Sense::Minimize, Keep::Best);
+//! assert_eq!(best.value(), Some(2));
 //! ```
 
 use std::ops::ControlFlow;

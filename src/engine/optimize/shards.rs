@@ -16,10 +16,10 @@
 
 use std::time::Instant;
 
-use super::{
-    Bound, BranchBound, Config, Keep, Optimum, Status, Window, conclude, optimize_aiming_parallel,
-    search, search_parallel, settle, sorted_seed,
-};
+use super::bounds::Bound;
+use super::branch_bound::{BranchBound, Window, sorted_seed};
+use super::strategy::{conclude, optimize_aiming_parallel, optimize_floor_parallel, settle};
+use super::types::{Config, Keep, Optimum, Status};
 use crate::engine::budget::{Budget, End};
 use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
@@ -271,35 +271,4 @@ pub fn optimize_parts<'p, B: Bound + Send>(
         mine: mine.len(),
         searched,
     }
-}
-
-/// [`Strategy::floor`](super::Strategy::floor), on the `workers` when there are some (one thread in
-/// other modes than `Keep::Best` and with a node or mem budget).
-pub(super) fn optimize_floor_parallel<'p, B: Bound + Send>(
-    solver: &mut Solver<'p>,
-    gains: &[i128],
-    bound: &mut B,
-    workers: &mut [(Solver<'p>, B)],
-    config: &Config,
-    seeds: &[Vec<OptionId>],
-    floor: i128,
-) -> Optimum {
-    let limited = config.budget.nodes.is_some() || config.budget.mems.is_some();
-    let window = Window {
-        floor: Some(floor),
-        ceiling: None,
-    };
-    // A seed below the floor would be reported as the best: only those reaching it count.
-    let seeds: Vec<Vec<OptionId>> = seeds
-        .iter()
-        .filter(|s| sorted_seed(s, gains).0 >= floor)
-        .cloned()
-        .collect();
-    let seeds = &seeds[..];
-    let found = if workers.is_empty() || limited || config.keep != Keep::Best {
-        search(solver, gains, bound, config, seeds, window)
-    } else {
-        search_parallel(solver, bound, workers, gains, config, seeds, window)
-    };
-    settle(config.keep, found)
 }
