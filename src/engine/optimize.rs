@@ -1,9 +1,10 @@
 //! The optimising layer: branch and bound over the dancing-links search.
 //!
 //! Every option carries a weight (an `i64`; the costs of a DLX5-style model are one source, see
-//! [`Problem::cost`], but the weights are passed separately so that one built model serves many
-//! weight sets). The optimiser looks for exact covers of best total weight, for a [`Sense`]:
-//! least total (`Minimize`, DLX5's meaning of costs) or greatest (`Maximize`).
+//! [`Problem::cost`](crate::engine::Problem::cost), but the weights are passed separately so that
+//! one built model serves many weight sets). The optimiser looks for exact covers of best total
+//! weight, for a [`Sense`]: least total (`Minimize`, DLX5's meaning of costs) or greatest
+//! (`Maximize`).
 //!
 //! Internally everything is a maximisation of *gains*: the weight for `Maximize`, its negation
 //! for `Minimize`, held in `i128` so that neither negating `i64::MIN` nor adding many weights can

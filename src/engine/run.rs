@@ -7,8 +7,8 @@
 //! handle stops it from outside and carries its progress). Which search runs underneath is
 //! the plan's business, not the caller's:
 //!
-//! - a problem with multiplicities runs Algorithm M ([`MultiplicitySolver`](super::MultiplicitySolver))
-//!   on one thread;
+//! - a problem with multiplicities runs Algorithm M
+//!   ([`MultiplicitySolver`](super::MultiplicitySolver)) on one thread;
 //! - one thread without a shard runs the plain dance ([`Solver`]);
 //! - threads or a shard split the tree and deal the parts out (see `parallel.rs`);
 //! - a count may remember its sub-problems ([`MemoMode`], the table of `memo.rs`);

@@ -12,8 +12,8 @@
 //! - On SIGINT, SIGTERM and SIGHUP the temporary files are removed and the process exits with
 //!   128 + the signal's number — except in a command that stops gracefully
 //!   ([`stop_gracefully_on_interrupt`]): there the first SIGINT or SIGTERM asks the searches to
-//!   stop (through the command's [`crate::engine::Stop`]) and the command writes what it found, complete
-//!   files included, then exits 128 + the signal; a second signal exits at once as above.
+//!   stop (through the command's [`crate::engine::Stop`]) and the command writes what it found,
+//!   complete files included, then exits 128 + the signal; a second signal exits at once as above.
 //!
 //! docs/failures.md tells the whole story.
 
@@ -312,8 +312,8 @@ impl Drop for Registered {
 static INTERRUPTED_BY: AtomicI32 = AtomicI32::new(0);
 
 /// The handle the first SIGINT or SIGTERM requests a stop through, set by a command that stops
-/// gracefully ([`stop_gracefully_on_interrupt`]). The signal thread is the process's one, so it finds the
-/// command's handle here; the engine itself has no process-wide state.
+/// gracefully ([`stop_gracefully_on_interrupt`]). The signal thread is the process's one, so it
+/// finds the command's handle here; the engine itself has no process-wide state.
 static GRACEFUL_STOP: Mutex<Option<crate::engine::Stop>> = Mutex::new(None);
 
 /// Makes the first SIGINT or SIGTERM a request to stop through `stop` ([`Stop::request`]) for

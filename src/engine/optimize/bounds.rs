@@ -24,19 +24,20 @@ pub trait Bound {
     fn bound(&mut self, view: &View<'_>, target: Option<i128>) -> Option<i128>;
     /// Called after `bound` kept a node: options of the node that cannot be part of a
     /// completion reaching that call's target, to be left out of the node's subtree (see
-    /// [`Visitor::exclude`]). None by default.
+    /// [`Visitor::exclude`](crate::engine::Visitor::exclude)). None by default.
     fn exclude(&mut self, _view: &View<'_>, _out: &mut Vec<OptionId>) {}
     /// Whether `order` does anything.
     const ORDERS: bool = false;
-    /// Called after `bound` kept a node: the options of the item it branches on, to be put
-    /// in the order to try them (most promising first), in place ([`Visitor::order`]).
+    /// Called after `bound` kept a node: the options of the item it branches on, to be put in the
+    /// order to try them (most promising first), in place
+    /// ([`Visitor::order`](crate::engine::Visitor::order)).
     fn order(&mut self, _view: &View<'_>, _options: &mut [OptionId]) {}
     /// Whether `choose` does anything.
     const CHOOSES: bool = false;
-    /// Called after `bound` kept a node and `exclude` ran: the active primary item to branch
-    /// on ([`Visitor::choose`]), or `None` (the default) for the engine's item of minimum
-    /// length. Any active primary item is a valid branching: the choice shapes the tree, not
-    /// the result.
+    /// Called after `bound` kept a node and `exclude` ran: the active primary item to branch on
+    /// ([`Visitor::choose`](crate::engine::Visitor::choose)), or `None` (the default) for the
+    /// engine's item of minimum length. Any active primary item is a valid branching: the choice
+    /// shapes the tree, not the result.
     fn choose(&mut self, _view: &View<'_>) -> Option<ItemId> {
         None
     }

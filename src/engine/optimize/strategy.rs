@@ -105,9 +105,10 @@ impl<'a, 'p, B> Strategy<'a, 'p, B> {
 }
 
 /// Branch and bound on `solver` (whose option order should put good options first, see
-/// [`best_first`]) with the `gains` of the options ([`Sense::gains`] of their weights, as the
-/// bound was built on), as `config` and `plan` say. A search cut short whose best solution
-/// reaches the bound it proved is reported `Optimal`, so a value equals its bound only then.
+/// [`best_first`](super::bounds::best_first)) with the `gains` of the options ([`Sense::gains`] of
+/// their weights, as the bound was built on), as `config` and `plan` say. A search cut short whose
+/// best solution reaches the bound it proved is reported `Optimal`, so a value equals its bound
+/// only then.
 ///
 /// The solver is left as it was found (forced options stay forced and are part of every
 /// solution).

@@ -41,8 +41,9 @@ impl Sense {
 pub enum Keep {
     /// One optimal solution.
     Best,
-    /// Every optimal solution is counted; at most `limit` of them are stored (the first
-    /// found, or with [`Bound::TIE_BREAK`] those with the smallest sorted options).
+    /// Every optimal solution is counted; at most `limit` of them are stored (the first found, or
+    /// with [`Bound::TIE_BREAK`](crate::engine::optimize::Bound::TIE_BREAK) those with the smallest
+    /// sorted options).
     AllOptimal {
         /// The most optimal solutions stored.
         limit: usize,
@@ -86,7 +87,7 @@ pub struct Scored {
     pub options: Vec<OptionId>,
 }
 
-/// The result of [`optimize`].
+/// The result of [`optimize`](crate::engine::optimize::optimize()).
 #[derive(Clone, Debug)]
 pub struct Optimum {
     /// How the search ended.
