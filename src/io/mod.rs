@@ -22,3 +22,5 @@ pub mod svg;
 pub mod weights;
 
 pub use crate::quote::{quote, quote_bytes};
+/// The formats of the `queens list` rows, which `queens::listing::list` writes.
+pub use records::ListFormat;
