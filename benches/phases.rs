@@ -25,9 +25,11 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use dancelinks::io::ListFormat;
 use dancelinks::queens::bits::quadrant_parts::{Block, Units};
+use dancelinks::queens::count::Engine;
 use dancelinks::queens::heatmap::heatmap;
-use dancelinks::queens::listing::{self, ListEngine, ListFormat};
+use dancelinks::queens::listing;
 
 /// CPU time of this process so far (user + system, from /proc/self/stat; 0 elsewhere).
 fn cpu_seconds() -> f64 {
@@ -132,7 +134,7 @@ fn list(o: &Opts) {
         false,
         None,
         ListFormat::Csv,
-        ListEngine::Bits,
+        Engine::Bits,
         Some(&pool),
         &mut sink,
     )

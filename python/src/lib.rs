@@ -146,6 +146,7 @@ fn count(
     };
     request.validate().map_err(value_error)?;
     let stop = Stop::new();
+    let flag = stop.clone();
     let p = Arc::new(Progress::default());
     let report = Arc::clone(&p);
     let (counted, signalled) = run_polled(
@@ -153,7 +154,7 @@ fn count(
         &stop,
         progress.as_ref().map(|f| (f, Arc::clone(&p))),
         move || {
-            qcount::count(&request, &|done, total, found| {
+            qcount::count_until(&request, flag.engine(), &|done, total, found| {
                 report.done.store(done, Ordering::Relaxed);
                 report.total.store(total, Ordering::Relaxed);
                 report
@@ -453,6 +454,7 @@ impl NativeProblem {
         };
         let problem = Arc::clone(&self.problem);
         let stop = Stop::new();
+        let budget = budget.with_stop(stop.engine());
         let (c, interrupted) = run_polled(py, &stop, None, move || {
             count_memoised(&problem, &plan, &budget, mode, DEFAULT_MEMO_BYTES)
         })?;
@@ -502,13 +504,14 @@ impl NativeProblem {
         let keep = top.map_or(Keep::Best, Keep::Top);
         let problem = Arc::clone(&self.problem);
         let stop = Stop::new();
+        let budget = budget.with_stop(stop.engine());
         let (best, interrupted) = run_polled(py, &stop, None, move || {
             plan.optimize(&problem, sense, keep, budget).0
         })?;
         let Some(best) = best else {
             return Ok(("abandoned".into(), None, Vec::new(), 0, true));
         };
-        let status = Status::of_optimum(best.status, Status::Time);
+        let status = Status::of_optimum(best.status, Status::stopped(stop.engine(), Status::Time));
         let solutions = best
             .solutions
             .iter()
@@ -546,6 +549,7 @@ impl ProblemStream {
         let inner = Stream::start(move |send, stop| {
             let mut chunk: Vec<Vec<u32>> = Vec::new();
             let mut gone = false;
+            let budget = budget.with_stop(stop.engine());
             plan.list(&problem, &budget, |s: &[OptionId]| {
                 chunk.push(s.iter().map(|o| o.0).collect());
                 if chunk.len() >= CHUNK / 16 && !send(std::mem::take(&mut chunk)) {

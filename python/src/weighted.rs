@@ -111,12 +111,16 @@ pub(crate) fn maximise<'py>(
                 let board = &numbers[b * n * n..(b + 1) * n * n];
                 let req = weighted::Request {
                     keep,
-                    budget: clock.next_budget(),
+                    budget: clock.next_budget().with_stop(stop.engine()),
                     method: weighted::Method::Auto,
                     threads,
                 };
                 let (res, below_floor) = model.solve_counted(board, &req, floor);
-                let status = Status::of_board(res.status, below_floor);
+                let status = Status::of_board_stopped(
+                    res.status,
+                    below_floor,
+                    Status::stopped(stop.engine(), Status::Time),
+                );
                 out.scores.extend(res.layouts.iter().map(|l| l.score));
                 for l in &res.layouts {
                     if n <= 255 {

@@ -1,11 +1,11 @@
 //! The one place where the binding waits for the crate and where Ctrl-C stops it: a call runs
 //! its work on a worker thread while the calling thread, without the interpreter lock, waits
 //! for it and every [`POLL`] asks Python whether a signal came
-//! ([`Python::check_signals`]). On Ctrl-C the stop flag of the call and the engine's stop
-//! request ([`dancelinks::engine::request_stop`]) are set; the searches that watch either stop
+//! ([`Python::check_signals`]). On Ctrl-C the call's stop handle (the engine's
+//! [`dancelinks::engine::Stop`], which the call's budgets carry) is requested; the searches stop
 //! at their next stopping point, and the call returns what it has with `interrupted = True`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,10 +22,11 @@ pub(crate) const CHUNK: usize = 4096;
 /// Chunks a streaming worker may hold ahead of the iterator.
 const CHUNKS_AHEAD: usize = 4;
 
-/// The stop flag of one call: set by Ctrl-C (or a failed progress callback, or a dropped
-/// stream), watched by the call's worker between solutions, boards or tasks.
+/// The stop handle of one call: the engine's, put in every budget of the call's searches;
+/// requested by Ctrl-C (or a failed progress callback, or a dropped stream), watched by the
+/// searches and by the call's worker between solutions, boards or tasks.
 #[derive(Clone, Default)]
-pub(crate) struct Stop(Arc<AtomicBool>);
+pub(crate) struct Stop(dancelinks::engine::Stop);
 
 impl Stop {
     pub(crate) fn new() -> Stop {
@@ -33,11 +34,16 @@ impl Stop {
     }
 
     pub(crate) fn set(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.request();
     }
 
     pub(crate) fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.requested()
+    }
+
+    /// The engine's handle, for the budgets of the call's searches.
+    pub(crate) fn engine(&self) -> &dancelinks::engine::Stop {
+        &self.0
     }
 }
 
@@ -74,9 +80,6 @@ pub(crate) fn run_polled<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<(Option<T>, bool)> {
     let report = progress.map(|(f, p)| (f.clone().unbind(), p));
-    // The engine's searches stop at the process-wide request (as the command line's on
-    // SIGINT): withdrawn before the call, made on the first Ctrl-C.
-    dancelinks::engine::clear_stop();
     let (tx, rx) = sync_channel(1);
     let worker = std::thread::Builder::new()
         .name("dancelinks".into())
@@ -118,7 +121,6 @@ pub(crate) fn run_polled<T: Send + 'static>(
                 if py.check_signals().is_err() {
                     signals += 1;
                     stop.set();
-                    dancelinks::engine::request_stop();
                     return signals >= 2;
                 }
                 if let Some((f, p)) = &report
@@ -136,11 +138,6 @@ pub(crate) fn run_polled<T: Send + 'static>(
         }
     });
     let result = result?;
-    // The worker returned: later calls run unstopped (an abandoned one keeps the request, so
-    // that it ends at its next stopping point).
-    if result.is_some() {
-        dancelinks::engine::clear_stop();
-    }
     match failure {
         Some(e) => Err(e),
         None => Ok((result, signals > 0)),
@@ -159,8 +156,6 @@ impl<T: Send + 'static> Stream<T> {
     /// Starts `work(send)`; `send` returns false once the iterator is gone (stop then).
     pub(crate) fn start(work: impl FnOnce(&dyn Fn(T) -> bool, &Stop) + Send + 'static) -> Self {
         let (tx, rx): (SyncSender<T>, Receiver<T>) = sync_channel(CHUNKS_AHEAD);
-        // A stop request left by an abandoned call must not cut this listing short.
-        dancelinks::engine::clear_stop();
         let stop = Stop::new();
         let flag = stop.clone();
         let worker = std::thread::spawn(move || {

@@ -5,6 +5,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::engine::Stop;
+
 use clap::{Parser, Subcommand};
 
 pub mod completions;
@@ -284,19 +286,20 @@ pub fn progress(
     Some(pb)
 }
 
-/// Shows the engine's progress board ([`crate::engine::PROGRESS`]) as the message of `pb`,
-/// four times a second, until the returned guard is dropped. `line` formats a reading and the
-/// time since the watch began.
+/// Shows the progress board of the searches stopped through `search` ([`Stop::progress`]) as
+/// the message of `pb`, four times a second, until the returned guard is dropped. `line`
+/// formats a reading and the time since the watch began.
 pub fn watch_progress(
     pb: &indicatif::ProgressBar,
+    search: &Stop,
     line: impl Fn(&crate::engine::ProgressSnapshot, Duration) -> String + Send + 'static,
 ) -> ProgressWatch {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (pb, flag) = (pb.clone(), stop.clone());
+    let (pb, flag, search) = (pb.clone(), stop.clone(), search.clone());
     let started = std::time::Instant::now();
     let thread = std::thread::spawn(move || {
         while !flag.load(std::sync::atomic::Ordering::Relaxed) {
-            pb.set_message(line(&crate::engine::PROGRESS.snapshot(), started.elapsed()));
+            pb.set_message(line(&search.progress().snapshot(), started.elapsed()));
             std::thread::park_timeout(Duration::from_millis(250));
         }
     });

@@ -193,9 +193,10 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
         }
     };
     // Ctrl-C stops the count and writes it with status `interrupted`, a lower bound.
-    crate::io::output::stop_gracefully_on_interrupt();
+    let stop = crate::engine::Stop::new();
+    crate::io::output::stop_gracefully_on_interrupt(&stop);
     let start = Instant::now();
-    let counted = count::count(request, &progress)?;
+    let counted = count::count_until(request, &stop, &progress)?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(pb) = &pb {
         pb.finish_and_clear();

@@ -17,7 +17,8 @@ use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
 use crate::io::records::ListFormat;
 use crate::io::svg::{self, SvgBoards};
-use crate::queens::listing::{self, ListEngine};
+use crate::queens::count::Engine as QueensEngine;
+use crate::queens::listing;
 use crate::records::rows::{LayoutFields, ListRecord};
 
 const EXAMPLES: &str = "\
@@ -110,8 +111,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
             .into());
         }
-        (Order::Search, _) | (Order::Lex, Some(Engine::Dlx)) => ListEngine::Dlx,
-        (Order::Lex, None | Some(Engine::Bits)) => ListEngine::Bits,
+        (Order::Search, _) | (Order::Lex, Some(Engine::Dlx)) => QueensEngine::Dlx,
+        (Order::Lex, None | Some(Engine::Bits)) => QueensEngine::Bits,
     };
     let mut out = Output::create(args.output.as_deref())?;
     // The rows of boards, CSV and JSON Lines are written by the fast encoders; SVG and any
@@ -155,7 +156,7 @@ fn stop_at(index: u64, limit: u64) -> ControlFlow<()> {
 /// order of the listing, until `each` breaks (on the calling thread).
 fn for_each_solution(
     args: &Args,
-    engine: ListEngine,
+    engine: QueensEngine,
     each: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
     let n = args.board.n as usize;
@@ -169,7 +170,7 @@ fn for_each_solution(
 /// A record format without a fast encoder: the solutions one by one, as [`ListRecord`]s.
 fn write_records(
     args: &Args,
-    engine: ListEngine,
+    engine: QueensEngine,
     mut w: Writer<&mut Output>,
 ) -> anyhow::Result<()> {
     let n = args.board.n as usize;
@@ -200,7 +201,7 @@ fn write_records(
 /// before drawing, at most [`svg::MAX_BOARDS`] of them: the listing (the same solutions in the
 /// same order as the other formats, on the calling thread) stops as soon as it has them (or
 /// one more, to refuse a bigger picture).
-fn write_svg(args: &Args, engine: ListEngine, out: &mut Output) -> anyhow::Result<()> {
+fn write_svg(args: &Args, engine: QueensEngine, out: &mut Output) -> anyhow::Result<()> {
     let n = args.board.n as usize;
     let want = args.limit.unwrap_or(u64::MAX).min(svg::MAX_BOARDS + 1);
     let mut boards: Vec<(Vec<u32>, Option<u8>)> = Vec::new();

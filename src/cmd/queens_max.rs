@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::Context;
 
 use super::InputError;
-use crate::engine::Budget;
 use crate::engine::optimize::{self, Keep};
+use crate::engine::{Budget, Stop};
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
 use crate::io::records::write_board_text;
@@ -160,7 +160,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search: the boards done and the current one's best layout and bound
     // are written, status `interrupted`.
-    crate::io::output::stop_gracefully_on_interrupt();
+    let stop = Stop::new();
+    crate::io::output::stop_gracefully_on_interrupt(&stop);
     // The first board's time limit covers building the model too.
     let mut clock = BoardClock::start(args.time_limit);
     let mut model = (n > 0).then(|| WeightedQueens::new(n));
@@ -197,18 +198,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let current = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(1));
     let _watch = pb.as_ref().map(|pb| {
         let current = current.clone();
-        super::watch_progress(pb, move |p, _| {
+        super::watch_progress(pb, &stop, move |p, _| {
             let k = current.load(std::sync::atomic::Ordering::Relaxed);
             max_progress_line(k, n, p)
         })
     });
     for k in 0..boards.count() {
         current.store(k + 1, std::sync::atomic::Ordering::Relaxed);
-        crate::engine::PROGRESS.reset();
+        stop.progress().reset();
         let board = boards.board(k);
         let req = Request {
             keep,
-            budget: clock.next_budget(),
+            budget: clock.next_budget().with_stop(&stop),
             method,
             threads: threads(&args, n),
         };
@@ -219,7 +220,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             model.solve_from(board, &req, args.floor)
         };
-        let status = status_word(&res, below_floor);
+        let stopped_by = Status::stopped(&stop, Status::Time);
+        let status = status_word(&res, below_floor, stopped_by);
         if let Some(pb) = &pb {
             pb.set_position(k as u64 + 1);
         }
@@ -236,9 +238,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
         match &mut view {
-            View::Text(out) => write_text(out, &args, &res, below_floor)?,
+            View::Text(out) => write_text(out, &args, &res, below_floor, stopped_by)?,
             View::Records(w) => {
-                for_each_record(k + 1, &res, below_floor, |r| w.record(r))?;
+                for_each_record(k + 1, &res, (below_floor, stopped_by), |r| w.record(r))?;
                 // Each board's records as soon as it is done.
                 w.flush()?;
             }
@@ -253,7 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         // Interrupted: the boards done and this one's best layout and bound are written.
-        if crate::engine::stop_requested() {
+        if stop.requested() {
             break;
         }
     }
@@ -333,15 +335,16 @@ fn interrupted_or_success() -> ExitCode {
 
 /// How a board's search ended, the one status word of its records: `below-floor` from a
 /// floor no layout reaches, else the optimiser's ending (`interrupted` for an unproven result
-/// after an interrupt; `time` when no layout was found in time).
-fn board_status(res: &BoardResult, below_floor: bool) -> Status {
-    Status::of_board(res.status, below_floor)
+/// after an interrupt; `time` when no layout was found in time). `stopped_by` is what stopped
+/// a search that did not end ([`Status::stopped`]).
+fn board_status(res: &BoardResult, below_floor: bool, stopped_by: Status) -> Status {
+    Status::of_board_stopped(res.status, below_floor, stopped_by)
 }
 
 /// A board's status in text, `--stats` and SVG titles: the word of its records, but
 /// `unknown` for a search that found no layout in time.
-fn status_word(res: &BoardResult, below_floor: bool) -> &'static str {
-    match board_status(res, below_floor) {
+fn status_word(res: &BoardResult, below_floor: bool, stopped_by: Status) -> &'static str {
+    match board_status(res, below_floor, stopped_by) {
         Status::Time => "unknown",
         s => s.name(),
     }
@@ -387,7 +390,8 @@ fn run_shard(
     let mut out = Output::create(args.output.as_deref())?;
     // The time limit covers building the model too.
     let started = std::time::Instant::now();
-    let mut budget = Budget::unlimited();
+    let stop = Stop::new();
+    let mut budget = Budget::unlimited().with_stop(&stop);
     if let Some(t) = args.time_limit {
         budget.deadline = started.checked_add(t);
     }
@@ -404,7 +408,7 @@ fn run_shard(
         shard: Some(shard.as_pair()),
         floor: args.floor,
     };
-    crate::io::output::stop_gracefully_on_interrupt();
+    crate::io::output::stop_gracefully_on_interrupt(&stop);
     let p = model.solve_part(board, &req, &part);
     let seconds = started.elapsed().as_secs_f64();
     let record = p.record(board, shard, seconds);
@@ -500,6 +504,7 @@ fn write_text(
     args: &Args,
     res: &BoardResult,
     below_floor: bool,
+    stopped_by: Status,
 ) -> std::io::Result<()> {
     let w = args.width as usize;
     let mut line = match res.status {
@@ -518,7 +523,7 @@ fn write_text(
         res.status,
         optimize::Status::Feasible | optimize::Status::Unknown
     ) {
-        let word = status_word(res, false);
+        let word = status_word(res, false, stopped_by);
         line.push_str(&format!(" {word} bound={}", opt(res.bound)));
     }
     if args.all_optimal
@@ -553,7 +558,7 @@ fn write_text(
 fn for_each_record<E>(
     board: usize,
     res: &BoardResult,
-    below_floor: bool,
+    (below_floor, stopped_by): (bool, Status),
     write: impl FnMut(&MaxRecord) -> Result<(), E>,
 ) -> Result<(), E> {
     let layouts: Vec<(i128, &[u32])> = res
@@ -563,7 +568,7 @@ fn for_each_record<E>(
         .collect();
     let b = MaxBoard {
         board,
-        status: board_status(res, below_floor),
+        status: board_status(res, below_floor, stopped_by),
         bound: res.bound,
         optimal_count: res.optimal_count,
         nodes: res.nodes,

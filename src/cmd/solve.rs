@@ -41,9 +41,8 @@ use std::time::{Duration, Instant};
 use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
-use crate::engine::{
-    Budget, MemoMode, OptionId, Outcome, Plan, SplitInfo, Stats, count_memoised, structure_bytes,
-};
+use crate::engine::run::{self, Plan};
+use crate::engine::{Budget, MemoMode, OptionId, Outcome, SplitInfo, Stats, Stop, structure_bytes};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
@@ -240,18 +239,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if super::solve_zdd::wanted(&args) {
         return super::solve_zdd::run(&args, &dlx);
     }
-
-    let mut budget = Budget {
-        solutions: args.limit,
-        nodes: args.nodes,
-        mems: args.mems,
-        deadline: None,
-    };
-    if let Some(t) = args.time_limit {
-        // A limit beyond what an Instant can hold is no limit.
-        budget.deadline = Instant::now().checked_add(t);
-    }
-
+    // The time limit counts from here: preprocessing is part of the run.
+    let budget = budget(&args);
     if dlx.problem.has_multiplicities() && (args.minimize || args.maximize || args.shard.is_some())
     {
         return Err(InputError(
@@ -269,20 +258,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.top.is_some() && !(args.minimize || args.maximize) {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
-    let mut plan = Plan {
-        threads: args.threads.get(),
-        shard: args.shard.map(Shard::as_pair),
-        knuth: args.knuth,
-    };
-    if !plan.supports(&budget) {
-        if args.shard.is_some() {
-            return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
-        }
-        plan.threads = 1;
-    }
+    let mut plan = plan(&args, budget)?;
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
-    crate::io::output::stop_gracefully_on_interrupt();
+    crate::io::output::stop_gracefully_on_interrupt(plan.stop());
     // Solutions so far and the time, on a terminal only.
     let streams = !(args.count || args.minimize || args.maximize);
     let pb = super::progress(
@@ -291,17 +270,86 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         streams,
         args.output.as_deref(),
     );
-    crate::engine::PROGRESS.reset();
-    // Counts and optimisations show the sub-problems done of total and the time left; an
-    // optimisation also its best cost and the root's bound.
-    let sense = if args.maximize {
+    plan.stop().progress().reset();
+    let _watch = watch(&args, &plan, pb.as_ref(), streams);
+    if args.minimize || args.maximize {
+        plan.budget.solutions = None;
+        optimise(&args, &dlx, &plan, out, pb.as_ref())?;
+        return Ok(interrupted_or_success());
+    }
+    let (outcome, split, total) = if args.count {
+        count(&args, &dlx, &plan, &mut out, pb.as_ref())?
+    } else {
+        let r = enumerate(&dlx, &plan, args.format, &mut out, pb.as_ref());
+        if let Some(pb) = &pb {
+            pb.finish_and_clear();
+        }
+        let (outcome, split) = r?;
+        (outcome, split, outcome.stats.solutions().into())
+    };
+    report(&args, &dlx, &outcome, split, total, out)?;
+    Ok(interrupted_or_success())
+}
+
+/// The budget of the limits asked for, with the command's stop handle.
+fn budget(args: &Args) -> Budget {
+    Budget {
+        solutions: args.limit,
+        nodes: args.nodes,
+        mems: args.mems,
+        // A limit beyond what an Instant can hold is no limit.
+        deadline: args.time_limit.and_then(|t| Instant::now().checked_add(t)),
+        stop: Stop::new(),
+    }
+}
+
+/// The plan of the search asked for: one thread when the budget is not one threads can keep
+/// (an error for a shard).
+fn plan(args: &Args, budget: Budget) -> anyhow::Result<Plan> {
+    let mut plan = Plan {
+        threads: args.threads.get(),
+        shard: args.shard.map(Shard::as_pair),
+        knuth: args.knuth,
+        // Knuth's tree is the plain search's: its counts are DLX2's.
+        memo: if args.knuth {
+            MemoMode::Off
+        } else {
+            args.memo.mode()
+        },
+        memo_bytes: args.memo_mem,
+        budget,
+    };
+    if !plan.keeps_budget() {
+        if args.shard.is_some() {
+            return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
+        }
+        plan.threads = 1;
+    }
+    Ok(plan)
+}
+
+/// The sense asked for (minimising unless `--maximize`).
+fn sense(args: &Args) -> Sense {
+    if args.maximize {
         Sense::Maximize
     } else {
         Sense::Minimize
-    };
+    }
+}
+
+/// Counts and optimisations show the sub-problems done of total and the time left; an
+/// optimisation also its best cost and the root's bound. A listing shows its solutions
+/// ([`enumerate`]).
+fn watch(
+    args: &Args,
+    plan: &Plan,
+    pb: Option<&indicatif::ProgressBar>,
+    streams: bool,
+) -> Option<super::ProgressWatch> {
+    let sense = sense(args);
     let optimises = args.minimize || args.maximize;
-    let _watch = match &pb {
-        Some(pb) if !streams => Some(super::watch_progress(pb, move |p, elapsed| {
+    match pb {
+        Some(pb) if !streams => Some(super::watch_progress(pb, plan.stop(), move |p, elapsed| {
             let mut s = String::from("searching");
             if optimises {
                 if let Some(v) = p.best {
@@ -323,109 +371,118 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None
         }
         None => None,
-    };
-    if args.minimize || args.maximize {
-        let sense = if args.maximize {
-            Sense::Maximize
-        } else {
-            Sense::Minimize
-        };
-        budget.solutions = None;
-        let keep = match args.top {
-            Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
-            None => Keep::Best,
-        };
-        let start = Instant::now();
-        let (best, split) = plan.optimize(&dlx.problem, sense, keep, budget);
-        if let Some(pb) = &pb {
-            pb.finish_and_clear();
-        }
-        if let Some(shard) = args.shard {
-            let seconds = start.elapsed().as_secs_f64();
-            let line = |o| dlx.line_of(o);
-            let r = solve_record::optimize_record(
-                &dlx.problem,
-                shard,
-                sense,
-                &best,
-                split.as_ref(),
-                seconds,
-                line,
-            );
-            shard::write_records(&mut out, [&r], args.format)?;
-        } else {
-            let status = optimum_status(&best, &budget);
-            write_optimum(&mut out, args.format, &dlx, &best, status)?;
-        }
-        out.finish()?;
-        diag::notice(&status_line(&best));
-        if args.stats {
-            diag::notice(&knuth_line(&dlx, &best.stats));
-            if let Some(s) = split {
-                diag::notice(&split_line(&s));
-            }
-        }
-        return Ok(interrupted_or_success());
     }
-    // The number of solutions, remembered ones included.
-    let mut total = 0u128;
-    let (outcome, split) = if args.count {
-        let start = Instant::now();
-        let counted = count_memoised(
-            &dlx.problem,
-            &plan,
-            &budget,
-            if args.knuth {
-                MemoMode::Off
-            } else {
-                args.memo.mode()
-            },
-            args.memo_mem,
-        );
-        if let Some(pb) = &pb {
-            pb.finish_and_clear();
-        }
-        let outcome = Outcome {
-            end: counted.end,
-            stats: counted.stats,
-        };
-        if let Some(shard) = args.shard {
-            let seconds = start.elapsed().as_secs_f64();
-            let r = solve_record::count_record(
-                &dlx.problem,
-                shard,
-                &outcome,
-                counted.split.as_ref(),
-                seconds,
-            );
-            shard::write_records(&mut out, [&r], args.format)?;
-        } else {
-            let status = Status::of_end(outcome.end);
-            write_count(&mut out, args.format, counted.count, status)?;
-        }
-        if args.stats
-            && let Some(m) = counted.memo
-        {
-            diag::notice(&format!(
-                "memo: {} hits, {} stores, {} evictions, {} nodes saved, {} bytes",
-                m.hits, m.stores, m.evictions, m.nodes_saved, m.bytes
-            ));
-        }
-        total = counted.count;
-        (outcome, counted.split)
-    } else {
-        let r = enumerate(&dlx, &budget, &plan, args.format, &mut out, pb.as_ref());
-        if let Some(pb) = &pb {
-            pb.finish_and_clear();
-        }
-        r?
+}
+
+/// `--minimize`/`--maximize`: the optimum (or a shard's record) to `out`, its status line on
+/// stderr.
+fn optimise(
+    args: &Args,
+    dlx: &DlxFile,
+    plan: &Plan,
+    mut out: Output,
+    pb: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<()> {
+    let sense = sense(args);
+    let keep = match args.top {
+        Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
+        None => Keep::Best,
     };
+    let start = Instant::now();
+    let (best, split) = run::optimize(&dlx.problem, plan, sense, keep);
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    if let Some(shard) = args.shard {
+        let seconds = start.elapsed().as_secs_f64();
+        let line = |o| dlx.line_of(o);
+        let r = solve_record::optimize_record(
+            &dlx.problem,
+            shard,
+            sense,
+            &best,
+            Status::stopped(plan.stop(), Status::Time),
+            split.as_ref(),
+            seconds,
+            line,
+        );
+        shard::write_records(&mut out, [&r], args.format)?;
+    } else {
+        let status = optimum_status(&best, &plan.budget);
+        write_optimum(&mut out, args.format, dlx, &best, status)?;
+    }
+    out.finish()?;
+    diag::notice(&status_line(&best, plan.stop()));
+    if args.stats {
+        diag::notice(&knuth_line(dlx, &best.stats));
+        if let Some(s) = split {
+            diag::notice(&split_line(&s));
+        }
+    }
+    Ok(())
+}
+
+/// `--count`: the count (or a shard's record) to `out`; with `--stats` the memo's line on
+/// stderr. Returns how the search ended, its split and the number of solutions, remembered
+/// ones included.
+fn count(
+    args: &Args,
+    dlx: &DlxFile,
+    plan: &Plan,
+    out: &mut Output,
+    pb: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<(Outcome, Option<SplitInfo>, u128)> {
+    let start = Instant::now();
+    let counted = run::count(&dlx.problem, plan);
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let outcome = Outcome {
+        end: counted.end,
+        stats: counted.stats,
+    };
+    if let Some(shard) = args.shard {
+        let seconds = start.elapsed().as_secs_f64();
+        let r = solve_record::count_record(
+            &dlx.problem,
+            shard,
+            &outcome,
+            counted.split.as_ref(),
+            seconds,
+        );
+        shard::write_records(&mut *out, [&r], args.format)?;
+    } else {
+        let status = Status::of_end(outcome.end);
+        write_count(out, args.format, counted.count, status)?;
+    }
+    if args.stats
+        && let Some(m) = counted.memo
+    {
+        diag::notice(&format!(
+            "memo: {} hits, {} stores, {} evictions, {} nodes saved, {} bytes",
+            m.hits, m.stores, m.evictions, m.nodes_saved, m.bytes
+        ));
+    }
+    Ok((outcome, counted.split, counted.count))
+}
+
+/// The end of a count or a listing: the `--stats` summary record, then on stderr what the
+/// result is (no solution, a partial result) and Knuth's statistics line. `total` is the
+/// number of solutions, remembered ones included.
+fn report(
+    args: &Args,
+    dlx: &DlxFile,
+    outcome: &Outcome,
+    split: Option<SplitInfo>,
+    total: u128,
+    mut out: Output,
+) -> anyhow::Result<()> {
     let status = Status::of_end(outcome.end);
+    let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
     if args.stats
         && !(args.count && args.shard.is_some())
         && let Ok(mut w) = Writer::new(args.format, &mut out, true)
     {
-        let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
         let mut summary = SummaryRecord::new(status, &outcome.stats, bytes);
         if args.count {
             summary.solutions = total;
@@ -445,30 +502,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // A partial count says so; a listing stopped by its own --limit is what was asked for.
     if (args.count || status != Status::Limit)
-        && let Some(notice) = partial_notice(
-            status,
-            if args.count {
-                total
-            } else {
-                outcome.stats.solutions().into()
-            },
-        )
+        && let Some(notice) = partial_notice(status, total)
     {
         diag::notice(&notice);
     }
     if args.stats {
-        let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
-        let solutions = if args.count {
-            total
-        } else {
-            outcome.stats.solutions().into()
-        };
-        diag::notice(&outcome.stats.knuth_line_of(solutions, bytes));
+        diag::notice(&outcome.stats.knuth_line_of(total, bytes));
         if let Some(s) = split {
             diag::notice(&split_line(&s));
         }
     }
-    Ok(interrupted_or_success())
+    Ok(())
 }
 
 /// `--preprocess`: the file with only the options that can be in a solution, each with its
@@ -600,7 +644,6 @@ fn write_count(
 /// a full disk) stops the search and is returned.
 fn enumerate(
     dlx: &DlxFile,
-    budget: &Budget,
     plan: &Plan,
     format: Format,
     out: &mut Output,
@@ -626,7 +669,7 @@ fn enumerate(
         Err(out) => Sink::Text(out),
     };
     let mut solutions = Solutions::default();
-    let outcome = plan.list(problem, budget, |s: &[OptionId]| {
+    let outcome = run::list(problem, plan, |s: &[OptionId]| {
         number += 1;
         tick(number);
         let r = solutions.record(dlx, number, None, s);
@@ -658,8 +701,8 @@ fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> 
 }
 
 /// One line for stderr saying what the result is.
-fn status_line(best: &Optimum) -> String {
-    let why = if crate::engine::stop_requested() {
+fn status_line(best: &Optimum, stop: &Stop) -> String {
+    let why = if stop.requested() {
         "interrupted"
     } else {
         "a budget ran out"
@@ -724,7 +767,9 @@ fn write_optimum(
 /// The status word of an optimum. When no solution was found before a budget ran out, the
 /// optimiser does not say which budget: the statistics against the budget do.
 fn optimum_status(best: &Optimum, budget: &Budget) -> Status {
-    let stopped_by = if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
+    let stopped_by = if budget.stop.requested() {
+        Status::Interrupted
+    } else if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
         Status::Nodes
     } else if budget.mems.is_some_and(|m| best.stats.mems() >= m) {
         Status::Mems

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use crate::cmd::{InputError, diag};
 use crate::engine::zdd::{Sampler, Zdd, ZddError};
-use crate::engine::{OptionId, Solver};
+use crate::engine::{OptionId, Solver, Stop};
 use crate::io::dlx_format::DlxFile;
 use crate::io::export::Writer;
 use crate::io::output::Output;
@@ -55,14 +55,14 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     }
     let deadline = args.time_limit.and_then(|t| Instant::now().checked_add(t));
     // Ctrl-C stops the build; nothing is written then.
-    crate::io::output::stop_gracefully_on_interrupt();
+    let interrupt = Stop::new();
+    crate::io::output::stop_gracefully_on_interrupt(&interrupt);
     let start = Instant::now();
-    let mut stop =
-        || crate::engine::stop_requested() || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut stop = || interrupt.requested() || deadline.is_some_and(|d| Instant::now() >= d);
     let built = Zdd::build(&mut Solver::new(&dlx.problem), args.memo_mem, &mut stop);
     let zdd = match built {
         Ok(zdd) => zdd,
-        Err(ZddError::Stopped) if crate::engine::stop_requested() => {
+        Err(ZddError::Stopped) if interrupt.requested() => {
             diag::notice("interrupted before the ZDD was complete: nothing written");
             return Ok(crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::FAILURE));
         }

@@ -38,9 +38,10 @@
 
 use std::ops::ControlFlow;
 
+use super::budget::{Budget, End, Outcome};
 use super::memo::{Memo, MemoStats};
 use super::problem::{Entry, ItemId, OptionId, Problem};
-use super::stats::{Budget, End, Outcome, Stats, out_of_time};
+use super::stats::Stats;
 
 #[derive(Copy, Clone, Debug, Default)]
 #[repr(C)]
@@ -1281,7 +1282,7 @@ impl<'p> Solver<'p> {
         );
         let budget = Budget {
             solutions: None,
-            ..*budget
+            ..budget.clone()
         };
         let mut run = MemoRun {
             table: memo,
@@ -1423,7 +1424,6 @@ impl<'p> Solver<'p> {
         let max_solutions = budget.solutions.unwrap_or(u64::MAX);
         let max_nodes = budget.nodes.unwrap_or(u64::MAX);
         let max_mems = budget.mems.unwrap_or(u64::MAX);
-        let deadline = budget.deadline;
         let mut end = End::Exhausted;
 
         // Every primary item already covered (by forced options, or none declared): the
@@ -1484,7 +1484,7 @@ impl<'p> Solver<'p> {
                 break;
             }
             if nodes & 0x3ff == 0
-                && let Some(e) = out_of_time(deadline)
+                && let Some(e) = budget.out_of_time()
             {
                 end = e;
                 depth_to_unwind = level;

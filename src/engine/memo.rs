@@ -1,8 +1,10 @@
-//! Memoised counting: the table of sub-problem counts (the idea of Knuth's DLX6).
+//! Memoised counting: the table of sub-problem counts (the idea of Knuth's DLX6). The search
+//! that fills it is [`Solver::count_memo`](crate::engine::Solver::count_memo); whether a count
+//! uses it is the plan's choice (the front door, `run.rs`).
 //!
 //! Two nodes of a search at which the same items are still uncovered, and the same secondary
 //! items carry the same colours, have the same options left and so the same number of
-//! completions. The counting search ([`crate::engine::Solver::count_memo`]) describes each
+//! completions. The counting search describes each
 //! node by a [`key`](Memo) of fixed length: one bit per item that is still open (a primary
 //! item not yet covered, a secondary item not yet covered whose list is not empty), then, on
 //! coloured problems, the colour each secondary item was purified to (0 for none). When a node's
@@ -14,155 +16,8 @@
 //! is full a new entry replaces the one at the end of its probe sequence (the table forgets,
 //! it never fails). Counts are `u128`.
 
-use super::dlx::Solver;
-use super::memo_split::count_split_memo;
-use super::parallel::{Plan, SplitInfo};
-use super::problem::Problem;
-use super::stats::{Budget, End, Stats};
-
-/// Whether a count remembers sub-problem counts.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum MemoMode {
-    /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes; the memo is
-    /// kept when the probe ended the count or its hits saved more mems than the memo costs
-    /// (`MEMO_NODE_MEMS`, 800 mems a node), and the tree is DLX2's unless the probe cut off
-    /// dead ends often enough (`DEAD_ENDS_FOR_WATCH`).
-    #[default]
-    Auto,
-    /// Always (on the plan's threads: a table per thread).
-    On,
-    /// Never: the plain search, on the plan's threads.
-    Off,
-}
-
-/// What the memo costs a node of the memoised search, in mems of the plain one (measured:
-/// sudoku's plain nodes of about 200 mems ran 7 times slower memoised, 6×10 pentominoes' of
-/// about 12,000 mems gained from it). [`MemoMode::Auto`] keeps the memo when the probe's hits
-/// saved more mems than this per node visited.
-pub const MEMO_NODE_MEMS: u64 = 800;
-
-/// The probe of [`MemoMode::Auto`], in nodes. Its cost is paid again when the memo is
-/// dropped (the plain search starts over): 8,192 memoised nodes are about 2% of 13-queens'
-/// count (32,768 were 9% by instruction count), and on the benchmark set the decision is
-/// the same for probes of 4,096 to 32,768 nodes (pentominoes' saving per node, the closest
-/// call, 1,064 to 2,398 mems against the 800 the memo costs).
-pub const PROBE_NODES: u64 = 1 << 13;
-
-/// [`MemoMode::Auto`] keeps the early abort of dead ends (the colour-free tree that commits an
-/// option only when it leaves every primary item an option, [`Solver::knuth_tree`]`(false)`)
-/// when the probe cut off at least one dead end per this many nodes, and takes DLX2's tree
-/// otherwise. The abort costs about 37% more instructions a node (marking the option's items,
-/// watching every length: 13-queens 964 against 706 a node, Langford 12 946 against 686); it
-/// saves a node per dead end. Measured rates: 13-queens 0.20 a node, Langford 0.28 (DLX2's
-/// tree 12% and 7% fewer instructions), pentominoes 1.8 to 2.0 (a third of DLX2's nodes).
-pub const DEAD_ENDS_FOR_WATCH: u64 = 2;
-
 /// The memory budget of a memo when none is given: 256 MiB.
 pub const DEFAULT_MEMO_BYTES: u64 = 256 << 20;
-
-/// A count, memoised or not.
-#[derive(Copy, Clone, Debug)]
-pub struct MemoCount {
-    /// How the search ended (a count not [`End::Exhausted`] is a lower bound).
-    pub end: End,
-    /// The number of solutions.
-    pub count: u128,
-    /// What the search did (with a memo: of the final search, probe included in `memo`).
-    pub stats: Stats,
-    /// What the memo did, when one was used.
-    pub memo: Option<MemoStats>,
-    /// The split of a plain count on threads or in a shard.
-    pub split: Option<SplitInfo>,
-}
-
-/// Counts the solutions of `problem` on `plan` within `budget`, with a memo of at most
-/// `max_bytes` when `mode` says so. A shard never uses the memo (its count must add up with
-/// the other shards'); on threads the memoised count cuts the top of the tree into
-/// sub-problems and each thread counts its share with a table of `max_bytes / threads`. Problems
-/// with multiplicities are counted without a memo, on one thread.
-pub fn count(
-    problem: &Problem,
-    plan: &Plan,
-    budget: &Budget,
-    mode: MemoMode,
-    max_bytes: u64,
-) -> MemoCount {
-    let plain = |plan: &Plan| {
-        let (outcome, split) = plan.count(problem, budget);
-        MemoCount {
-            end: outcome.end,
-            count: u128::from(outcome.stats.solutions()),
-            stats: outcome.stats,
-            memo: None,
-            split,
-        }
-    };
-    if mode == MemoMode::Off
-        || plan.shard.is_some()
-        || budget.solutions.is_some()
-        || problem.has_multiplicities()
-    {
-        return plain(plan);
-    }
-    let mut plan = *plan;
-    let mut solver = Solver::new(problem);
-    solver.knuth_tree(plan.knuth);
-    let mut memo = Memo::new(solver.memo_words(), max_bytes);
-    if mode == MemoMode::Auto {
-        let probe = Budget {
-            nodes: Some(budget.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
-            ..*budget
-        };
-        let out = solver.count_memo(&probe, &mut memo);
-        if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= PROBE_NODES) {
-            return MemoCount {
-                end: out.end,
-                count: out.count,
-                stats: out.stats,
-                memo: Some(out.memo),
-                split: None,
-            };
-        }
-        // The tree: DLX2's unless the early abort of dead ends pays (see
-        // `DEAD_ENDS_FOR_WATCH`).
-        let nodes = out.stats.nodes().max(1);
-        if solver.dead_ends() < nodes / DEAD_ENDS_FOR_WATCH {
-            plan.knuth = true;
-            solver.knuth_tree(true);
-        }
-        // The memo pays when the mems its hits saved (nodes saved × the probe's mems per node)
-        // exceed its own cost, about MEMO_NODE_MEMS a node visited (hashing the key, probing
-        // a table that outgrows the caches).
-        let nodes = u128::from(nodes);
-        let saved_mems = u128::from(out.memo.nodes_saved) * u128::from(out.stats.mems()) / nodes;
-        if saved_mems < nodes * u128::from(MEMO_NODE_MEMS) {
-            return plain(&plan);
-        }
-    }
-    if !plan.is_sequential() {
-        // On threads each worker counts its sub-problems with a table of its own (the probe's
-        // table is dropped: its entries are an 8,192-node search's worth).
-        let (split, info) = plan.split(&mut solver);
-        let out = plan.pool().install(|| {
-            count_split_memo(problem, plan.knuth, &split, info.threads, budget, max_bytes)
-        });
-        return MemoCount {
-            end: out.end,
-            count: out.count,
-            stats: out.stats,
-            memo: Some(out.memo),
-            split: Some(info),
-        };
-    }
-    let out = solver.count_memo(budget, &mut memo);
-    MemoCount {
-        end: out.end,
-        count: out.count,
-        stats: out.stats,
-        memo: Some(memo.stats()),
-        split: None,
-    }
-}
 
 /// Slots probed for a key before the table gives up (lookup) or replaces (store).
 const PROBES: usize = 16;

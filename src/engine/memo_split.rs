@@ -1,5 +1,5 @@
 //! The memoised count on threads: the top of the tree is cut into sub-problems as for a plain
-//! count on threads ([`super::parallel::Plan::split`]), and each worker thread counts the
+//! count on threads (`parallel::Plan::split`), and each worker thread counts the
 //! sub-problems it takes with **a table of its own** (of `max_bytes / threads`), kept from one
 //! sub-problem to the next.
 //!
@@ -14,11 +14,12 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::budget::{Budget, End};
 use super::dlx::Solver;
 use super::memo::{Memo, MemoStats};
 use super::problem::Problem;
 use super::split::{Part, Split};
-use super::stats::{Budget, End, Stats};
+use super::stats::Stats;
 
 /// What a memoised count over the parts of a split found.
 pub(super) struct SplitMemoCount {
@@ -53,9 +54,9 @@ pub(super) fn count_split_memo(
         (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
     let budget = Budget {
         solutions: None,
-        ..*budget
+        ..budget.clone()
     };
-    super::stats::PROGRESS.add_parts(split.parts.len() as u64);
+    budget.stop.progress().add_parts(split.parts.len() as u64);
     let (count, stats, end) = (0..split.parts.len())
         .into_par_iter()
         .map(|k| {
@@ -75,7 +76,7 @@ pub(super) fn count_split_memo(
                     (out.count, out.stats, out.end)
                 }
             };
-            super::stats::PROGRESS.part_done();
+            budget.stop.progress().part_done();
             r
         })
         .reduce(

@@ -2,8 +2,15 @@
 //! split into independent sub-problems, the optimising (branch-and-bound) layer, and the
 //! preprocessing that removes options in no solution.
 //!
+//! The front door is [`run`]: a [`run::Plan`] (threads, shard, tree, memo, budget with its
+//! [`Stop`] handle) and three searches on it, [`run::count`], [`run::list`] and
+//! [`run::optimize`]. The solvers, the split and the bounds below it are what those are made
+//! of; [`Solver`] stays public for a caller that drives one search by hand (forced options, a
+//! [`Visitor`]).
+//!
 //! Nothing here knows about any particular model.
 
+mod budget;
 mod dlx;
 mod memo;
 mod memo_split;
@@ -12,26 +19,24 @@ pub mod optimize;
 mod parallel;
 pub mod preprocess;
 mod problem;
+pub mod run;
 mod split;
 mod stats;
 mod window;
 pub mod zdd;
 
+pub use budget::{Budget, End, Outcome, Progress, ProgressSnapshot, Stop};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
-pub use memo::{
-    DEFAULT_MEMO_BYTES, Memo, MemoCount, MemoMode, MemoStats, PROBE_NODES, count as count_memoised,
-};
+pub use memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use multiplicity::MultiplicitySolver;
 pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, fnv1a64,
 };
+pub use run::{Count as MemoCount, MemoMode, PROBE_NODES, count_memoised};
 pub use split::{
     MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
     count_parallel, count_split, in_shard, run_split_ordered, shard_target,
 };
-pub use stats::{
-    Budget, End, Outcome, PROGRESS, Progress, ProgressSnapshot, Stats, clear_stop, out_of_time,
-    request_stop, stop_requested, structure_bytes,
-};
+pub use stats::{Stats, structure_bytes};
 pub use window::ordered_window;

@@ -32,8 +32,9 @@
 
 use std::ops::ControlFlow;
 
+use super::budget::{Budget, End, Outcome};
 use super::problem::{OptionId, Problem};
-use super::stats::{Budget, End, Outcome, Stats, out_of_time};
+use super::stats::Stats;
 
 /// Link-level counters of a search.
 #[derive(Default)]
@@ -219,7 +220,7 @@ impl<'p> MultiplicitySolver<'p> {
             return Err(Stop(End::MemLimit));
         }
         if self.c.nodes & 0x3ff == 0
-            && let Some(e) = out_of_time(budget.deadline)
+            && let Some(e) = budget.out_of_time()
         {
             return Err(Stop(e));
         }

@@ -9,6 +9,7 @@
 
 use std::ops::ControlFlow;
 
+use super::budget::{Budget, Outcome};
 use super::dlx::Solver;
 use super::multiplicity::MultiplicitySolver;
 use super::optimize::{
@@ -19,7 +20,6 @@ use super::problem::{OptionId, Problem};
 use super::split::{
     PARTS_PER_THREAD, Part, Split, count_split, in_shard, run_split_ordered, shard_target,
 };
-use super::stats::{Budget, Outcome};
 
 /// How to run a search: on how many threads, and which shard of the split.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -272,7 +272,7 @@ impl Plan {
                 Keep::Top(k) => k,
                 Keep::AllOptimal { limit } => limit.max(1),
             });
-            if super::stats::out_of_time(budget.deadline).is_some() {
+            if config.budget.out_of_time().is_some() {
                 complete = false;
                 unbounded = true;
                 break;

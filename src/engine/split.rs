@@ -11,9 +11,10 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::budget::{Budget, End, Outcome};
 use super::dlx::{Solver, View, Visitor};
 use super::problem::OptionId;
-use super::stats::{Budget, End, Outcome, Stats};
+use super::stats::Stats;
 
 /// A piece of the search tree above or at the cut.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +88,7 @@ impl Solver<'_> {
         excluded: &[OptionId],
         budget: &Budget,
         visitor: &mut V,
-    ) -> super::stats::Outcome {
+    ) -> Outcome {
         let before = self.forced().len();
         for &o in prefix {
             self.force(o)
@@ -111,7 +112,7 @@ impl Solver<'_> {
         prefix: &[OptionId],
         budget: &Budget,
         visitor: &mut V,
-    ) -> super::stats::Outcome {
+    ) -> Outcome {
         self.run_subproblem_without(prefix, &[], budget, visitor)
     }
 }
@@ -252,7 +253,7 @@ where
     F: Fn() -> Solver<'p> + Sync + Send,
 {
     let mine = split.shard_parts(shard);
-    super::stats::PROGRESS.add_parts(mine.len() as u64);
+    budget.stop.progress().add_parts(mine.len() as u64);
     let (stats, end) = mine
         .par_iter()
         .map_init(&make, |solver, &k| {
@@ -269,7 +270,7 @@ where
                     (o.stats, o.end)
                 }
             };
-            super::stats::PROGRESS.part_done();
+            budget.stop.progress().part_done();
             r
         })
         .reduce(

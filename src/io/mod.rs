@@ -23,3 +23,5 @@ pub mod weights;
 pub mod zdd_text;
 
 pub use crate::quote::{quote, quote_bytes};
+/// The formats of the `queens list` rows, which `queens::listing::list` writes.
+pub use records::ListFormat;

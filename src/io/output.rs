@@ -12,8 +12,8 @@
 //! - On SIGINT, SIGTERM and SIGHUP the temporary files are removed and the process exits with
 //!   128 + the signal's number — except in a command that stops gracefully
 //!   ([`stop_gracefully_on_interrupt`]): there the first SIGINT or SIGTERM asks the searches to
-//!   stop ([`crate::engine::request_stop`]) and the command writes what it found, complete
-//!   files included, then exits 128 + the signal; a second signal exits at once as above.
+//!   stop (through the command's [`crate::engine::Stop`]) and the command writes what it found,
+//!   complete files included, then exits 128 + the signal; a second signal exits at once as above.
 //!
 //! docs/failures.md tells the whole story.
 
@@ -308,16 +308,20 @@ impl Drop for Registered {
     }
 }
 
-/// Set by a command that stops gracefully on an interrupt.
-static GRACEFUL: AtomicBool = AtomicBool::new(false);
-
 /// The signal that asked for a graceful stop (0: none yet).
 static INTERRUPTED_BY: AtomicI32 = AtomicI32::new(0);
 
-/// Makes the first SIGINT or SIGTERM a request to stop ([`crate::engine::request_stop`]) for a
-/// command that then writes what it has and exits with [`interrupt_exit_code`].
-pub fn stop_gracefully_on_interrupt() {
-    GRACEFUL.store(true, Ordering::Relaxed);
+/// The handle the first SIGINT or SIGTERM requests a stop through, set by a command that stops
+/// gracefully ([`stop_gracefully_on_interrupt`]). The signal thread is the process's one, so it
+/// finds the command's handle here; the engine itself has no process-wide state.
+static GRACEFUL_STOP: Mutex<Option<crate::engine::Stop>> = Mutex::new(None);
+
+/// Makes the first SIGINT or SIGTERM a request to stop through `stop` ([`Stop::request`]) for
+/// a command that then writes what it has and exits with [`interrupt_exit_code`].
+///
+/// [`Stop::request`]: crate::engine::Stop::request
+pub fn stop_gracefully_on_interrupt(stop: &crate::engine::Stop) {
+    *GRACEFUL_STOP.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop.clone());
     install_signal_handler();
 }
 
@@ -340,13 +344,17 @@ fn install_signal_handler() {
         };
         std::thread::spawn(move || {
             for signal in signals.forever() {
+                let graceful = GRACEFUL_STOP
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
                 if signal != SIGHUP
-                    && GRACEFUL.load(Ordering::Relaxed)
+                    && let Some(stop) = graceful
                     && INTERRUPTED_BY
                         .compare_exchange(0, signal, Ordering::Relaxed, Ordering::Relaxed)
                         .is_ok()
                 {
-                    crate::engine::request_stop();
+                    stop.request();
                     eprintln!(
                         "xcover: interrupted: stopping the search and writing what it found \
                          (interrupt again to quit at once)"

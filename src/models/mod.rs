@@ -28,7 +28,8 @@
 
 use std::ops::ControlFlow;
 
-use crate::engine::{Budget, BuildError, MultiplicitySolver, OptionId, Problem, Solver};
+use crate::engine::run::{self, Plan};
+use crate::engine::{Budget, BuildError, OptionId, Problem};
 
 pub mod dominoes;
 pub mod edge_matching;
@@ -73,14 +74,8 @@ pub trait Model {
 /// The number of solutions of `problem` (with either solver: Algorithm M when some item has
 /// a multiplicity), within `budget`.
 pub fn solve_count(problem: &Problem, budget: &Budget) -> u64 {
-    if problem.has_multiplicities() {
-        MultiplicitySolver::new(problem)
-            .count(budget)
-            .stats
-            .solutions()
-    } else {
-        Solver::new(problem).count(budget).stats.solutions()
-    }
+    let counted = run::count(problem, &one_thread(budget));
+    u64::try_from(counted.count).expect("a plain count fits in u64")
 }
 
 /// Calls `visit` with each solution of `problem` (options in the order chosen) until it
@@ -88,11 +83,15 @@ pub fn solve_count(problem: &Problem, budget: &Budget) -> u64 {
 pub fn for_each_solution(
     problem: &Problem,
     budget: &Budget,
-    mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
+    visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
 ) {
-    if problem.has_multiplicities() {
-        MultiplicitySolver::new(problem).run(budget, &mut visit);
-    } else {
-        Solver::new(problem).run(budget, &mut visit);
+    run::list(problem, &one_thread(budget), visit);
+}
+
+/// The plan of the models' searches: the sequential search within `budget`.
+fn one_thread(budget: &Budget) -> Plan {
+    Plan {
+        budget: budget.clone(),
+        ..Plan::default()
     }
 }

@@ -80,7 +80,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::engine::in_shard;
+use crate::engine::{Stop, in_shard};
 
 pub use super::common::MAX_N;
 use super::common::{RESIDUE_MODULUS, full_mask};
@@ -495,6 +495,20 @@ pub fn count_with(
     shard: Option<(usize, usize)>,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
 ) -> BitsCount {
+    count_until(n, unique, method, shard, &Stop::new(), progress)
+}
+
+/// [`count_with`] stopped through `stop`: once it is requested the tasks not begun are
+/// skipped and the running ones end at their upper ranks, so the count is a lower bound.
+pub fn count_until(
+    n: usize,
+    unique: bool,
+    method: Method,
+    shard: Option<(usize, usize)>,
+    stop: &Stop,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> BitsCount {
+    let stopped = || stop.requested();
     if let Some((i, m)) = shard {
         assert!(m >= 1 && (1..=m).contains(&i), "bad shard {i}/{m}");
     }
@@ -526,7 +540,7 @@ pub fn count_with(
                 let (mut solutions, mut nodes) = (0u128, 0u64);
                 for i in (k..len).step_by(stride) {
                     // Interrupted: the units counted so far are a lower bound.
-                    if crate::engine::stop_requested() {
+                    if stop.requested() {
                         break;
                     }
                     join(i, &mut |s, tested| {
@@ -555,7 +569,7 @@ pub fn count_with(
             if mine.is_empty() {
                 return BitsCount::default();
             }
-            let Some(plan) = mitm::Plan::new_until(n, &crate::engine::stop_requested) else {
+            let Some(plan) = mitm::Plan::new_until(n, &stopped) else {
                 return BitsCount::default();
             };
             return striped(plan.len(), &|i, add| {
@@ -577,7 +591,7 @@ pub fn count_with(
             if mine.is_empty() {
                 return BitsCount::default();
             }
-            let Some(plan) = quadrant::Plan::new_until(n, &crate::engine::stop_requested) else {
+            let Some(plan) = quadrant::Plan::new_until(n, &stopped) else {
                 return BitsCount::default();
             };
             return striped(plan.len(), &|i, add| {
@@ -594,10 +608,10 @@ pub fn count_with(
     }
     mine.par_iter()
         .map(|(_, t)| {
-            if crate::engine::stop_requested() {
+            if stop.requested() {
                 return BitsCount::default();
             }
-            let mut c = run_task(n, t);
+            let mut c = run_task(n, t, stop);
             if !unique {
                 c.unique = 0;
             }
@@ -614,11 +628,11 @@ type Join<'a> = dyn Fn(usize, &mut dyn FnMut(u128, u64)) + Sync + 'a;
 type Classes = (u64, u64, u64, u64, u64);
 
 /// Counts one task.
-fn run_task(n: usize, t: &Task) -> BitsCount {
+fn run_task(n: usize, t: &Task, stop: &Stop) -> BitsCount {
     let (w8, w4, w2, w1, nodes) = match t.kind {
         Kind::Small => small(n),
-        Kind::Corner { .. } => search::<false>(n, t),
-        Kind::Edge { .. } => search::<true>(n, t),
+        Kind::Corner { .. } => search::<false>(n, t, stop),
+        Kind::Edge { .. } => search::<true>(n, t, stop),
     };
     let (w8, w4, w2, w1) = (
         u128::from(w8),
@@ -639,6 +653,8 @@ fn run_task(n: usize, t: &Task) -> BitsCount {
 /// The state of one task's search.
 struct Walk<'f> {
     frame: &'f Frame,
+    /// Read at the upper ranks (see [`Walk::descend`]).
+    stop: &'f Stop,
     n: usize,
     start: usize,
     files: [u8; MAX_N],
@@ -654,12 +670,13 @@ struct Walk<'f> {
 /// Ranks `start..=n-4` recurse (`descend`); the last three ranks are unrolled (`tail`: ranks
 /// `n-3` and `n-2` are nested loops over their open files, rank `n-1` has at most one open
 /// file). Measured: as fast as an explicit stack, and simpler.
-fn search<const EDGE: bool>(n: usize, t: &Task) -> Classes {
+fn search<const EDGE: bool>(n: usize, t: &Task, stop: &Stop) -> Classes {
     let frame = Frame::new(n, t.kind);
     let start = usize::from(t.len);
     debug_assert!(start + 4 <= n);
     let mut walk = Walk {
         frame: &frame,
+        stop,
         n,
         start,
         files: [0; MAX_N],
@@ -686,7 +703,7 @@ impl Walk<'_> {
         // A task at n = 24 and beyond runs for hours: it sees a stop at its upper ranks,
         // whose subtrees take milliseconds, at the cost of one load per upper node (a tiny
         // share of the nodes). What it counted is then a lower bound, as the caller reports.
-        if self.n - r > STOP_CHECK_RANKS && crate::engine::stop_requested() {
+        if self.n - r > STOP_CHECK_RANKS && self.stop.requested() {
             return;
         }
         let frame = self.frame;

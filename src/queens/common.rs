@@ -69,7 +69,7 @@ pub struct Counted {
     /// `solutions mod RESIDUE_MODULUS`, summed task by task (a whole count checks that it
     /// equals that of `solutions`).
     pub residue: u64,
-    /// A stop was requested ([`crate::engine::request_stop`]) during the count: the counts
+    /// A stop was requested (through the [`crate::engine::Stop`] of the count): the counts
     /// are lower bounds.
     pub interrupted: bool,
 }

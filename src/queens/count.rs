@@ -2,6 +2,7 @@
 //! symmetry, shard, threads) gives a [`Counted`] result, whichever engine runs, and its
 //! [`ShardRecord`] for `queens count` and `merge`.
 
+use crate::engine::Stop;
 use crate::quote::quote;
 use crate::records::{Hex64, Kind, Rule, Shard, ShardRecord, Status};
 
@@ -194,6 +195,16 @@ pub fn count(
     request: &Request,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
 ) -> Result<Counted, CountError> {
+    count_until(request, &Stop::new(), progress)
+}
+
+/// [`count`] stopped through `stop`: after a request the count is a lower bound, marked
+/// [`Counted::interrupted`].
+pub fn count_until(
+    request: &Request,
+    stop: &Stop,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> Result<Counted, CountError> {
     request.validate()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(request.threads.unwrap_or(0))
@@ -213,11 +224,20 @@ pub fn count(
                 reduction: request.reduction(),
                 shard: Some(shard),
             };
-            pool.install(|| model::count(&model, &config, progress))
+            pool.install(|| model::count_until(&model, &config, stop, progress))
                 .expect("request validated")
         }
         Engine::Bits => {
-            let c = pool.install(|| bits::count(n, request.unique, Some(shard), progress));
+            let c = pool.install(|| {
+                bits::count_until(
+                    n,
+                    request.unique,
+                    bits::Method::Auto,
+                    Some(shard),
+                    stop,
+                    progress,
+                )
+            });
             let tasks_total = bits::task_count(n);
             Counted {
                 solutions: c.solutions,
@@ -234,7 +254,7 @@ pub fn count(
             }
         }
     };
-    counted.interrupted = crate::engine::stop_requested();
+    counted.interrupted = stop.requested();
     if counted.solutions % u128::from(RESIDUE_MODULUS) != u128::from(counted.residue) {
         return Err(CountError::Residue {
             solutions: counted.solutions,

@@ -7,7 +7,7 @@
 //! A solution is its columns `q[0..n]` (`q[r]` is the file of the queen on rank `r`). The
 //! enumerator places ranks 0, 1, ..., n-1 in turn and tries the open files of a rank in
 //! increasing order (lowest set bit first), so solutions come out in lexicographic order of
-//! `q`. The dancing-links search ([`ListEngine::Dlx`]) solves each prefix's sub-problem and
+//! `q`. The dancing-links search ([`Engine::Dlx`]) solves each prefix's sub-problem and
 //! sorts its solutions into the same order, solution for solution.
 //!
 //! A *task* is a prefix: the files of the first `d` ranks. [`tasks`] lists every legal prefix
@@ -41,9 +41,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::engine::ordered_window;
 use crate::engine::{Budget, OptionId, Solver};
-pub use crate::io::records::ListFormat;
+use crate::io::records::ListFormat;
 pub use crate::queens::common::MAX_N;
 use crate::queens::common::full_mask;
+use crate::queens::count::Engine;
 use crate::queens::model::{Queens, QueensError};
 use crate::queens::symmetry;
 
@@ -312,11 +313,11 @@ impl Rows {
     }
 }
 
-/// The number of tasks [`list`] splits `n` into with [`ListEngine::Bits`], at least: many
+/// The number of tasks [`list`] splits `n` into with [`Engine::Bits`], at least: many
 /// small tasks keep both the buffers (memory) and the imbalance at the end small.
 const LIST_MIN_TASKS: usize = 4096;
 
-/// The same for [`ListEngine::Dlx`]: every task's sub-problem is solved whole and its first
+/// The same for [`Engine::Dlx`]: every task's sub-problem is solved whole and its first
 /// ranks forced out of the search's own order, which costs more the deeper the tasks (for
 /// n = 14, depth 1 visits 1.33 times the updates of the whole search, depth 2 1.50, depth 4
 /// 1.71), so its tasks are as few as balance allows.
@@ -380,15 +381,10 @@ fn list_tasks(n: usize, limit: u64, min_tasks: usize) -> Vec<Vec<u8>> {
     tasks(n, want.clamp(min_tasks, LIST_MAX_TASKS))
 }
 
-/// Which search enumerates the solutions of [`list`]. Both give the same rows, byte for byte.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ListEngine {
-    /// The word-parallel (bitboard) enumerator of this module.
-    Bits,
-    /// The dancing-links solver on the exact-cover model ([`Queens`]): each task's prefix is
-    /// forced, the sub-problem's solutions are sorted into lexicographic order.
-    Dlx,
-}
+// Which search enumerates the solutions of [`list`] is the queens' one engine word,
+// [`Engine`]: `Bits`, the word-parallel enumerator of this module, or `Dlx`, the dancing-links
+// solver on the exact-cover model ([`Queens`]), each task's prefix forced and the sub-problem's
+// solutions sorted into lexicographic order. Both give the same rows, byte for byte.
 
 /// Where a search reports a solution: `emit(q, class_size)`, `Break` to stop.
 type Emit<'a> = dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()> + 'a;
@@ -511,15 +507,13 @@ impl TaskSearch for DlxSearch<'_> {
 pub fn for_each_solution(
     n: usize,
     unique: bool,
-    engine: ListEngine,
+    engine: Engine,
     mut emit: impl FnMut(&[u8], Option<u8>) -> ControlFlow<()>,
 ) -> Result<ControlFlow<()>, QueensError> {
     match engine {
-        ListEngine::Bits if (1..=MAX_N).contains(&n) => {
-            Ok(for_each_solution_in(n, &[], unique, emit))
-        }
-        ListEngine::Bits => Err(QueensError::BadSize(n)),
-        ListEngine::Dlx => {
+        Engine::Bits if (1..=MAX_N).contains(&n) => Ok(for_each_solution_in(n, &[], unique, emit)),
+        Engine::Bits => Err(QueensError::BadSize(n)),
+        Engine::Dlx => {
             let model = Queens::new(n)?;
             Ok(DlxSearch::new(&model, unique).each(&[], &mut emit))
         }
@@ -616,7 +610,7 @@ pub fn list(
     unique: bool,
     limit: Option<u64>,
     format: ListFormat,
-    engine: ListEngine,
+    engine: Engine,
     pool: Option<&rayon::ThreadPool>,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
@@ -626,12 +620,12 @@ pub fn list(
     }
     let threads = pool.map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let model = match engine {
-        ListEngine::Bits => None,
-        ListEngine::Dlx => Some(Queens::new(n).map_err(io::Error::other)?),
+        Engine::Bits => None,
+        Engine::Dlx => Some(Queens::new(n).map_err(io::Error::other)?),
     };
     let all = match engine {
-        ListEngine::Bits => list_tasks(n, limit, LIST_MIN_TASKS),
-        ListEngine::Dlx => list_tasks(n, limit, DLX_MIN_TASKS),
+        Engine::Bits => list_tasks(n, limit, LIST_MIN_TASKS),
+        Engine::Dlx => list_tasks(n, limit, DLX_MIN_TASKS),
     };
     // With `unique` rank 0 is already restricted to the left half.
     let mirror = (!unique).then(|| Mirror::new(all.len()));
@@ -998,7 +992,7 @@ pub(crate) mod tests {
 
     fn dlx(n: usize, unique: bool) -> Vec<(Vec<u8>, Option<u8>)> {
         let mut out = Vec::new();
-        let flow = for_each_solution(n, unique, ListEngine::Dlx, |q, s| {
+        let flow = for_each_solution(n, unique, Engine::Dlx, |q, s| {
             out.push((q.to_vec(), s));
             ControlFlow::Continue(())
         });
@@ -1040,7 +1034,7 @@ pub(crate) mod tests {
         for n in 1..=8 {
             for unique in [false, true] {
                 let want = brute_force(n, unique);
-                for engine in [ListEngine::Bits, ListEngine::Dlx] {
+                for engine in [Engine::Bits, Engine::Dlx] {
                     let mut got = Vec::new();
                     let flow = for_each_solution(n, unique, engine, |q, s| {
                         got.push((q.to_vec(), s));
@@ -1051,7 +1045,7 @@ pub(crate) mod tests {
                 }
             }
         }
-        for engine in [ListEngine::Bits, ListEngine::Dlx] {
+        for engine in [Engine::Bits, Engine::Dlx] {
             assert_eq!(
                 for_each_solution(33, false, engine, |_, _| ControlFlow::Continue(())),
                 Err(QueensError::BadSize(33))
@@ -1264,7 +1258,7 @@ pub(crate) mod tests {
                     let want = reference(n, unique, format);
                     let rows = dlx(n, unique).len() as u64;
                     for pool in [&pool1, &pool3] {
-                        for engine in [ListEngine::Bits, ListEngine::Dlx] {
+                        for engine in [Engine::Bits, Engine::Dlx] {
                             let mut out = Vec::new();
                             let k = list(n, unique, None, format, engine, Some(pool), &mut out)
                                 .unwrap();
@@ -1410,7 +1404,7 @@ pub(crate) mod tests {
                 false,
                 Some(limit),
                 ListFormat::Csv,
-                ListEngine::Bits,
+                Engine::Bits,
                 Some(&pool),
                 &mut out,
             )

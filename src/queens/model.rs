@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, in_shard};
+use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, Stop, in_shard};
 
 use super::board::{self, Board, Corners, ExactCover};
 pub use super::common::MAX_N;
@@ -307,6 +307,18 @@ pub fn count(
     config: &CountConfig,
     progress: &(dyn Fn(usize, usize, u128) + Sync),
 ) -> Result<Counted, QueensError> {
+    count_until(model, config, &Stop::new(), progress)
+}
+
+/// [`count`] stopped through `stop`: a request ends each task's search within 1,024 nodes,
+/// and the counts are then a lower bound.
+pub fn count_until(
+    model: &Queens,
+    config: &CountConfig,
+    stop: &Stop,
+    progress: &(dyn Fn(usize, usize, u128) + Sync),
+) -> Result<Counted, QueensError> {
+    let budget = Budget::unlimited().with_stop(stop);
     let (shard, shards) = config.shard.unwrap_or((1, 1));
     if shard == 0 || shard > shards {
         return Err(QueensError::BadShard(shard, shards));
@@ -361,22 +373,18 @@ pub fn count(
                     Part::Subproblem(prefix) if full || unique => {
                         let mut q = vec![0u8; n];
                         let (mut sols, mut reps) = (0u128, 0u64);
-                        let outcome = solver.run_subproblem(
-                            prefix,
-                            &Budget::unlimited(),
-                            &mut |s: &[OptionId]| {
+                        let outcome =
+                            solver.run_subproblem(prefix, &budget, &mut |s: &[OptionId]| {
                                 model.columns_into(s, &mut q);
                                 let (a, b) = score(&q, task.weight);
                                 sols += a;
                                 reps += b;
                                 ControlFlow::Continue(())
-                            },
-                        );
+                            });
                         (sols, reps, Work::from(outcome.stats))
                     }
                     Part::Subproblem(prefix) => {
-                        let outcome =
-                            solver.run_subproblem(prefix, &Budget::unlimited(), &mut CountOnly);
+                        let outcome = solver.run_subproblem(prefix, &budget, &mut CountOnly);
                         let sols = u128::from(outcome.stats.solutions()) * u128::from(task.weight);
                         (sols, 0, Work::from(outcome.stats))
                     }

@@ -337,7 +337,10 @@ impl WeightedQueens {
     pub fn solve(&mut self, board: &[i64], req: &Request) -> BoardResult {
         assert_eq!(board.len(), self.n * self.n, "board of n² numbers");
         // The cheap bound of the whole board, for a progress display.
-        crate::engine::PROGRESS.offer_bound(rank_file_maxima(self.n, board));
+        req.budget
+            .stop
+            .progress()
+            .offer_bound(rank_file_maxima(self.n, board));
         let method = match req.method {
             Method::Auto if self.n <= ENUMERATE_MAX_N => Method::Enumerate,
             Method::Auto => Method::BranchBound(BoundKind::Lagrangian(DEFAULT_LAGRANGE_STEPS)),
@@ -469,6 +472,7 @@ impl WeightedQueens {
                     &order,
                     &start,
                     until,
+                    &req.budget.stop,
                     req.threads,
                     1,
                 );
@@ -492,7 +496,7 @@ impl WeightedQueens {
         let config = Config {
             sense: Sense::Maximize,
             keep: req.keep,
-            budget: req.budget,
+            budget: req.budget.clone(),
         };
         let opt = match kind {
             BoundKind::Lagrangian(steps) => {
@@ -573,6 +577,7 @@ impl WeightedQueens {
             order,
             &start,
             until,
+            &req.budget.stop,
             req.threads,
             1,
         );
@@ -587,7 +592,7 @@ impl WeightedQueens {
             order,
             &seed,
             score,
-            deadline,
+            (deadline, &req.budget.stop),
             req.threads,
             steps,
             root,
@@ -793,7 +798,7 @@ impl WeightedQueens {
             gains,
             bound,
             root_deadline,
-            deadline,
+            (deadline, &config.budget.stop),
             require,
         );
         if value != Some(require) {

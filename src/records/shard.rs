@@ -1,6 +1,7 @@
 //! The shard record: one record type for every command that can split its work into `M`
 //! shards (`queens count --shard`, `solve --shard`, ...), written as JSON Lines, CSV or a
-//! `key=value` text line (the codecs are in `io::shard`), and merged by [`super::merge`].
+//! `key=value` text line (the codecs are in `io::shard`), and merged by `records::merge`
+//! (which builds on this file, never the reverse).
 //!
 //! # The record
 //!

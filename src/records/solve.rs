@@ -27,12 +27,16 @@ pub fn count_record(
 
 /// The record of an optimising shard: as [`count_record`], with the sense, the best value
 /// found in the shard, its bound, and the best solution's options as their input lines
-/// (`layout`, e.g. `3,17,42`). `lines` gives an option's input line.
+/// (`layout`, e.g. `3,17,42`). `lines` gives an option's input line. `stopped_by` says what
+/// stopped a search that did not end ([`Status::stopped`]: only a deadline or an interrupt
+/// stops a shard).
+#[allow(clippy::too_many_arguments)]
 pub fn optimize_record(
     problem: &Problem,
     shard: Shard,
     sense: Sense,
     best: &Optimum,
+    stopped_by: Status,
     split: Option<&SplitInfo>,
     seconds: f64,
     lines: impl Fn(crate::engine::OptionId) -> usize,
@@ -42,8 +46,7 @@ pub fn optimize_record(
     r.nodes = best.stats.nodes();
     r.updates = Some(best.stats.updates());
     r.tasks = split.map_or(1, |s| s.mine as u64);
-    // Only a deadline stops a shard before it has any solution.
-    r.status = Status::of_optimum(best.status, Status::Time);
+    r.status = Status::of_optimum(best.status, stopped_by);
     r.sense = Some(sense);
     r.value = best.value();
     r.bound = best.bound;

@@ -90,12 +90,23 @@ impl Status {
         }
     }
 
-    /// How an optimisation ended; `unknown` (no solution when a budget ran out) is said by the
-    /// budget that ran out (`stopped_by`). After a stop request
-    /// ([`crate::engine::stop_requested`]) an unproven result is `interrupted`: the best found
-    /// with the bound proven so far.
+    /// What stopped a search that did not end by itself, for [`Status::of_optimum`]:
+    /// `interrupted` when a stop was requested through `stop`, else `otherwise` (the budget
+    /// that ran out).
+    pub fn stopped(stop: &crate::engine::Stop, otherwise: Status) -> Status {
+        if stop.requested() {
+            Status::Interrupted
+        } else {
+            otherwise
+        }
+    }
+
+    /// How an optimisation ended; `unknown` (no solution when a budget ran out) is said by
+    /// what stopped it (`stopped_by`, see [`Status::stopped`]). After an interrupt
+    /// (`stopped_by` is `interrupted`) an unproven result is `interrupted`: the best found with
+    /// the bound proven so far.
     pub fn of_optimum(status: optimize::Status, stopped_by: Status) -> Status {
-        let interrupted = crate::engine::stop_requested();
+        let interrupted = stopped_by == Status::Interrupted;
         match status {
             optimize::Status::Optimal => Status::Optimal,
             optimize::Status::Infeasible => Status::Infeasible,
@@ -107,12 +118,22 @@ impl Status {
 
     /// How a weighted board's search ended, the one status word of its records (`queens max`,
     /// its shards, the Python binding): `below-floor` when no layout reaches the floor, else
-    /// [`Status::of_optimum`] with `time` for no layout in time.
+    /// [`Status::of_optimum`] with `time` for no layout in time (the deadline is the only
+    /// budget of a board).
     pub fn of_board(status: optimize::Status, below_floor: bool) -> Status {
+        Status::of_board_stopped(status, below_floor, Status::Time)
+    }
+
+    /// [`Status::of_board`] of a search stopped by `stopped_by` ([`Status::stopped`]).
+    pub fn of_board_stopped(
+        status: optimize::Status,
+        below_floor: bool,
+        stopped_by: Status,
+    ) -> Status {
         if below_floor {
             Status::BelowFloor
         } else {
-            Status::of_optimum(status, Status::Time)
+            Status::of_optimum(status, stopped_by)
         }
     }
 

@@ -16,14 +16,15 @@
 
 use std::time::Instant;
 
-use super::{
-    Bound, BranchBound, Config, Keep, Optimum, Status, Window, conclude, optimize_aiming_parallel,
-    search, search_parallel, settle, sorted_seed,
-};
+use super::bounds::Bound;
+use super::branch_bound::{BranchBound, Window, sorted_seed};
+use super::strategy::{conclude, optimize_aiming_parallel, optimize_floor_parallel, settle};
+use super::types::{Config, Keep, Optimum, Status};
+use crate::engine::budget::{Budget, End};
 use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
 use crate::engine::split::{MAX_SPLIT_DEPTH, in_shard};
-use crate::engine::stats::{Budget, End, Stats};
+use crate::engine::stats::Stats;
 
 /// The top of a branch-and-bound tree, cut into parts ([`split_bound`]).
 #[derive(Clone, Debug)]
@@ -59,8 +60,8 @@ pub struct BoundSplit {
 /// tried (the shallowest of equals). So the work every shard repeats stays small.
 ///
 /// Deterministic given the problem, the option order, the bound, the floor, `target` and
-/// `max_nodes`, unless the `deadline` passes (then `complete` is false). Returns the split
-/// and the bound that made it.
+/// `max_nodes`, unless the deadline of `limits` passes or its stop is requested (then
+/// `complete` is false). Returns the split and the bound that made it.
 pub fn split_bound<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
@@ -68,14 +69,18 @@ pub fn split_bound<B: Bound>(
     floor: Option<i128>,
     target: usize,
     max_nodes: u64,
-    deadline: Option<Instant>,
+    limits: &Budget,
 ) -> (BoundSplit, B) {
     let base = solver.forced().len();
     let mut stats = Stats::default();
+    // Only the deadline and the stop handle of `limits` apply: the split's own node budget
+    // is `max_nodes`, per depth.
+    let deadline = limits.deadline;
     let budget = Budget {
         deadline,
         ..Budget::unlimited()
-    };
+    }
+    .with_stop(&limits.stop);
     let mut best: Option<(BoundSplit, B)> = None;
     let mut depth = base + 1;
     loop {
@@ -86,13 +91,13 @@ pub fn split_bound<B: Bound>(
             ceiling: None,
         });
         bb.cut = Some(depth);
-        bb.set_deadline(deadline);
+        bb.set_watch(&budget);
         let outcome = solver.run(&budget, &mut bb);
         stats += outcome.stats;
         // A bound stopped by the clock is still valid but not the one the other shards
         // compute: a split that ran into the deadline is not the split.
         let complete = outcome.end == End::Exhausted
-            && !bb.late
+            && !bb.was_late()
             && deadline.is_none_or(|d| Instant::now() < d);
         let parts = std::mem::take(&mut bb.parts);
         let found = bb.kept.first().cloned();
@@ -195,7 +200,7 @@ pub fn optimize_parts<'p, B: Bound + Send>(
     let mut unbounded = !split.complete;
     if split.complete {
         for &k in &mine {
-            if crate::engine::out_of_time(config.budget.deadline).is_some() {
+            if config.budget.out_of_time().is_some() {
                 unbounded = true;
                 break;
             }
@@ -266,35 +271,4 @@ pub fn optimize_parts<'p, B: Bound + Send>(
         mine: mine.len(),
         searched,
     }
-}
-
-/// [`Strategy::floor`](super::Strategy::floor), on the `workers` when there are some (one thread in
-/// other modes than `Keep::Best` and with a node or mem budget).
-pub(super) fn optimize_floor_parallel<'p, B: Bound + Send>(
-    solver: &mut Solver<'p>,
-    gains: &[i128],
-    bound: &mut B,
-    workers: &mut [(Solver<'p>, B)],
-    config: &Config,
-    seeds: &[Vec<OptionId>],
-    floor: i128,
-) -> Optimum {
-    let limited = config.budget.nodes.is_some() || config.budget.mems.is_some();
-    let window = Window {
-        floor: Some(floor),
-        ceiling: None,
-    };
-    // A seed below the floor would be reported as the best: only those reaching it count.
-    let seeds: Vec<Vec<OptionId>> = seeds
-        .iter()
-        .filter(|s| sorted_seed(s, gains).0 >= floor)
-        .cloned()
-        .collect();
-    let seeds = &seeds[..];
-    let found = if workers.is_empty() || limited || config.keep != Keep::Best {
-        search(solver, gains, bound, config, seeds, window)
-    } else {
-        search_parallel(solver, bound, workers, gains, config, seeds, window)
-    };
-    settle(config.keep, found)
 }

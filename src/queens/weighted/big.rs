@@ -18,7 +18,7 @@ use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
 use super::{Layout, WeightedQueens, layout_of};
 use crate::engine::optimize::{self, Config, Keep, Sense, Status};
-use crate::engine::{Budget, OptionId, Solver};
+use crate::engine::{Budget, OptionId, Solver, Stop};
 
 /// What [`WeightedQueens::descend`] proved and found.
 pub(super) struct Descent {
@@ -43,14 +43,23 @@ impl WeightedQueens {
         order: &[OptionId],
         seed: &[OptionId],
         score: i128,
-        deadline: Instant,
+        (deadline, stop): (Instant, &Stop),
         threads: usize,
         steps: u32,
         root_steps: u32,
     ) -> Descent {
         // i64 (or i128) only: the i32 computation may have to be run again (see
         // `WeightedQueens::lagrange`), which a descent cut by a deadline cannot afford.
-        let args = (solver, board, gains, order, seed, score, deadline, threads);
+        let args = (
+            solver,
+            board,
+            gains,
+            order,
+            seed,
+            score,
+            (deadline, stop),
+            threads,
+        );
         let width = lagrange::Width::of(self.n, board).at_least_i64();
         lagrange::with_width!(width, T => self.descend_in::<T>(args, steps, root_steps))
     }
@@ -65,13 +74,13 @@ impl WeightedQueens {
             &[OptionId],
             &[OptionId],
             i128,
-            Instant,
+            (Instant, &Stop),
             usize,
         ),
         steps: u32,
         root_steps: u32,
     ) -> Descent {
-        let (solver, board, gains, order, seed, score, deadline, threads) = args;
+        let (solver, board, gains, order, seed, score, (deadline, stop), threads) = args;
         let (n, lines) = (self.n, &self.line_of_item[..]);
         // Each floor searches the last one's nodes again: they start from where they ended.
         let memo = lagrange::Memo::<T>::new(n, lagrange::MEMO_BYTES);
@@ -94,7 +103,8 @@ impl WeightedQueens {
                 nodes,
                 deadline: Some(deadline),
                 ..Budget::unlimited()
-            },
+            }
+            .with_stop(stop),
         };
         // The root's bound.
         let plan = optimize::Strategy::new().seeds(&seeds);
@@ -107,7 +117,7 @@ impl WeightedQueens {
         let Some(mut upper) = probe.bound else {
             return out;
         };
-        crate::engine::PROGRESS.offer_bound(upper);
+        stop.progress().offer_bound(upper);
         let config = config(None);
         let mut steps = optimize::AimSteps::new(upper, 1);
         while upper > score {
@@ -131,7 +141,7 @@ impl WeightedQueens {
                     // but small enough to end before the deadline (one that cannot end
                     // proves nothing): at most half the time left.
                     upper = floor - 1;
-                    crate::engine::PROGRESS.offer_bound(upper);
+                    stop.progress().offer_bound(upper);
                     steps.failed(floor, r.stats.nodes());
                     let left = deadline.saturating_duration_since(Instant::now());
                     let took = began.elapsed().as_secs_f64().max(1e-3);
@@ -187,7 +197,7 @@ mod tests {
                         &order,
                         &options_of(n, &start),
                         score,
-                        deadline,
+                        (deadline, &Stop::new()),
                         threads,
                         15,
                         300,

@@ -28,7 +28,7 @@ use super::{
     ROOT_STEP_FACTOR, ROOT_STEPS_PER_RANK, Request, WeightedQueens, options_of, score_of,
 };
 use crate::engine::optimize::{self, Config, Keep, Sense, Status};
-use crate::engine::{Budget, Solver};
+use crate::engine::{Budget, Solver, Stop};
 use crate::queens::listing;
 
 /// The least time the count of the optimal layouts gets ([`WeightedQueens::solve_counted`]):
@@ -69,13 +69,15 @@ impl WeightedQueens {
             if let Some(d) = req.budget.deadline {
                 deadline = Some(deadline.map_or(d, |o| o.min(d)));
             }
-            res.optimal_count = self.count_optimal(board, &best, deadline, req.method);
+            res.optimal_count =
+                self.count_optimal(board, &best, (deadline, &req.budget.stop), req.method);
         }
         (res, below_floor)
     }
 
     /// The number of layouts of `board` scoring `best.score`, where `best` is an optimal
-    /// layout (its score the proven maximum), counted before `deadline` (see the module);
+    /// layout (its score the proven maximum), counted before `deadline` unless `stop` is
+    /// requested (see the module);
     /// `None` when the count did not end in time, was interrupted, or is not known (a board
     /// on which every layout ties, n > 27). `method` picks the bound of the count-only
     /// search (the Lagrangian steps of `--method lagrangian`, none for `assignment`).
@@ -83,7 +85,7 @@ impl WeightedQueens {
         &mut self,
         board: &[i64],
         best: &Layout,
-        deadline: Option<Instant>,
+        (deadline, stop): (Option<Instant>, &Stop),
         method: Method,
     ) -> Option<u64> {
         let n = self.n;
@@ -105,11 +107,10 @@ impl WeightedQueens {
             _ => DEFAULT_LAGRANGE_STEPS,
         };
         let width = lagrange::Width::of(n, board);
-        let (count, void) =
-            lagrange::with_width!(width, T => self.count_in::<T>(board, best, deadline, steps));
+        let (count, void) = lagrange::with_width!(width, T => self.count_in::<T>(board, best, (deadline, stop), steps));
         if void {
             // Out of the range of i32: count again in i64, which every board fits.
-            return self.count_in::<i64>(board, best, deadline, steps).0;
+            return self.count_in::<i64>(board, best, (deadline, stop), steps).0;
         }
         count
     }
@@ -120,7 +121,7 @@ impl WeightedQueens {
         &self,
         board: &[i64],
         best: &Layout,
-        deadline: Option<Instant>,
+        (deadline, stop): (Option<Instant>, &Stop),
         steps: u32,
     ) -> (Option<u64>, bool) {
         let n = self.n;
@@ -139,7 +140,8 @@ impl WeightedQueens {
             budget: Budget {
                 deadline,
                 ..Budget::unlimited()
-            },
+            }
+            .with_stop(stop),
         };
         let seeds = [options_of(n, &best.queens)];
         let plan = optimize::Strategy::new().seeds(&seeds);
@@ -204,7 +206,7 @@ mod tests {
                     };
                     let width = lagrange::Width::of(n, &board);
                     let counted = lagrange::with_width!(width, T => {
-                        model.count_in::<T>(&board, &best, None, steps).0
+                        model.count_in::<T>(&board, &best, (None, &Stop::new()), steps).0
                     });
                     assert_eq!(counted, Some(expected), "n = {n}, {method:?}");
                 }
@@ -244,6 +246,9 @@ mod tests {
         let best = res.layouts[0].clone();
         let past = Some(Instant::now());
         let method = Method::Auto;
-        assert_eq!(model.count_optimal(board, &best, past, method), None);
+        assert_eq!(
+            model.count_optimal(board, &best, (past, &Stop::new()), method),
+            None
+        );
     }
 }

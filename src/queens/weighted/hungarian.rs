@@ -13,9 +13,9 @@ use std::time::Instant;
 pub(super) const CLOCK_MIN_SIZE: usize = 128;
 
 /// The integer type the Hungarian method computes in: `i32` for the common boards (see
-/// [`fits_i32`](super::lagrange::fits_i32); about a fifth faster), `i64` when the board's
-/// numbers are small enough for every sum to fit (checked by
-/// [`fits_i64`](super::lagrange::fits_i64)), else `i128`.
+/// `lagrange::fits_i32`; about a fifth faster), `i64` when the board's numbers are small
+/// enough for every sum to fit (checked by `lagrange::fits_i64`), else `i128`. The checks
+/// live with their user, the Lagrangian bound, which builds on this file.
 pub trait HungarianInt:
     Copy
     + Ord
@@ -37,7 +37,7 @@ pub trait HungarianInt:
     /// Multipliers are capped here (in scaled units; any λ ≥ 0 gives a valid bound).
     const LAMBDA_CAP: i128;
     /// For a narrow type: the largest potential the method may hold. A solve that would go
-    /// beyond it stops with `Solved::OutOfRange` (see [`fits_i32`](super::lagrange::fits_i32)).
+    /// beyond it stops with `Solved::OutOfRange` (see `lagrange::fits_i32`).
     const POTENTIAL_LIMIT: Option<i128>;
     /// Exact for the values the bound passes (see the range check).
     fn from_i128(x: i128) -> Self;
@@ -59,7 +59,7 @@ impl HungarianInt for i64 {
     }
 }
 
-/// The fast type, for boards that pass [`fits_i32`](super::lagrange::fits_i32): real costs
+/// The fast type, for boards that pass `lagrange::fits_i32`: real costs
 /// below 2^17.2 in absolute value, potentials kept at most 2^25 (checked), so that every real augmenting path is
 /// shorter than half of `FORBIDDEN` (at most 2^24.2 of costs plus twice the potentials) and
 /// every sum stays below 2^31.

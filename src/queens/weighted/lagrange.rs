@@ -33,7 +33,7 @@ use std::time::Instant;
 use super::hungarian::{HungarianInt, Solved, WarmHungarian};
 use super::{FreeSquares, Line, TieBreak};
 use crate::engine::optimize::Bound;
-use crate::engine::{ItemId, OptionId, View};
+use crate::engine::{ItemId, OptionId, Stop, View};
 use crate::random::SplitMix64;
 
 /// Weights are multiplied by this before the multipliers are subtracted.
@@ -260,6 +260,8 @@ pub struct LagrangeBound<'a, T> {
     deadline: Option<Instant>,
     timed_out: bool,
     work: u64,
+    /// The current search's stop handle: a request ends the solves as the deadline does.
+    stop: Stop,
     /// States of earlier searches' nodes (see [`Memo`]).
     memo: Option<&'a Memo<T>>,
     /// The key of the node last bounded, and the item it branched on last time.
@@ -299,6 +301,7 @@ impl<'a, T: HungarianInt> LagrangeBound<'a, T> {
             deadline: None,
             timed_out: false,
             work: 0,
+            stop: Stop::default(),
             memo: None,
             node_key: None,
             recalled_item: None,
@@ -348,8 +351,9 @@ impl<T: HungarianInt> Bound for LagrangeBound<'_, T> {
         self.ties.precedes(view, best)
     }
 
-    fn deadline(&mut self, at: Option<Instant>) {
+    fn deadline(&mut self, at: Option<Instant>, stop: &Stop) {
         self.deadline = at;
+        self.stop = stop.clone();
         self.hungarian.deadline = at;
         self.timed_out = false;
         self.work = 0;
@@ -801,7 +805,7 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
         self.work += (m * m) as u64;
         if self.work >= CLOCK_WORK {
             self.work = 0;
-            self.timed_out = crate::engine::out_of_time(self.deadline).is_some();
+            self.timed_out = self.stop.out_of_time(self.deadline).is_some();
         }
         self.timed_out
     }

@@ -22,7 +22,7 @@ use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
 use super::{DEFAULT_LAGRANGE_STEPS, SplitMix64, WeightedQueens, layout_of, score_of};
 use crate::engine::optimize::{self, Config, Keep, Sense};
-use crate::engine::{Budget, OptionId, Solver};
+use crate::engine::{Budget, OptionId, Solver, Stop};
 
 /// The fewest ranks a neighbourhood frees.
 const K_MIN: usize = 4;
@@ -72,6 +72,7 @@ pub(crate) fn improve<'p>(
     order: &[OptionId],
     start: &[u32],
     deadline: Instant,
+    stop: &Stop,
     threads: usize,
     seed: u64,
 ) -> (Vec<u32>, i128, LnsStats) {
@@ -96,7 +97,7 @@ pub(crate) fn improve<'p>(
                 let solver = main.take();
                 scope.spawn(move || {
                     lagrange::with_width!(width, T => {
-                        worker::<T>(model, solver, board, gains, order, best, deadline, seed)
+                        worker::<T>(model, solver, board, gains, order, best, (deadline, stop), seed)
                     })
                 })
             })
@@ -127,7 +128,7 @@ fn worker<'p, T: HungarianInt + Send + Sync>(
     gains: &[i128],
     order: &[OptionId],
     best: &Mutex<Best>,
-    deadline: Instant,
+    (deadline, stop): (Instant, &Stop),
     seed: u64,
 ) -> LnsStats {
     let n = model.n;
@@ -160,7 +161,7 @@ fn worker<'p, T: HungarianInt + Send + Sync>(
     let mut free = vec![false; n];
     let mut ranks: Vec<usize> = Vec::with_capacity(n);
     let mut scratch: Vec<usize> = Vec::with_capacity(n);
-    while Instant::now() < deadline && !crate::engine::stop_requested() {
+    while Instant::now() < deadline && !stop.requested() {
         {
             let b = best.lock().unwrap_or_else(|e| e.into_inner());
             if b.score > score {
@@ -192,7 +193,8 @@ fn worker<'p, T: HungarianInt + Send + Sync>(
                 nodes: Some(SUB_NODES),
                 deadline: Some(deadline.min(began + 4 * target)),
                 ..Budget::unlimited()
-            },
+            }
+            .with_stop(stop),
         };
         let plan = optimize::Strategy::new().floor(score + 1);
         let found = optimize::optimize(solver, gains, &mut bound, &config, plan);
@@ -330,6 +332,7 @@ pub(super) mod tests {
                     &order,
                     &start,
                     deadline,
+                    &Stop::new(),
                     2,
                     7,
                 );

@@ -102,6 +102,9 @@ pub struct PartResult {
     pub stats: Stats,
     /// For a shard: how the search was split.
     pub split: Option<SplitStats>,
+    /// A stop was requested through the budget's [`crate::engine::Stop`] before the search
+    /// ended: an unproven result is `interrupted`.
+    pub interrupted: bool,
 }
 
 /// The fingerprint of a board: FNV-1a 64 of `queens-max n=N w=W1,W2,...` (the numbers row
@@ -266,7 +269,12 @@ impl PartResult {
         r.nodes = self.stats.nodes();
         r.updates = Some(self.stats.updates());
         r.tasks = self.split.map_or(1, |s| s.mine as u64);
-        r.status = S::of_board(res.status, self.below_floor);
+        let stopped_by = if self.interrupted {
+            S::Interrupted
+        } else {
+            S::Time
+        };
+        r.status = S::of_board_stopped(res.status, self.below_floor, stopped_by);
         r.sense = Some(Sense::Maximize);
         r.value = res.maximum();
         r.bound = res.bound;
@@ -350,7 +358,7 @@ fn run_part<'p, B: Bound + Send>(
                 part.floor,
                 split_target(m),
                 split_max_nodes(m),
-                config.budget.deadline,
+                &config.budget,
             );
             if void(&b) {
                 let optimum =
@@ -444,6 +452,7 @@ impl WeightedQueens {
                 floor: None,
                 stats: Stats::default(),
                 split: None,
+                interrupted: req.budget.stop.requested(),
             };
         }
         let Method::BranchBound(kind) = method else {
@@ -463,6 +472,7 @@ impl WeightedQueens {
                 floor: part.floor,
                 stats: Stats::default(),
                 split: None,
+                interrupted: req.budget.stop.requested(),
             };
         };
         let Start {
@@ -474,7 +484,7 @@ impl WeightedQueens {
         let config = Config {
             sense: Sense::Maximize,
             keep: Keep::Best,
-            budget: req.budget,
+            budget: req.budget.clone(),
         };
         let lines = &self.line_of_item[..];
         let ran = match kind {
@@ -549,6 +559,7 @@ impl WeightedQueens {
             floor: part.floor,
             stats: opt.stats,
             split: ran.info,
+            interrupted: req.budget.stop.requested(),
         }
     }
 

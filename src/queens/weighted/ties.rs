@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::engine::optimize::Bound;
-use crate::engine::{Budget, ItemId, OptionId, Solver, Stats, View, Visitor};
+use crate::engine::{Budget, ItemId, OptionId, Solver, Stats, Stop, View, Visitor};
 
 use super::super::board::Line;
 use super::TieBreak;
@@ -40,8 +40,8 @@ impl<B: Bound> Bound for Tied<B> {
     fn choose(&mut self, view: &View<'_>) -> Option<ItemId> {
         self.0.choose(view)
     }
-    fn deadline(&mut self, at: Option<Instant>) {
-        self.0.deadline(at)
+    fn deadline(&mut self, at: Option<Instant>, stop: &Stop) {
+        self.0.deadline(at, stop)
     }
     const TIE_BREAK: bool = true;
     fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
@@ -52,16 +52,16 @@ impl<B: Bound> Bound for Tied<B> {
 /// The lexicographically smallest layout whose options' `gains` add up to at least the
 /// bound at the root, searched on `solver` (the model's problem, option
 /// `r·n + c` for square (r, c)) with `bound` pruning the nodes that cannot reach it, until
-/// `deadline`: the layout as sorted square options (`None` when none was met in time), the
-/// root's bound, and the statistics of the walk. The walk ends at once unless the root's
-/// bound is `require`; the root has until `root_deadline`.
+/// `deadline` or a request through `stop`: the layout as sorted square options (`None` when
+/// none was met in time), the root's bound, and the statistics of the walk. The walk ends at
+/// once unless the root's bound is `require`; the root has until `root_deadline`.
 pub(crate) fn smallest_reaching<B: Bound>(
     solver: &mut Solver<'_>,
     lines: &[Line],
     gains: &[i128],
     bound: &mut B,
     root_deadline: Option<Instant>,
-    deadline: Option<Instant>,
+    (deadline, stop): (Option<Instant>, &Stop),
     require: i128,
 ) -> (Option<Vec<OptionId>>, Option<i128>, Stats) {
     let mut rank_of_item = vec![u32::MAX; lines.len()];
@@ -70,7 +70,7 @@ pub(crate) fn smallest_reaching<B: Bound>(
             rank_of_item[i] = r;
         }
     }
-    bound.deadline(root_deadline);
+    bound.deadline(root_deadline, stop);
     let mut walk = LexWalk {
         gains,
         bound,
@@ -81,11 +81,13 @@ pub(crate) fn smallest_reaching<B: Bound>(
         require,
         late: false,
         found: None,
+        stop: stop.clone(),
     };
     let budget = Budget {
         deadline,
         ..Budget::unlimited()
-    };
+    }
+    .with_stop(stop);
     let outcome = solver.run(&budget, &mut walk);
     (walk.found, walk.value, outcome.stats)
 }
@@ -105,6 +107,8 @@ struct LexWalk<'a, B> {
     require: i128,
     late: bool,
     found: Option<Vec<OptionId>>,
+    /// The walk's stop handle, read with the clock at each node.
+    stop: Stop,
 }
 
 impl<B: Bound> Visitor for LexWalk<'_, B> {
@@ -112,7 +116,7 @@ impl<B: Bound> Visitor for LexWalk<'_, B> {
 
     fn enter(&mut self, view: &View<'_>) -> bool {
         // The walk is short and its nodes slow (a bound each): the clock is read at each.
-        self.late |= crate::engine::out_of_time(self.deadline).is_some();
+        self.late |= self.stop.out_of_time(self.deadline).is_some();
         if self.late {
             return false;
         }
@@ -128,7 +132,7 @@ impl<B: Bound> Visitor for LexWalk<'_, B> {
                 self.value = Some(v);
                 self.late |= v != self.require;
                 self.deadline = self.after_root;
-                self.bound.deadline(self.after_root);
+                self.bound.deadline(self.after_root, &self.stop);
                 v
             }
         };

@@ -1,0 +1,315 @@
+//! The front door of the engine: one plan, three searches.
+//!
+//! Every caller — the commands, the models, a program embedding the crate — runs a search
+//! here: it [`count`]s, [`list`]s or [`optimize`]s a [`Problem`] on a [`Plan`]. The plan says
+//! how, once: on how many threads, which shard of the deterministic split, on Knuth's exact
+//! tree or not, with a memo of how many bytes, and within which [`Budget`] (whose [`Stop`]
+//! handle stops it from outside and carries its progress). Which search runs underneath is
+//! the plan's business, not the caller's:
+//!
+//! - a problem with multiplicities runs Algorithm M
+//!   ([`MultiplicitySolver`](super::MultiplicitySolver)) on one thread;
+//! - one thread without a shard runs the plain dance ([`Solver`]);
+//! - threads or a shard split the tree and deal the parts out (see `parallel.rs`);
+//! - a count may remember its sub-problems ([`MemoMode`], the table of `memo.rs`);
+//! - an optimisation is branch and bound over the options' costs (see `optimize.rs`).
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//!
+//! use dancelinks::engine::optimize::{Keep, Sense};
+//! use dancelinks::engine::run::{self, Plan};
+//! use dancelinks::engine::{Budget, ProblemBuilder, Stop};
+//!
+//! // Two items and three options with their costs: {a b} costs 5, {a} and {b} 1 each.
+//! let mut b = ProblemBuilder::new();
+//! for name in ["a", "b"] {
+//!     b.primary(name).unwrap();
+//! }
+//! for (option, cost) in [("a b", 5), ("a", 1), ("b", 1)] {
+//!     b.add_option_named(option, cost).unwrap();
+//! }
+//! let problem = b.build().unwrap();
+//!
+//! // One handle stops every search of the plan: another thread may call `stop.request()`.
+//! let stop = Stop::new();
+//! let plan = Plan {
+//!     budget: Budget::unlimited().with_stop(&stop),
+//!     ..Plan::default()
+//! };
+//!
+//! let counted = run::count(&problem, &plan);
+//! assert_eq!(counted.count, 2);
+//! assert!(counted.end.is_complete());
+//!
+//! let mut sizes = Vec::new();
+//! let (listed, _) = run::list(&problem, &plan, |options| {
+//!     sizes.push(options.len());
+//!     ControlFlow::Continue(())
+//! });
+//! assert_eq!((sizes, listed.stats.solutions()), (vec![1, 2], 2));
+//!
+//! let (best, _) = run::optimize(&problem, &plan, Sense::Minimize, Keep::Best);
+//! assert_eq!(best.value(), Some(2));
+//! ```
+
+use std::ops::ControlFlow;
+
+use super::budget::{Budget, End, Outcome, Stop};
+use super::dlx::Solver;
+use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
+use super::memo_split::count_split_memo;
+use super::optimize::{Keep, Optimum, Sense};
+use super::parallel::{self, SplitInfo};
+use super::problem::{OptionId, Problem};
+use super::stats::Stats;
+
+/// How to run a search. The default is one thread, the whole tree, the plain search (no
+/// memo, DLX1's tree for colour-free problems) and no limit.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Worker threads; 0 means all cores.
+    pub threads: usize,
+    /// Only part `I` of `M` (1-based) of the deterministic split.
+    pub shard: Option<(usize, usize)>,
+    /// Count and list on Knuth's exact DLX2 tree ([`Solver::knuth_tree`]).
+    pub knuth: bool,
+    /// Whether a count remembers sub-problem counts.
+    pub memo: MemoMode,
+    /// The memory a memo may take, in bytes.
+    pub memo_bytes: u64,
+    /// When the search ends, and the handle that stops it from outside.
+    pub budget: Budget,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            threads: 1,
+            shard: None,
+            knuth: false,
+            memo: MemoMode::Off,
+            memo_bytes: DEFAULT_MEMO_BYTES,
+            budget: Budget::unlimited(),
+        }
+    }
+}
+
+impl Plan {
+    /// The handle that stops this plan's searches and carries their progress.
+    pub fn stop(&self) -> &Stop {
+        &self.budget.stop
+    }
+
+    /// The number of worker threads (0 resolved to the number of cores).
+    pub fn thread_count(&self) -> usize {
+        self.spread().thread_count()
+    }
+
+    /// Whether the budget can be kept on these threads and this shard: there the budget of
+    /// solutions, nodes and mems would apply to each sub-problem, not to the whole, so only a
+    /// deadline is supported (the caller runs one thread without a shard instead, or
+    /// refuses).
+    pub fn keeps_budget(&self) -> bool {
+        self.spread().supports(&self.budget)
+    }
+
+    /// The threads, shard and tree, for the split.
+    fn spread(&self) -> parallel::Plan {
+        parallel::Plan {
+            threads: self.threads,
+            shard: self.shard,
+            knuth: self.knuth,
+        }
+    }
+}
+
+/// Whether a count remembers sub-problem counts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum MemoMode {
+    /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes; the memo is
+    /// kept when the probe ended the count or its hits saved more mems than the memo costs
+    /// ([`MEMO_NODE_MEMS`] a node), and the tree is DLX2's unless the probe cut off dead ends
+    /// often enough ([`DEAD_ENDS_FOR_WATCH`]).
+    #[default]
+    Auto,
+    /// Always (on the plan's threads: a table per thread).
+    On,
+    /// Never: the plain search, on the plan's threads.
+    Off,
+}
+
+/// What the memo costs a node of the memoised search, in mems of the plain one (measured:
+/// sudoku's plain nodes of about 200 mems ran 7 times slower memoised, 6×10 pentominoes' of
+/// about 12,000 mems gained from it). [`MemoMode::Auto`] keeps the memo when the probe's hits
+/// saved more mems than this per node visited.
+pub const MEMO_NODE_MEMS: u64 = 800;
+
+/// The probe of [`MemoMode::Auto`], in nodes. Its cost is paid again when the memo is
+/// dropped (the plain search starts over): 8,192 memoised nodes are about 2% of 13-queens'
+/// count (32,768 were 9% by instruction count), and on the benchmark set the decision is
+/// the same for probes of 4,096 to 32,768 nodes (pentominoes' saving per node, the closest
+/// call, 1,064 to 2,398 mems against the 800 the memo costs).
+pub const PROBE_NODES: u64 = 1 << 13;
+
+/// [`MemoMode::Auto`] keeps the early abort of dead ends (the colour-free tree that commits an
+/// option only when it leaves every primary item an option, [`Solver::knuth_tree`]`(false)`)
+/// when the probe cut off at least one dead end per this many nodes, and takes DLX2's tree
+/// otherwise. The abort costs about 37% more instructions a node (marking the option's items,
+/// watching every length: 13-queens 964 against 706 a node, Langford 12 946 against 686); it
+/// saves a node per dead end. Measured rates: 13-queens 0.20 a node, Langford 0.28 (DLX2's
+/// tree 12% and 7% fewer instructions), pentominoes 1.8 to 2.0 (a third of DLX2's nodes).
+pub const DEAD_ENDS_FOR_WATCH: u64 = 2;
+
+/// A count, memoised or not.
+#[derive(Copy, Clone, Debug)]
+pub struct Count {
+    /// How the search ended (a count not [`End::Exhausted`] is a lower bound).
+    pub end: End,
+    /// The number of solutions.
+    pub count: u128,
+    /// What the search did (with a memo: of the final search, probe included in `memo`).
+    pub stats: Stats,
+    /// What the memo did, when one was used.
+    pub memo: Option<MemoStats>,
+    /// The split of a plain count on threads or in a shard.
+    pub split: Option<SplitInfo>,
+}
+
+/// Counts the solutions of `problem` on `plan`. On threads or in a shard only the budget's
+/// deadline applies ([`Plan::keeps_budget`]). A shard never uses the memo (its count must add
+/// up with the other shards'); on threads the memoised count cuts the top of the tree into
+/// sub-problems and each thread counts its share with a table of `memo_bytes / threads`
+/// (`memo_split.rs`); a count with a solution limit or of a problem with multiplicities runs
+/// without a memo.
+pub fn count(problem: &Problem, plan: &Plan) -> Count {
+    let budget = &plan.budget;
+    let plain = |spread: &parallel::Plan| {
+        let (outcome, split) = spread.count(problem, budget);
+        Count {
+            end: outcome.end,
+            count: u128::from(outcome.stats.solutions()),
+            stats: outcome.stats,
+            memo: None,
+            split,
+        }
+    };
+    let mut spread = plan.spread();
+    if plan.memo == MemoMode::Off
+        || plan.shard.is_some()
+        || budget.solutions.is_some()
+        || problem.has_multiplicities()
+    {
+        return plain(&spread);
+    }
+    let mut solver = Solver::new(problem);
+    solver.knuth_tree(plan.knuth);
+    let mut memo = Memo::new(solver.memo_words(), plan.memo_bytes);
+    if plan.memo == MemoMode::Auto {
+        let probe = Budget {
+            nodes: Some(budget.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
+            ..budget.clone()
+        };
+        let out = solver.count_memo(&probe, &mut memo);
+        if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= PROBE_NODES) {
+            return Count {
+                end: out.end,
+                count: out.count,
+                stats: out.stats,
+                memo: Some(out.memo),
+                split: None,
+            };
+        }
+        // The tree: DLX2's unless the early abort of dead ends pays (see
+        // `DEAD_ENDS_FOR_WATCH`).
+        let nodes = out.stats.nodes().max(1);
+        if solver.dead_ends() < nodes / DEAD_ENDS_FOR_WATCH {
+            spread.knuth = true;
+            solver.knuth_tree(true);
+        }
+        // The memo pays when the mems its hits saved (nodes saved × the probe's mems per node)
+        // exceed its own cost, about MEMO_NODE_MEMS a node visited (hashing the key, probing
+        // a table that outgrows the caches).
+        let nodes = u128::from(nodes);
+        let saved_mems = u128::from(out.memo.nodes_saved) * u128::from(out.stats.mems()) / nodes;
+        if saved_mems < nodes * u128::from(MEMO_NODE_MEMS) {
+            return plain(&spread);
+        }
+    }
+    if !spread.is_sequential() {
+        // On threads each worker counts its sub-problems with a table of its own (the probe's
+        // table is dropped: its entries are an 8,192-node search's worth).
+        let (split, info) = spread.split(&mut solver);
+        let out = spread.pool().install(|| {
+            count_split_memo(
+                problem,
+                spread.knuth,
+                &split,
+                info.threads,
+                budget,
+                plan.memo_bytes,
+            )
+        });
+        return Count {
+            end: out.end,
+            count: out.count,
+            stats: out.stats,
+            memo: Some(out.memo),
+            split: Some(info),
+        };
+    }
+    let out = solver.count_memo(budget, &mut memo);
+    Count {
+        end: out.end,
+        count: out.count,
+        stats: out.stats,
+        memo: Some(memo.stats()),
+        split: None,
+    }
+}
+
+/// Reports every solution of `problem` to `sink` (its options in the order chosen), in the
+/// order of the sequential search, until `sink` breaks or the budget runs out (on threads or
+/// in a shard only its deadline applies). On threads at most
+/// [`WINDOW_PER_THREAD`](super::WINDOW_PER_THREAD) sub-problems per thread are held ahead
+/// of the output. The memo does not apply: a listing visits every solution.
+pub fn list<S>(problem: &Problem, plan: &Plan, sink: S) -> (Outcome, Option<SplitInfo>)
+where
+    S: FnMut(&[OptionId]) -> ControlFlow<()>,
+{
+    plan.spread().list(problem, &plan.budget, sink)
+}
+
+/// Branch and bound over the problem's costs (DLX5's `|n`): the best solutions as `keep`
+/// says, minimal or maximal as `sense` says. One thread without a shard runs the sequential
+/// search; threads run workers that share the best found; a shard optimises its parts of the
+/// split in turn. A problem with multiplicities cannot be optimised (the caller refuses it).
+pub fn optimize(
+    problem: &Problem,
+    plan: &Plan,
+    sense: Sense,
+    keep: Keep,
+) -> (Optimum, Option<SplitInfo>) {
+    plan.spread()
+        .optimize(problem, sense, keep, plan.budget.clone())
+}
+
+/// [`count`] for a caller that still passes the plan of threads and shard
+/// ([`parallel::Plan`](super::Plan)), the budget and the memo apart (the Python binding).
+pub fn count_memoised(
+    problem: &Problem,
+    spread: &super::Plan,
+    budget: &Budget,
+    memo: MemoMode,
+    memo_bytes: u64,
+) -> Count {
+    let plan = Plan {
+        threads: spread.threads,
+        shard: spread.shard,
+        knuth: spread.knuth,
+        memo,
+        memo_bytes,
+        budget: budget.clone(),
+    };
+    count(problem, &plan)
+}
