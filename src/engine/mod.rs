@@ -4,6 +4,7 @@
 //!
 //! Nothing here knows about any particular model.
 
+mod cells;
 mod dlx;
 mod memo;
 mod multiplicity;
@@ -15,6 +16,7 @@ mod split;
 mod stats;
 mod window;
 
+pub use cells::{Cells, CellsError};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{
     DEFAULT_MEMO_BYTES, Memo, MemoCount, MemoMode, MemoStats, PROBE_NODES, count as count_memoised,

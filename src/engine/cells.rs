@@ -1,0 +1,627 @@
+//! A sparse-set ("dancing cells") search for exact cover with colours, in the manner of
+//! Knuth's SSXCC: the same rules, hence the same search tree and node count, with its own
+//! data layout.
+//!
+//! # The data structures
+//!
+//! Nothing is linked. Three flat arrays of `u32` hold everything the search changes.
+//!
+//! * **`set`**: one block per item. An item is named by the index `x` of its block, and the
+//!   two words before the block are its bookkeeping: `set[x-2]` is the item's position in
+//!   the active list (`pos`) and `set[x-1]` the number of its options still present
+//!   (`size`). The block itself, `set[x..x+len]`, holds the nodes (see `nd`) of every option
+//!   that contains the item, the present ones first: `set[x..x+size]` *is* the item's set of
+//!   present options. Removing an option from an item swaps it with the last present one and
+//!   decreases `size`; to put options back it suffices to restore `size`, because removed
+//!   entries are never overwritten by anything but other entries of the same block. Primary
+//!   items have the lower blocks, in declaration order, then the secondary items, so
+//!   `x < second` tells a primary item, and comparing `x` compares declaration order.
+//! * **`item`**, the active list: `item[0..active]` are the items still to be dealt with
+//!   (primary items not covered, secondary items not yet given their colour or taken), and
+//!   `pos` is the inverse permutation. An item leaves by a swap with `item[active-1]`.
+//!   Positions past `active` tell how an item left: the items of the option being tried sit
+//!   in `oactive-...`, so a secondary item purified at an earlier level is recognised by
+//!   `pos >= oactive`.
+//! * **`nd`**, the nodes: the options one after the other, one node `{itm, loc}` per item,
+//!   with a spacer node after each option. `itm` is the item's block index and never
+//!   changes; `loc` is where the node now sits in that block (`set[loc] = node` always). A
+//!   spacer's `itm` is [`SPACER`] plus the length of the option before it, so walking an
+//!   option cyclically from any of its nodes steps from the spacer back to its first node;
+//!   the spacer's `loc` is that option's [`OptionId`]. The colours are apart, in `clr`, read
+//!   only when a secondary item is purified.
+//!
+//! The search saves, before it tries the options of a branching item, the size of every
+//! active item on a stack (`saved` marks where each level's sizes begin); trying the next
+//! option restores them. A forced move (an item with one option left) saves nothing, since
+//! there is no next option to try.
+//!
+//! # The rules (SSXCC's)
+//!
+//! At each node: if an item is known to have one option left (the force stack), take that
+//! option (a *forced move*); otherwise scan the active primary items for the fewest options,
+//! leftmost on ties, and push every item with one option on the force stack (then take one).
+//! No primary item left: a solution. The chosen item leaves the active list and its options
+//! leave the sets of the other items (`hide`). Trying an option: its other items leave the
+//! active list; each primary one hides its remaining options, each secondary one not yet
+//! purified hides the options that give it another colour (all others, if the option gives
+//! it none). While hiding, an active primary item left with no option abandons the option at
+//! once (a *wipe-out*, no node), and one left with a single option goes on the force stack.
+//!
+//! A node is counted at each entry to a level: branching nodes, forced moves and solutions
+//! alike, as SSXCC counts `nodes`; an option abandoned by a wipe-out is no node. On Knuth's
+//! instances the count equals SSXCC's (see the tests).
+//!
+//! Multiplicities (`u:v` primary items) are not handled: [`Cells::new`] refuses them. Costs
+//! are ignored (every exact cover is a solution).
+
+use std::ops::ControlFlow;
+
+use super::problem::{OptionId, Problem};
+use super::stats::{Budget, End, Outcome, Stats, out_of_time};
+
+/// A spacer's `itm` is this plus the length of the option before it.
+pub const SPACER: u32 = 1 << 31;
+
+/// The words of bookkeeping before each item's block in `set` (`pos`, `size`).
+const EXTRA: u32 = 2;
+
+/// One node: an item of an option, or a spacer.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+struct Node {
+    /// The item's block in `set`; for a spacer, [`SPACER`] + the option's length.
+    itm: u32,
+    /// Where the node sits in its item's block; for a spacer, the option's id.
+    loc: u32,
+}
+
+/// Why a problem cannot be searched by [`Cells`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CellsError {
+    /// Some primary item has a multiplicity other than `1:1`.
+    #[error("the sparse-set engine does not handle multiplicities (u:v items)")]
+    Multiplicities,
+    /// The problem is too large for 31-bit indices.
+    #[error("problem too large for the sparse-set engine")]
+    TooLarge,
+}
+
+/// Counters of the search's events, turned into Knuth's statistics at the end.
+#[derive(Copy, Clone, Debug, Default)]
+struct Counters {
+    /// Option nodes visited while hiding (one mem each for `itm`/`loc`, one for `pos`).
+    visits: u64,
+    /// Entries removed from a set (an update; seven more mems).
+    removals: u64,
+    /// Items swapped out of the active list (an update; five mems).
+    swaps: u64,
+    /// Options looked at in a hidden item's set (one mem; two when a colour is compared).
+    scanned: u64,
+    /// Items looked at when choosing the branching item (two mems).
+    scans: u64,
+    /// Sizes saved (three mems each) and restored (two mems each).
+    saves: u64,
+    restores: u64,
+}
+
+impl Counters {
+    fn mems(&self) -> u64 {
+        2 * self.visits
+            + 7 * self.removals
+            + 5 * self.swaps
+            + self.scanned
+            + 2 * self.scans
+            + 3 * self.saves
+            + 2 * self.restores
+    }
+    fn updates(&self) -> u64 {
+        self.removals + self.swaps
+    }
+}
+
+/// The sparse-set search for one [`Problem`]. Reusable: each search starts from the state
+/// the constructor built.
+pub struct Cells<'p> {
+    problem: &'p Problem,
+    /// The item blocks as built (see the module documentation); copied into `set` per run.
+    set0: Vec<u32>,
+    /// The nodes as built; copied into `nd` per run.
+    nd0: Vec<Node>,
+    /// The active list as built.
+    item0: Vec<u32>,
+    set: Vec<u32>,
+    nd: Vec<Node>,
+    item: Vec<u32>,
+    /// The colour of each node (0: none), for secondary items.
+    clr: Vec<u32>,
+    /// Blocks at or past this index belong to secondary items.
+    second: u32,
+    /// Whether some option gives some item a colour.
+    coloured: bool,
+    /// Some primary item has no option at all: there is nothing to search.
+    hopeless: bool,
+    /// Items known to have one option left (possibly stale: check they are still active).
+    force: Vec<u32>,
+    /// `choice[l]`: the node chosen at level `l`.
+    choice: Vec<u32>,
+    /// `saved[l]`: where the sizes saved by level `l-1` begin on `savestack`.
+    saved: Vec<u32>,
+    /// (item, size) pairs saved before trying the options of a branching item.
+    savestack: Vec<(u32, u32)>,
+    /// Scratch for reporting a solution.
+    solution: Vec<OptionId>,
+    stats: Stats,
+}
+
+/// Reads `$v[$i]` without a bounds check. Every index the search forms is a block index,
+/// a node index or a position below the length fixed at construction (the invariants
+/// `set[nd[y].loc] = y`, `item[pos(x)] = x`); `debug_assert!` checks each access.
+macro_rules! at {
+    ($v:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $v.len());
+        // SAFETY: see the macro's comment: the index is below the array's fixed length.
+        unsafe { *$v.get_unchecked(i) }
+    }};
+}
+
+/// Writes `$v[$i] = $x` without a bounds check (as [`at`]).
+macro_rules! put {
+    ($v:expr, $i:expr, $x:expr) => {{
+        let i = $i as usize;
+        let x = $x;
+        debug_assert!(i < $v.len());
+        // SAFETY: as for `at!`.
+        unsafe { *$v.get_unchecked_mut(i) = x }
+    }};
+}
+
+impl<'p> Cells<'p> {
+    /// The engine for `problem`: primary items must be covered exactly once, secondary items
+    /// at most once or all with one colour. Refuses multiplicities; ignores costs.
+    pub fn new(problem: &'p Problem) -> Result<Cells<'p>, CellsError> {
+        if problem.has_multiplicities() {
+            return Err(CellsError::Multiplicities);
+        }
+        let n = problem.item_count();
+        let total = problem.entry_count() as u64 + problem.option_count() as u64 + 1;
+        if total + (EXTRA as u64 + 1) * n as u64 >= u64::from(SPACER) {
+            return Err(CellsError::TooLarge);
+        }
+        // How many options contain each item.
+        let mut len = vec![0u32; n];
+        for o in problem.options() {
+            for e in problem.option_entries(o) {
+                len[e.item.0 as usize] += 1;
+            }
+        }
+        // Blocks: primary items first, then secondary, each in declaration order.
+        let mut block = vec![0u32; n];
+        let mut item0 = Vec::with_capacity(n);
+        let mut next = EXTRA;
+        let mut second = 0;
+        for pass in [true, false] {
+            if !pass {
+                second = next;
+            }
+            for i in problem.items() {
+                if problem.is_primary(i) == pass {
+                    block[i.0 as usize] = next;
+                    item0.push(next);
+                    next += len[i.0 as usize] + EXTRA;
+                }
+            }
+        }
+        let mut set0 = vec![0u32; next as usize];
+        for (k, &x) in item0.iter().enumerate() {
+            set0[x as usize - 2] = k as u32;
+        }
+        let mut hopeless = false;
+        for i in problem.items() {
+            if problem.is_primary(i) && len[i.0 as usize] == 0 {
+                hopeless = true;
+            }
+        }
+        // Nodes: a spacer, then each option followed by a spacer.
+        let mut nd0 = Vec::with_capacity(total as usize);
+        let mut clr = Vec::with_capacity(total as usize);
+        nd0.push(Node {
+            itm: SPACER,
+            loc: u32::MAX,
+        });
+        clr.push(0);
+        let mut coloured = false;
+        for o in problem.options() {
+            let entries = problem.option_entries(o);
+            for e in entries {
+                let x = block[e.item.0 as usize];
+                let size = &mut set0[x as usize - 1];
+                let loc = x + *size;
+                *size += 1;
+                let y = nd0.len() as u32;
+                set0[loc as usize] = y;
+                nd0.push(Node { itm: x, loc });
+                clr.push(e.colour.0);
+                coloured |= !e.colour.is_none();
+            }
+            nd0.push(Node {
+                itm: SPACER + entries.len() as u32,
+                loc: o.0,
+            });
+            clr.push(0);
+        }
+        let levels = problem.primary_count() + 2;
+        Ok(Cells {
+            problem,
+            set: set0.clone(),
+            nd: nd0.clone(),
+            item: item0.clone(),
+            set0,
+            nd0,
+            item0,
+            clr,
+            second,
+            coloured,
+            hopeless,
+            force: Vec::with_capacity(n),
+            choice: vec![0; levels],
+            saved: vec![0; levels + 1],
+            savestack: Vec::new(),
+            solution: Vec::with_capacity(levels),
+            stats: Stats::default(),
+        })
+    }
+
+    /// The problem searched.
+    pub fn problem(&self) -> &'p Problem {
+        self.problem
+    }
+
+    /// The statistics of all searches so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Counts all solutions (within the budget).
+    pub fn count(&mut self, budget: &Budget) -> Outcome {
+        let outcome = if self.coloured {
+            self.search::<true, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
+        } else {
+            self.search::<false, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
+        };
+        self.stats += outcome.stats;
+        outcome
+    }
+
+    /// Runs the search, giving each solution to `sink` as the problem's option ids in the
+    /// order chosen (forced moves included), until the tree is exhausted, `sink` breaks or the
+    /// budget runs out.
+    pub fn run<F: FnMut(&[OptionId]) -> ControlFlow<()>>(
+        &mut self,
+        budget: &Budget,
+        mut sink: F,
+    ) -> Outcome {
+        let outcome = if self.coloured {
+            self.search::<true, true, _>(budget, &mut sink)
+        } else {
+            self.search::<false, true, _>(budget, &mut sink)
+        };
+        self.stats += outcome.stats;
+        outcome
+    }
+
+    /// The first solution, if any.
+    pub fn first(&mut self) -> Option<Vec<OptionId>> {
+        let mut found = None;
+        self.run(&Budget::solutions(1), |s: &[OptionId]| {
+            found = Some(s.to_vec());
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// The option whose node is `y`: the id kept in the spacer after it.
+    fn option_of(&self, mut y: u32) -> OptionId {
+        while self.nd[y as usize].itm < SPACER {
+            y += 1;
+        }
+        OptionId(self.nd[y as usize].loc)
+    }
+
+    /// Removes the options in `c`'s set, except those that give `c` the colour `colour`
+    /// (none except if `colour` is 0), from the sets of their other items that are still
+    /// active before the option being tried (`pos < oactive`). With `CHECK`, an active
+    /// primary item (`pos < active`) left with one option goes on the force stack, and one
+    /// left with none returns false at once (the state is then half-updated: the caller
+    /// restores sizes).
+    #[inline(always)]
+    fn hide<const CHECK: bool, const COLOURS: bool>(
+        &mut self,
+        c: u32,
+        colour: u32,
+        oactive: u32,
+        active: u32,
+        k: &mut Counters,
+    ) -> bool {
+        let set = &mut self.set[..];
+        let nd = &mut self.nd[..];
+        let second = self.second;
+        let end = c + at!(set, c - 1);
+        k.scanned += u64::from(end - c);
+        let mut rr = c;
+        while rr < end {
+            let tt = at!(set, rr);
+            rr += 1;
+            if COLOURS && colour != 0 && at!(self.clr, tt) == colour {
+                continue;
+            }
+            // Remove option `tt` from the other sets it is in.
+            let mut nn = tt + 1;
+            while nn != tt {
+                let Node { itm: uu, loc: vv } = at!(nd, nn);
+                if uu >= SPACER {
+                    nn -= uu - SPACER;
+                    continue;
+                }
+                k.visits += 1;
+                let p = at!(set, uu - 2);
+                if p < oactive {
+                    let ss = at!(set, uu - 1) - 1;
+                    if CHECK && ss <= 1 && uu < second && p < active {
+                        if ss == 0 {
+                            return false;
+                        }
+                        self.force.push(uu);
+                    }
+                    let nnp = at!(set, uu + ss);
+                    put!(set, uu - 1, ss);
+                    put!(set, uu + ss, nn);
+                    put!(set, vv, nnp);
+                    put!(nd, nn, Node { itm: uu, loc: uu + ss });
+                    put!(nd, nnp, Node { itm: at!(nd, nnp).itm, loc: vv });
+                    k.removals += 1;
+                }
+                nn += 1;
+            }
+        }
+        true
+    }
+
+    /// Swaps item `x` out of the active list, to position `p` (the new `active` count or
+    /// below it); `p` must be at least `x`'s position.
+    #[inline(always)]
+    fn swap_out(&mut self, x: u32, p: u32, k: &mut Counters) {
+        let set = &mut self.set[..];
+        let pp = at!(set, x - 2);
+        let cc = at!(self.item, p);
+        put!(self.item, p, x);
+        put!(self.item, pp, cc);
+        put!(set, cc - 2, pp);
+        put!(set, x - 2, p);
+        k.swaps += 1;
+    }
+
+    /// Takes the option at node `node` of the branching item's block: its other items leave
+    /// the active list (`active` decreases), and each hides the options it excludes. False
+    /// when that wipes out an active primary item (the state is then half-updated).
+    #[inline(always)]
+    fn commit<const COLOURS: bool>(&mut self, node: u32, active: &mut u32, k: &mut Counters) -> bool {
+        let second = self.second;
+        let oactive = *active;
+        let mut p = oactive;
+        let mut q = node + 1;
+        while q != node {
+            let c = at!(self.nd, q).itm;
+            if c >= SPACER {
+                q -= c - SPACER;
+                continue;
+            }
+            if at!(self.set, c - 2) < p {
+                p -= 1;
+                self.swap_out(c, p, k);
+            }
+            q += 1;
+        }
+        *active = p;
+        let mut q = node + 1;
+        while q != node {
+            let cc = at!(self.nd, q).itm;
+            if cc >= SPACER {
+                q -= cc - SPACER;
+                continue;
+            }
+            if cc < second {
+                if !self.hide::<true, COLOURS>(cc, 0, oactive, p, k) {
+                    return false;
+                }
+            } else if at!(self.set, cc - 2) < oactive {
+                // Not purified at a lower level.
+                let colour = if COLOURS { at!(self.clr, q) } else { 0 };
+                if !self.hide::<true, COLOURS>(cc, colour, oactive, p, k) {
+                    return false;
+                }
+            }
+            q += 1;
+        }
+        true
+    }
+
+    /// SSXCC's search, with its labels as structured control flow: `forward` enters a level
+    /// (a node), `advance` tries the option at `cur`, `abort` moves on to the next option of
+    /// the level or backs up.
+    fn search<const COLOURS: bool, const REPORT: bool, F>(
+        &mut self,
+        budget: &Budget,
+        sink: &mut F,
+    ) -> Outcome
+    where
+        F: FnMut(&[OptionId]) -> ControlFlow<()>,
+    {
+        self.set.copy_from_slice(&self.set0);
+        self.nd.copy_from_slice(&self.nd0);
+        self.item.copy_from_slice(&self.item0);
+        self.force.clear();
+        let mut k = Counters::default();
+        let mut nodes = 0u64;
+        let mut solutions = 0u64;
+        let mut max_level = 0u32;
+        let max_solutions = budget.solutions.unwrap_or(u64::MAX);
+        let max_nodes = budget.nodes.unwrap_or(u64::MAX);
+        let max_mems = budget.mems.unwrap_or(u64::MAX);
+        let deadline = budget.deadline;
+        let mut end = End::Exhausted;
+        if !self.hopeless && max_solutions == 0 {
+            end = End::SolutionLimit;
+        }
+        if !self.hopeless && max_solutions > 0 {
+            let second = self.second;
+            let mut active = self.item.len() as u32;
+            let mut level = 0usize;
+            let mut saveptr = 0u32;
+            self.saved[0] = 0;
+            // The branching item and the position in its block of the option being tried.
+            let mut best: u32;
+            let mut cur: u32 = 0;
+            'forward: loop {
+                if nodes >= max_nodes {
+                    end = End::NodeLimit;
+                    break;
+                }
+                if max_mems != u64::MAX && k.mems() >= max_mems {
+                    end = End::MemLimit;
+                    break;
+                }
+                if nodes & 0x3ff == 0
+                    && let Some(e) = out_of_time(deadline)
+                {
+                    end = e;
+                    break;
+                }
+                nodes += 1;
+                // A forced move left over from the level above?
+                let mut forced = false;
+                best = 0;
+                while let Some(x) = self.force.pop() {
+                    if at!(self.set, x - 2) < active {
+                        best = x;
+                        forced = true;
+                        break;
+                    }
+                }
+                let mut advance = true;
+                if !forced {
+                    // The active primary item with the fewest options, leftmost on ties;
+                    // every item with a single option goes on the force stack.
+                    let mut t = u32::MAX;
+                    k.scans += u64::from(active);
+                    for p in 0..active {
+                        let x = at!(self.item, p);
+                        if x < second {
+                            let s = at!(self.set, x - 1);
+                            if s <= 1 {
+                                debug_assert!(s == 1, "a wiped-out item escaped the check");
+                                self.force.push(x);
+                            } else if s < t || (s == t && x < best) {
+                                best = x;
+                                t = s;
+                            }
+                        }
+                    }
+                    if let Some(x) = self.force.pop() {
+                        best = x;
+                        forced = true;
+                    } else if t == u32::MAX {
+                        // No primary item left: a solution.
+                        solutions += 1;
+                        max_level = max_level.max(level as u32);
+                        if REPORT {
+                            self.solution.clear();
+                            for l in 0..level {
+                                let o = self.option_of(self.choice[l]);
+                                self.solution.push(o);
+                            }
+                            if sink(&self.solution).is_break() {
+                                end = End::Stopped;
+                                break 'forward;
+                            }
+                        }
+                        if solutions >= max_solutions {
+                            end = End::SolutionLimit;
+                            break 'forward;
+                        }
+                        advance = false;
+                    }
+                }
+                if advance {
+                    // Take `best` out of the active list and hide its options.
+                    active -= 1;
+                    self.swap_out(best, active, &mut k);
+                    self.hide::<false, COLOURS>(best, 0, active, active, &mut k);
+                    if !forced {
+                        let need = (saveptr + active) as usize;
+                        if self.savestack.len() < need {
+                            let grown = need.max(2 * self.savestack.len());
+                            self.savestack.resize(grown, (0, 0));
+                        }
+                        for p in 0..active {
+                            let x = at!(self.item, p);
+                            put!(self.savestack, saveptr + p, (x, at!(self.set, x - 1)));
+                        }
+                        k.saves += u64::from(active);
+                        saveptr += active;
+                    }
+                    self.saved[level + 1] = saveptr;
+                    cur = best;
+                }
+                loop {
+                    if advance {
+                        let node = at!(self.set, cur);
+                        self.choice[level] = node;
+                        if self.commit::<COLOURS>(node, &mut active, &mut k) {
+                            level += 1;
+                            max_level = max_level.max(level as u32);
+                            continue 'forward;
+                        }
+                        self.force.clear();
+                    } else {
+                        // backup
+                        if level == 0 {
+                            break 'forward;
+                        }
+                        level -= 1;
+                        let Node { itm, loc } = at!(self.nd, self.choice[level]);
+                        best = itm;
+                        cur = loc;
+                    }
+                    // abort: the next option of this level, if any.
+                    if cur + 1 < best + at!(self.set, best - 1) {
+                        // Restore the sizes saved at this level.
+                        saveptr = self.saved[level + 1];
+                        let from = self.saved[level];
+                        active = saveptr - from;
+                        for i in from..saveptr {
+                            let (x, s) = at!(self.savestack, i);
+                            put!(self.set, x - 1, s);
+                        }
+                        k.restores += u64::from(active);
+                        cur += 1;
+                        advance = true;
+                    } else {
+                        advance = false;
+                    }
+                }
+            }
+        }
+        Outcome {
+            end,
+            stats: Stats {
+                solutions,
+                nodes,
+                updates: k.updates(),
+                mems: k.mems(),
+                cleansings: 0,
+                max_level,
+            },
+        }
+    }
+}
