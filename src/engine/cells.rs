@@ -62,8 +62,9 @@ use super::stats::{Budget, End, Outcome, Stats, out_of_time};
 /// A spacer's `itm` is this plus the length of the option before it.
 pub const SPACER: u32 = 1 << 31;
 
-/// The words of bookkeeping before each item's block in `set` (`pos`, `size`).
-const EXTRA: u32 = 2;
+/// The words of bookkeeping before each item's block in `set` (`stamp`, `ppos`, `pos`,
+/// `size`).
+const EXTRA: u32 = 4;
 
 /// One node: an item of an option, or a spacer.
 #[derive(Copy, Clone, Debug, Default)]
@@ -73,6 +74,16 @@ struct Node {
     itm: u32,
     /// Where the node sits in its item's block; for a spacer, the option's id.
     loc: u32,
+}
+
+/// What a branching level saved: the active counts after its item left, where its primary
+/// sizes begin on the save stack, and the trail's length then.
+#[derive(Copy, Clone, Debug, Default)]
+struct Saved {
+    active: u32,
+    pactive: u32,
+    save: u32,
+    trail: u32,
 }
 
 /// Why a problem cannot be searched by [`Cells`].
@@ -89,9 +100,8 @@ pub enum CellsError {
 /// Counters of the search's events, turned into Knuth's statistics at the end.
 #[derive(Copy, Clone, Debug, Default)]
 struct Counters {
-    /// Option nodes visited while hiding (one mem each for `itm`/`loc`, one for `pos`).
-    visits: u64,
-    /// Entries removed from a set (an update; seven more mems).
+    /// Entries removed from a set (an update; nine mems: the node, `pos`, `size`, the last
+    /// entry, and the five writes).
     removals: u64,
     /// Items swapped out of the active list (an update; five mems).
     swaps: u64,
@@ -106,8 +116,7 @@ struct Counters {
 
 impl Counters {
     fn mems(&self) -> u64 {
-        2 * self.visits
-            + 7 * self.removals
+        9 * self.removals
             + 5 * self.swaps
             + self.scanned
             + 2 * self.scans
@@ -129,9 +138,13 @@ pub struct Cells<'p> {
     nd0: Vec<Node>,
     /// The active list as built.
     item0: Vec<u32>,
+    /// The primary list as built.
+    prim0: Vec<u32>,
     set: Vec<u32>,
     nd: Vec<Node>,
     item: Vec<u32>,
+    /// The active primary items, in an order of their own (`ppos` is the inverse).
+    prim: Vec<u32>,
     /// The colour of each node (0: none), for secondary items.
     clr: Vec<u32>,
     /// Blocks at or past this index belong to secondary items.
@@ -144,10 +157,12 @@ pub struct Cells<'p> {
     force: Vec<u32>,
     /// `choice[l]`: the node chosen at level `l`.
     choice: Vec<u32>,
-    /// `saved[l]`: where the sizes saved by level `l-1` begin on `savestack`.
-    saved: Vec<u32>,
-    /// (item, size) pairs saved before trying the options of a branching item.
+    /// `levels[l]`: what branching level `l` saved before trying its options.
+    levels: Vec<Saved>,
+    /// (item, size) pairs of the active primary items, saved by each branching level.
     savestack: Vec<(u32, u32)>,
+    /// (item, size) pairs of secondary items, saved when first changed in an epoch.
+    trail: Vec<(u32, u32)>,
     /// Scratch for reporting a solution.
     solution: Vec<OptionId>,
     stats: Stats,
@@ -215,7 +230,11 @@ impl<'p> Cells<'p> {
         let mut set0 = vec![0u32; next as usize];
         for (k, &x) in item0.iter().enumerate() {
             set0[x as usize - 2] = k as u32;
+            if x < second {
+                set0[x as usize - 3] = k as u32;
+            }
         }
+        let prim0: Vec<u32> = item0.iter().copied().filter(|&x| x < second).collect();
         let mut hopeless = false;
         for i in problem.items() {
             if problem.is_primary(i) && len[i.0 as usize] == 0 {
@@ -256,6 +275,8 @@ impl<'p> Cells<'p> {
             set: set0.clone(),
             nd: nd0.clone(),
             item: item0.clone(),
+            prim: prim0.clone(),
+            prim0,
             set0,
             nd0,
             item0,
@@ -265,8 +286,9 @@ impl<'p> Cells<'p> {
             hopeless,
             force: Vec::with_capacity(n),
             choice: vec![0; levels],
-            saved: vec![0; levels + 1],
+            levels: vec![Saved::default(); levels],
             savestack: Vec::new(),
+            trail: Vec::new(),
             solution: Vec::with_capacity(levels),
             stats: Stats::default(),
         })
@@ -333,7 +355,8 @@ impl<'p> Cells<'p> {
     /// active before the option being tried (`pos < oactive`). With `CHECK`, an active
     /// primary item (`pos < active`) left with one option goes on the force stack, and one
     /// left with none returns false at once (the state is then half-updated: the caller
-    /// restores sizes).
+    /// restores sizes). A secondary item whose size changes for the first time under `epoch`
+    /// has its old size put on the trail.
     #[inline(always)]
     fn hide<const CHECK: bool, const COLOURS: bool>(
         &mut self,
@@ -341,16 +364,17 @@ impl<'p> Cells<'p> {
         colour: u32,
         oactive: u32,
         active: u32,
+        epoch: u32,
         k: &mut Counters,
     ) -> bool {
-        let set = &mut self.set[..];
-        let nd = &mut self.nd[..];
         let second = self.second;
-        let end = c + at!(set, c - 1);
+        let set = self.set.as_mut_ptr();
+        let nd = self.nd.as_mut_ptr();
+        let end = c + at!(self.set, c - 1);
         k.scanned += u64::from(end - c);
         let mut rr = c;
         while rr < end {
-            let tt = at!(set, rr);
+            let tt = at!(self.set, rr);
             rr += 1;
             if COLOURS && colour != 0 && at!(self.clr, tt) == colour {
                 continue;
@@ -358,28 +382,41 @@ impl<'p> Cells<'p> {
             // Remove option `tt` from the other sets it is in.
             let mut nn = tt + 1;
             while nn != tt {
-                let Node { itm: uu, loc: vv } = at!(nd, nn);
-                if uu >= SPACER {
-                    nn -= uu - SPACER;
-                    continue;
-                }
-                k.visits += 1;
-                let p = at!(set, uu - 2);
-                if p < oactive {
-                    let ss = at!(set, uu - 1) - 1;
-                    if CHECK && ss <= 1 && uu < second && p < active {
-                        if ss == 0 {
-                            return false;
-                        }
-                        self.force.push(uu);
+                debug_assert!((nn as usize) < self.nd.len());
+                // SAFETY: `nn` walks the nodes of option `tt`, all below `nd.len()`; every
+                // block index `uu` has its four header words before it and its entries
+                // `uu..uu+len` inside `set`; `nnp` is a node index taken from `set`.
+                unsafe {
+                    let Node { itm: uu, loc: vv } = *nd.add(nn as usize);
+                    if uu >= SPACER {
+                        nn -= uu - SPACER;
+                        continue;
                     }
-                    let nnp = at!(set, uu + ss);
-                    put!(set, uu - 1, ss);
-                    put!(set, uu + ss, nn);
-                    put!(set, vv, nnp);
-                    put!(nd, nn, Node { itm: uu, loc: uu + ss });
-                    put!(nd, nnp, Node { itm: at!(nd, nnp).itm, loc: vv });
-                    k.removals += 1;
+                    let h = set.add(uu as usize);
+                    debug_assert!(uu >= EXTRA && (uu as usize) < self.set.len());
+                    let p = *h.sub(2);
+                    if p < oactive {
+                        let sz = *h.sub(1);
+                        let ss = sz - 1;
+                        if uu < second {
+                            if CHECK && ss <= 1 && p < active {
+                                if ss == 0 {
+                                    return false;
+                                }
+                                self.force.push(uu);
+                            }
+                        } else if *h.sub(4) != epoch {
+                            *h.sub(4) = epoch;
+                            self.trail.push((uu, sz));
+                        }
+                        let nnp = *h.add(ss as usize);
+                        *h.sub(1) = ss;
+                        *h.add(ss as usize) = nn;
+                        *set.add(vv as usize) = nnp;
+                        (*nd.add(nn as usize)).loc = uu + ss;
+                        (*nd.add(nnp as usize)).loc = vv;
+                        k.removals += 1;
+                    }
                 }
                 nn += 1;
             }
@@ -388,16 +425,26 @@ impl<'p> Cells<'p> {
     }
 
     /// Swaps item `x` out of the active list, to position `p` (the new `active` count or
-    /// below it); `p` must be at least `x`'s position.
+    /// below it); `p` must be at least `x`'s position. A primary item leaves the primary
+    /// list as well (`pactive` decreases).
     #[inline(always)]
-    fn swap_out(&mut self, x: u32, p: u32, k: &mut Counters) {
-        let set = &mut self.set[..];
-        let pp = at!(set, x - 2);
+    fn swap_out(&mut self, x: u32, p: u32, pactive: &mut u32, k: &mut Counters) {
+        let pp = at!(self.set, x - 2);
         let cc = at!(self.item, p);
         put!(self.item, p, x);
         put!(self.item, pp, cc);
-        put!(set, cc - 2, pp);
-        put!(set, x - 2, p);
+        put!(self.set, cc - 2, pp);
+        put!(self.set, x - 2, p);
+        if x < self.second {
+            *pactive -= 1;
+            let q = *pactive;
+            let qq = at!(self.set, x - 3);
+            let dd = at!(self.prim, q);
+            put!(self.prim, q, x);
+            put!(self.prim, qq, dd);
+            put!(self.set, dd - 3, qq);
+            put!(self.set, x - 3, q);
+        }
         k.swaps += 1;
     }
 
@@ -405,7 +452,14 @@ impl<'p> Cells<'p> {
     /// the active list (`active` decreases), and each hides the options it excludes. False
     /// when that wipes out an active primary item (the state is then half-updated).
     #[inline(always)]
-    fn commit<const COLOURS: bool>(&mut self, node: u32, active: &mut u32, k: &mut Counters) -> bool {
+    fn commit<const COLOURS: bool>(
+        &mut self,
+        node: u32,
+        active: &mut u32,
+        pactive: &mut u32,
+        epoch: u32,
+        k: &mut Counters,
+    ) -> bool {
         let second = self.second;
         let oactive = *active;
         let mut p = oactive;
@@ -418,7 +472,7 @@ impl<'p> Cells<'p> {
             }
             if at!(self.set, c - 2) < p {
                 p -= 1;
-                self.swap_out(c, p, k);
+                self.swap_out(c, p, pactive, k);
             }
             q += 1;
         }
@@ -431,19 +485,52 @@ impl<'p> Cells<'p> {
                 continue;
             }
             if cc < second {
-                if !self.hide::<true, COLOURS>(cc, 0, oactive, p, k) {
+                if !self.hide::<true, COLOURS>(cc, 0, oactive, p, epoch, k) {
                     return false;
                 }
             } else if at!(self.set, cc - 2) < oactive {
                 // Not purified at a lower level.
                 let colour = if COLOURS { at!(self.clr, q) } else { 0 };
-                if !self.hide::<true, COLOURS>(cc, colour, oactive, p, k) {
+                if !self.hide::<true, COLOURS>(cc, colour, oactive, p, epoch, k) {
                     return false;
                 }
             }
             q += 1;
         }
         true
+    }
+
+    /// A new epoch for the trail: stamps from before it no longer count.
+    #[inline(always)]
+    fn next_epoch(&mut self, epoch: &mut u32) {
+        if *epoch == u32::MAX {
+            // Forget every stamp (an item saved twice is harmless; a stale stamp is not).
+            for &x in &self.item0 {
+                self.set[x as usize - 4] = 0;
+            }
+            *epoch = 0;
+        }
+        *epoch += 1;
+    }
+
+    /// Restores the state saved at branching level `level`: the active counts, the sizes of
+    /// its active primary items, and (from the trail, newest first) those of the secondary
+    /// items changed since.
+    #[inline(always)]
+    fn restore(&mut self, level: usize, active: &mut u32, pactive: &mut u32, k: &mut Counters) {
+        let lv = self.levels[level];
+        *active = lv.active;
+        *pactive = lv.pactive;
+        for i in lv.save..lv.save + lv.pactive {
+            let (x, s) = at!(self.savestack, i);
+            put!(self.set, x - 1, s);
+        }
+        let mark = lv.trail as usize;
+        k.restores += u64::from(lv.pactive) + (self.trail.len() - mark) as u64;
+        while self.trail.len() > mark {
+            let (x, s) = self.trail.pop().expect("above the mark");
+            put!(self.set, x - 1, s);
+        }
     }
 
     /// SSXCC's search, with its labels as structured control flow: `forward` enters a level
@@ -460,7 +547,9 @@ impl<'p> Cells<'p> {
         self.set.copy_from_slice(&self.set0);
         self.nd.copy_from_slice(&self.nd0);
         self.item.copy_from_slice(&self.item0);
+        self.prim.copy_from_slice(&self.prim0);
         self.force.clear();
+        self.trail.clear();
         let mut k = Counters::default();
         let mut nodes = 0u64;
         let mut solutions = 0u64;
@@ -474,11 +563,11 @@ impl<'p> Cells<'p> {
             end = End::SolutionLimit;
         }
         if !self.hopeless && max_solutions > 0 {
-            let second = self.second;
             let mut active = self.item.len() as u32;
+            let mut pactive = self.prim.len() as u32;
+            let mut epoch = 1u32;
             let mut level = 0usize;
             let mut saveptr = 0u32;
-            self.saved[0] = 0;
             // The branching item and the position in its block of the option being tried.
             let mut best: u32;
             let mut cur: u32 = 0;
@@ -510,25 +599,28 @@ impl<'p> Cells<'p> {
                 }
                 let mut advance = true;
                 if !forced {
-                    // The active primary item with the fewest options, leftmost on ties;
-                    // every item with a single option goes on the force stack.
+                    // The active primary item with the fewest options, leftmost on ties.
                     let mut t = u32::MAX;
-                    k.scans += u64::from(active);
-                    for p in 0..active {
-                        let x = at!(self.item, p);
-                        if x < second {
-                            let s = at!(self.set, x - 1);
-                            if s <= 1 {
-                                debug_assert!(s == 1, "a wiped-out item escaped the check");
-                                self.force.push(x);
-                            } else if s < t || (s == t && x < best) {
-                                best = x;
-                                t = s;
-                            }
+                    k.scans += u64::from(pactive);
+                    for p in 0..pactive {
+                        let x = at!(self.prim, p);
+                        let s = at!(self.set, x - 1);
+                        if s <= 1 {
+                            debug_assert!(s == 1, "a wiped-out item escaped the check");
+                            self.force.push(x);
+                        } else if s < t || (s == t && x < best) {
+                            best = x;
+                            t = s;
                         }
                     }
-                    if let Some(x) = self.force.pop() {
-                        best = x;
+                    if !self.force.is_empty() {
+                        // The items with one option are taken from the right end of the
+                        // active list leftwards, as a scan of that list pushes them.
+                        if self.force.len() > 1 {
+                            let set = &self.set;
+                            self.force.sort_unstable_by_key(|&x| set[x as usize - 2]);
+                        }
+                        best = self.force.pop().expect("not empty");
                         forced = true;
                     } else if t == u32::MAX {
                         // No primary item left: a solution.
@@ -555,29 +647,37 @@ impl<'p> Cells<'p> {
                 if advance {
                     // Take `best` out of the active list and hide its options.
                     active -= 1;
-                    self.swap_out(best, active, &mut k);
-                    self.hide::<false, COLOURS>(best, 0, active, active, &mut k);
+                    self.swap_out(best, active, &mut pactive, &mut k);
+                    self.hide::<false, COLOURS>(best, 0, active, active, epoch, &mut k);
                     if !forced {
-                        let need = (saveptr + active) as usize;
+                        // Save the sizes of the active primary items; those of secondary
+                        // items go on the trail when they change, under a new epoch.
+                        let need = (saveptr + pactive) as usize;
                         if self.savestack.len() < need {
                             let grown = need.max(2 * self.savestack.len());
                             self.savestack.resize(grown, (0, 0));
                         }
-                        for p in 0..active {
-                            let x = at!(self.item, p);
+                        for p in 0..pactive {
+                            let x = at!(self.prim, p);
                             put!(self.savestack, saveptr + p, (x, at!(self.set, x - 1)));
                         }
-                        k.saves += u64::from(active);
-                        saveptr += active;
+                        k.saves += u64::from(pactive);
+                        self.levels[level] = Saved {
+                            active,
+                            pactive,
+                            save: saveptr,
+                            trail: self.trail.len() as u32,
+                        };
+                        saveptr += pactive;
+                        self.next_epoch(&mut epoch);
                     }
-                    self.saved[level + 1] = saveptr;
                     cur = best;
                 }
                 loop {
                     if advance {
                         let node = at!(self.set, cur);
                         self.choice[level] = node;
-                        if self.commit::<COLOURS>(node, &mut active, &mut k) {
+                        if self.commit::<COLOURS>(node, &mut active, &mut pactive, epoch, &mut k) {
                             level += 1;
                             max_level = max_level.max(level as u32);
                             continue 'forward;
@@ -593,17 +693,12 @@ impl<'p> Cells<'p> {
                         best = itm;
                         cur = loc;
                     }
-                    // abort: the next option of this level, if any.
+                    // abort: the next option of this level, if any (never at a forced
+                    // move, whose item had a single option).
                     if cur + 1 < best + at!(self.set, best - 1) {
-                        // Restore the sizes saved at this level.
-                        saveptr = self.saved[level + 1];
-                        let from = self.saved[level];
-                        active = saveptr - from;
-                        for i in from..saveptr {
-                            let (x, s) = at!(self.savestack, i);
-                            put!(self.set, x - 1, s);
-                        }
-                        k.restores += u64::from(active);
+                        self.restore(level, &mut active, &mut pactive, &mut k);
+                        saveptr = self.levels[level].save + pactive;
+                        self.next_epoch(&mut epoch);
                         cur += 1;
                         advance = true;
                     } else {
