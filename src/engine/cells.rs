@@ -4,36 +4,46 @@
 //!
 //! # The data structures
 //!
-//! Nothing is linked. Three flat arrays of `u32` hold everything the search changes.
+//! Nothing is linked. Four flat arrays of `u32` hold everything the search changes.
 //!
 //! * **`set`**: one block per item. An item is named by the index `x` of its block, and the
-//!   two words before the block are its bookkeeping: `set[x-2]` is the item's position in
-//!   the active list (`pos`) and `set[x-1]` the number of its options still present
-//!   (`size`). The block itself, `set[x..x+len]`, holds the nodes (see `nd`) of every option
-//!   that contains the item, the present ones first: `set[x..x+size]` *is* the item's set of
-//!   present options. Removing an option from an item swaps it with the last present one and
-//!   decreases `size`; to put options back it suffices to restore `size`, because removed
-//!   entries are never overwritten by anything but other entries of the same block. Primary
-//!   items have the lower blocks, in declaration order, then the secondary items, so
-//!   `x < second` tells a primary item, and comparing `x` compares declaration order.
+//!   four words before the block are its bookkeeping: `set[x-1]` is the number of its options
+//!   still present (`size`), `set[x-2]` its position in the active list (`pos`), `set[x-3]`
+//!   its position in the primary list (`ppos`, primary items only) and `set[x-4]` the epoch
+//!   in which its size was last saved on the trail (`stamp`, secondary items only). The block
+//!   itself, `set[x..x+len]`, holds the nodes (see `nd`) of every option that contains the
+//!   item, the present ones first: `set[x..x+size]` *is* the item's set of present options.
+//!   Removing an option from an item swaps it with the last present one and decreases
+//!   `size`; to put options back it suffices to restore `size`, because removed entries are
+//!   only ever swapped with other entries of the same block. Primary items have the lower
+//!   blocks, in declaration order, then the secondary items, so `x < second` tells a primary
+//!   item, and comparing blocks compares declaration order. The bookkeeping sits next to
+//!   the first entries: reading an item's `pos` and `size` touches one cache line.
 //! * **`item`**, the active list: `item[0..active]` are the items still to be dealt with
-//!   (primary items not covered, secondary items not yet given their colour or taken), and
-//!   `pos` is the inverse permutation. An item leaves by a swap with `item[active-1]`.
-//!   Positions past `active` tell how an item left: the items of the option being tried sit
-//!   in `oactive-...`, so a secondary item purified at an earlier level is recognised by
-//!   `pos >= oactive`.
-//! * **`nd`**, the nodes: the options one after the other, one node `{itm, loc}` per item,
-//!   with a spacer node after each option. `itm` is the item's block index and never
+//!   (primary items not covered, secondary items neither purified nor taken), and `pos` is
+//!   the inverse permutation. An item leaves by a swap with `item[active-1]`. While an option
+//!   is being tried, its items sit at positions `active..oactive`, so a secondary item
+//!   purified at an earlier level is recognised by `pos >= oactive`.
+//! * **`prim`**, the primary list: the active primary items alone, kept the same way
+//!   (`prim[0..pactive]`, inverse `ppos`), so that choosing the branching item and saving
+//!   sizes never walk past the secondary items (word squares have 256 of them and 8
+//!   primary ones).
+//! * **`nd`**, the nodes: the options one after the other, one 8-byte node `{itm, loc}` per
+//!   item, with a spacer node after each option. `itm` is the item's block index and never
 //!   changes; `loc` is where the node now sits in that block (`set[loc] = node` always). A
 //!   spacer's `itm` is [`SPACER`] plus the length of the option before it, so walking an
 //!   option cyclically from any of its nodes steps from the spacer back to its first node;
 //!   the spacer's `loc` is that option's [`OptionId`]. The colours are apart, in `clr`, read
 //!   only when a secondary item is purified.
 //!
-//! The search saves, before it tries the options of a branching item, the size of every
-//! active item on a stack (`saved` marks where each level's sizes begin); trying the next
-//! option restores them. A forced move (an item with one option left) saves nothing, since
-//! there is no next option to try.
+//! Undoing is restoring sizes. Before a branching item's options are tried, the sizes of
+//! the active primary items go on a save stack (`savestack`, with the active counts in
+//! `levels`); a secondary item's size goes on a `trail` the first time it changes in an
+//! *epoch* (one per option tried at a branching node), which its `stamp` tells. Trying the
+//! next option restores the saved sizes and pops the trail back to the level's mark. A
+//! forced move saves nothing, since there is no next option to try. Knuth's SSXCC saves the
+//! size of every active item instead; the trail touches only the secondary items that
+//! changed, few on the coloured problems.
 //!
 //! # The rules (SSXCC's)
 //!
@@ -51,8 +61,16 @@
 //! alike, as SSXCC counts `nodes`; an option abandoned by a wipe-out is no node. On Knuth's
 //! instances the count equals SSXCC's (see the tests).
 //!
+//! The order of the forced moves matters for the node count (a wipe-out may be found one
+//! forced move sooner or later), so this engine keeps SSXCC's orders exactly: the same swaps
+//! in every set and in the active list, hence the same order of options in each set and of
+//! the items pushed on the force stack; items with one option found by the scan of the
+//! primary list are pushed in the order of their positions in the active list, as SSXCC's
+//! scan of that list pushes them. Its updates (removals from sets and swaps out of the
+//! active list) equal SSXCC's too; its mems are counted per event at SSXCC's rates, roughly.
+//!
 //! Multiplicities (`u:v` primary items) are not handled: [`Cells::new`] refuses them. Costs
-//! are ignored (every exact cover is a solution).
+//! are ignored (every exact cover is a solution, whatever it costs).
 
 use std::ops::ControlFlow;
 
@@ -852,7 +870,9 @@ mod tests {
                 s += 1;
             }
         }
-        let colours: Vec<Colour> = (0..nc).map(|c| b.colour(&format!("c{c}")).unwrap()).collect();
+        let colours: Vec<Colour> = (0..nc)
+            .map(|c| b.colour(&format!("c{c}")).unwrap())
+            .collect();
         for _ in 0..rng.below(22) {
             let mut entries: Vec<Entry> = Vec::new();
             for _ in 0..1 + rng.below(4) {
