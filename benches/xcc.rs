@@ -5,6 +5,7 @@
 //! - `xcover`: what `xcover solve --count` runs (memo `auto`, the default search tree);
 //! - `xc-knuth`: `--knuth`, DLX2's exact tree without the memo;
 //! - `xc-memo-on`, `xc-memo-off`: `--memo on` / `--memo off` (problems without multiplicities);
+//! - `xc-cells`: the sparse-set engine `engine::Cells` (SSXCC's tree; no multiplicities);
 //! - `dlx`: the crate `dlx`, its solver for the problem's kind (Algorithm X, C for colours, M
 //!   for multiplicities, MC for both), MRV choice;
 //! - `exact-covers`: the crate `exact-covers`, its dancing-links solver (Algorithm C). Its
@@ -25,7 +26,9 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use dancelinks::engine::{Budget, DEFAULT_MEMO_BYTES, MemoMode, Plan, Problem, count_memoised};
+use dancelinks::engine::{
+    Budget, Cells, DEFAULT_MEMO_BYTES, MemoMode, Plan, Problem, count_memoised,
+};
 use dancelinks::models::Model;
 use dancelinks::models::dominoes::Dominoes;
 use dancelinks::models::edge_matching::EdgeMatching;
@@ -46,6 +49,7 @@ enum Kind {
     Knuth,
     MemoOn,
     MemoOff,
+    Cells,
     Dlx,
     ExactCovers,
 }
@@ -57,6 +61,7 @@ impl Kind {
             Kind::Knuth => "xc-knuth",
             Kind::MemoOn => "xc-memo-on",
             Kind::MemoOff => "xc-memo-off",
+            Kind::Cells => "xc-cells",
             Kind::Dlx => "dlx",
             Kind::ExactCovers => "exact-covers",
         }
@@ -90,6 +95,20 @@ fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode) -> Run {
         solutions: c.count,
         nodes: Some(c.stats.nodes()),
         memo: Some(c.memo.is_some()),
+        time,
+    }
+}
+
+/// The sparse-set engine, [`Cells`], counting all solutions (its node count is SSXCC's).
+fn cells_run(problem: &Problem) -> Run {
+    let mut engine = Cells::new(problem).expect("no multiplicities");
+    let t = Instant::now();
+    let o = engine.count(&Budget::unlimited());
+    let time = t.elapsed();
+    Run {
+        solutions: u128::from(o.stats.solutions()),
+        nodes: Some(o.stats.nodes()),
+        memo: None,
         time,
     }
 }
@@ -357,7 +376,7 @@ fn main() {
         let mult = problem.has_multiplicities();
         let mut kinds = vec![Kind::Xcover, Kind::Knuth];
         if !mult {
-            kinds.extend([Kind::MemoOn, Kind::MemoOff]);
+            kinds.extend([Kind::MemoOn, Kind::MemoOff, Kind::Cells]);
         }
         let text = dlx_text(problem);
         let mut skipped = Vec::new();
@@ -380,6 +399,7 @@ fn main() {
                     Kind::Knuth => xcover_run(problem, true, MemoMode::Off),
                     Kind::MemoOn => xcover_run(problem, false, MemoMode::On),
                     Kind::MemoOff => xcover_run(problem, false, MemoMode::Off),
+                    Kind::Cells => cells_run(problem),
                     Kind::Dlx => dlx_run(problem, text.as_deref().unwrap()),
                     Kind::ExactCovers => ec_run(ec.as_ref().unwrap()),
                 };

@@ -11,6 +11,7 @@
 //! Nothing here knows about any particular model.
 
 mod budget;
+mod cells;
 mod dlx;
 mod memo;
 mod memo_split;
@@ -26,6 +27,7 @@ mod window;
 pub mod zdd;
 
 pub use budget::{Budget, End, Outcome, Progress, ProgressSnapshot, Stop};
+pub use cells::{Cells, CellsError};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use multiplicity::MultiplicitySolver;

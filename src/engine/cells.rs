@@ -1,0 +1,1003 @@
+//! A sparse-set ("dancing cells") search for exact cover with colours, in the manner of
+//! Knuth's SSXCC: the same rules, hence the same search tree and node count, with its own
+//! data layout.
+//!
+//! # The data structures
+//!
+//! Nothing is linked. Four flat arrays of `u32` hold everything the search changes.
+//!
+//! * **`set`**: one block per item. An item is named by the index `x` of its block, and the
+//!   four words before the block are its bookkeeping: `set[x-1]` is the number of its options
+//!   still present (`size`), `set[x-2]` its position in the active list (`pos`), `set[x-3]`
+//!   its position in the primary list (`ppos`, primary items only) and `set[x-4]` the epoch
+//!   in which its size was last saved on the trail (`stamp`, secondary items only). The block
+//!   itself, `set[x..x+len]`, holds the nodes (see `nd`) of every option that contains the
+//!   item, the present ones first: `set[x..x+size]` *is* the item's set of present options.
+//!   Removing an option from an item swaps it with the last present one and decreases
+//!   `size`; to put options back it suffices to restore `size`, because removed entries are
+//!   only ever swapped with other entries of the same block. Primary items have the lower
+//!   blocks, in declaration order, then the secondary items, so `x < second` tells a primary
+//!   item, and comparing blocks compares declaration order. The bookkeeping sits next to
+//!   the first entries: reading an item's `pos` and `size` touches one cache line.
+//! * **`item`**, the active list: `item[0..active]` are the items still to be dealt with
+//!   (primary items not covered, secondary items neither purified nor taken), and `pos` is
+//!   the inverse permutation. An item leaves by a swap with `item[active-1]`. While an option
+//!   is being tried, its items sit at positions `active..oactive`, so a secondary item
+//!   purified at an earlier level is recognised by `pos >= oactive`.
+//! * **`prim`**, the primary list: the active primary items alone, kept the same way
+//!   (`prim[0..pactive]`, inverse `ppos`), so that choosing the branching item and saving
+//!   sizes never walk past the secondary items (word squares have 256 of them and 8
+//!   primary ones).
+//! * **`nd`**, the nodes: the options one after the other, one 8-byte node `{itm, loc}` per
+//!   item, with a spacer node after each option. `itm` is the item's block index and never
+//!   changes; `loc` is where the node now sits in that block (`set[loc] = node` always). A
+//!   spacer's `itm` is [`SPACER`] plus the length of the option before it, so walking an
+//!   option cyclically from any of its nodes steps from the spacer back to its first node;
+//!   the spacer's `loc` is that option's [`OptionId`]. The colours are apart, in `clr`, read
+//!   only when a secondary item is purified.
+//!
+//! Undoing is restoring sizes. Before a branching item's options are tried, the sizes of
+//! the active primary items go on a save stack (`savestack`, with the active counts in
+//! `levels`); a secondary item's size goes on a `trail` the first time it changes in an
+//! *epoch* (one per option tried at a branching node), which its `stamp` tells. Trying the
+//! next option restores the saved sizes and pops the trail back to the level's mark. A
+//! forced move saves nothing, since there is no next option to try. Knuth's SSXCC saves the
+//! size of every active item instead; the trail touches only the secondary items that
+//! changed, few on the coloured problems.
+//!
+//! # The rules (SSXCC's)
+//!
+//! At each node: if an item is known to have one option left (the force stack), take that
+//! option (a *forced move*); otherwise scan the active primary items for the fewest options,
+//! leftmost on ties, and push every item with one option on the force stack (then take one).
+//! No primary item left: a solution. The chosen item leaves the active list and its options
+//! leave the sets of the other items (`hide`). Trying an option: its other items leave the
+//! active list; each primary one hides its remaining options, each secondary one not yet
+//! purified hides the options that give it another colour (all others, if the option gives
+//! it none). While hiding, an active primary item left with no option abandons the option at
+//! once (a *wipe-out*, no node), and one left with a single option goes on the force stack.
+//!
+//! A node is counted at each entry to a level: branching nodes, forced moves and solutions
+//! alike, as SSXCC counts `nodes`; an option abandoned by a wipe-out is no node. On Knuth's
+//! instances the count equals SSXCC's (see the tests).
+//!
+//! The order of the forced moves matters for the node count (a wipe-out may be found one
+//! forced move sooner or later), so this engine keeps SSXCC's orders exactly: the same swaps
+//! in every set and in the active list, hence the same order of options in each set and of
+//! the items pushed on the force stack; items with one option found by the scan of the
+//! primary list are pushed in the order of their positions in the active list, as SSXCC's
+//! scan of that list pushes them. Its updates (removals from sets and swaps out of the
+//! active list) equal SSXCC's too; its mems are counted per event at SSXCC's rates, roughly.
+//!
+//! Multiplicities (`u:v` primary items) are not handled: [`Cells::new`] refuses them. Costs
+//! are ignored (every exact cover is a solution, whatever it costs).
+
+use std::ops::ControlFlow;
+
+use super::problem::{OptionId, Problem};
+use super::budget::{Budget, End, Outcome};
+use super::stats::Stats;
+
+/// A spacer's `itm` is this plus the length of the option before it.
+pub const SPACER: u32 = 1 << 31;
+
+/// The words of bookkeeping before each item's block in `set` (`stamp`, `ppos`, `pos`,
+/// `size`).
+const EXTRA: u32 = 4;
+
+/// One node: an item of an option, or a spacer.
+#[derive(Copy, Clone, Debug, Default)]
+#[repr(C)]
+struct Node {
+    /// The item's block in `set`; for a spacer, [`SPACER`] + the option's length.
+    itm: u32,
+    /// Where the node sits in its item's block; for a spacer, the option's id.
+    loc: u32,
+}
+
+/// What a branching level saved: the active counts after its item left, where its primary
+/// sizes begin on the save stack, and the trail's length then.
+#[derive(Copy, Clone, Debug, Default)]
+struct Saved {
+    active: u32,
+    pactive: u32,
+    save: u32,
+    trail: u32,
+}
+
+/// Why a problem cannot be searched by [`Cells`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CellsError {
+    /// Some primary item has a multiplicity other than `1:1`.
+    #[error("the sparse-set engine does not handle multiplicities (u:v items)")]
+    Multiplicities,
+    /// The problem is too large for 31-bit indices.
+    #[error("problem too large for the sparse-set engine")]
+    TooLarge,
+}
+
+/// Counters of the search's events, turned into Knuth's statistics at the end.
+#[derive(Copy, Clone, Debug, Default)]
+struct Counters {
+    /// Entries removed from a set (an update; nine mems: the node, `pos`, `size`, the last
+    /// entry, and the five writes).
+    removals: u64,
+    /// Items swapped out of the active list (an update; five mems).
+    swaps: u64,
+    /// Options looked at in a hidden item's set (one mem; two when a colour is compared).
+    scanned: u64,
+    /// Items looked at when choosing the branching item (two mems).
+    scans: u64,
+    /// Sizes saved (three mems each) and restored (two mems each).
+    saves: u64,
+    restores: u64,
+}
+
+impl Counters {
+    fn mems(&self) -> u64 {
+        9 * self.removals
+            + 5 * self.swaps
+            + self.scanned
+            + 2 * self.scans
+            + 3 * self.saves
+            + 2 * self.restores
+    }
+    fn updates(&self) -> u64 {
+        self.removals + self.swaps
+    }
+}
+
+/// The sparse-set search for one [`Problem`]. Reusable: each search starts from the state
+/// the constructor built.
+pub struct Cells<'p> {
+    problem: &'p Problem,
+    /// The item blocks as built (see the module documentation); copied into `set` per run.
+    set0: Vec<u32>,
+    /// The nodes as built; copied into `nd` per run.
+    nd0: Vec<Node>,
+    /// The active list as built.
+    item0: Vec<u32>,
+    /// The primary list as built.
+    prim0: Vec<u32>,
+    set: Vec<u32>,
+    nd: Vec<Node>,
+    item: Vec<u32>,
+    /// The active primary items, in an order of their own (`ppos` is the inverse).
+    prim: Vec<u32>,
+    /// The colour of each node (0: none), for secondary items.
+    clr: Vec<u32>,
+    /// Blocks at or past this index belong to secondary items.
+    second: u32,
+    /// Whether some option gives some item a colour.
+    coloured: bool,
+    /// Some primary item has no option at all: there is nothing to search.
+    hopeless: bool,
+    /// Items known to have one option left (possibly stale: check they are still active).
+    force: Vec<u32>,
+    /// `choice[l]`: the node chosen at level `l`.
+    choice: Vec<u32>,
+    /// `levels[l]`: what branching level `l` saved before trying its options.
+    levels: Vec<Saved>,
+    /// (item, size) pairs of the active primary items, saved by each branching level.
+    savestack: Vec<(u32, u32)>,
+    /// (item, size) pairs of secondary items, saved when first changed in an epoch.
+    trail: Vec<(u32, u32)>,
+    /// Scratch for reporting a solution.
+    solution: Vec<OptionId>,
+    stats: Stats,
+}
+
+/// Reads `$v[$i]` without a bounds check. Every index the search forms is a block index,
+/// a node index or a position below the length fixed at construction (the invariants
+/// `set[nd[y].loc] = y`, `item[pos(x)] = x`); `debug_assert!` checks each access.
+macro_rules! at {
+    ($v:expr, $i:expr) => {{
+        let i = $i as usize;
+        debug_assert!(i < $v.len());
+        // SAFETY: see the macro's comment: the index is below the array's fixed length.
+        unsafe { *$v.get_unchecked(i) }
+    }};
+}
+
+/// Writes `$v[$i] = $x` without a bounds check (as [`at`]).
+macro_rules! put {
+    ($v:expr, $i:expr, $x:expr) => {{
+        let i = $i as usize;
+        let x = $x;
+        debug_assert!(i < $v.len());
+        // SAFETY: as for `at!`.
+        unsafe { *$v.get_unchecked_mut(i) = x }
+    }};
+}
+
+impl<'p> Cells<'p> {
+    /// The engine for `problem`: primary items must be covered exactly once, secondary items
+    /// at most once or all with one colour. Refuses multiplicities; ignores costs.
+    pub fn new(problem: &'p Problem) -> Result<Cells<'p>, CellsError> {
+        if problem.has_multiplicities() {
+            return Err(CellsError::Multiplicities);
+        }
+        let n = problem.item_count();
+        let total = problem.entry_count() as u64 + problem.option_count() as u64 + 1;
+        if total + (EXTRA as u64 + 1) * n as u64 >= u64::from(SPACER) {
+            return Err(CellsError::TooLarge);
+        }
+        // How many options contain each item.
+        let mut len = vec![0u32; n];
+        for o in problem.options() {
+            for e in problem.option_entries(o) {
+                len[e.item.0 as usize] += 1;
+            }
+        }
+        // Blocks: primary items first, then secondary, each in declaration order.
+        let mut block = vec![0u32; n];
+        let mut item0 = Vec::with_capacity(n);
+        let mut next = EXTRA;
+        let mut second = 0;
+        for pass in [true, false] {
+            if !pass {
+                second = next;
+            }
+            for i in problem.items() {
+                if problem.is_primary(i) == pass {
+                    block[i.0 as usize] = next;
+                    item0.push(next);
+                    next += len[i.0 as usize] + EXTRA;
+                }
+            }
+        }
+        let mut set0 = vec![0u32; next as usize];
+        for (k, &x) in item0.iter().enumerate() {
+            set0[x as usize - 2] = k as u32;
+            if x < second {
+                set0[x as usize - 3] = k as u32;
+            }
+        }
+        let prim0: Vec<u32> = item0.iter().copied().filter(|&x| x < second).collect();
+        let mut hopeless = false;
+        for i in problem.items() {
+            if problem.is_primary(i) && len[i.0 as usize] == 0 {
+                hopeless = true;
+            }
+        }
+        // Nodes: a spacer, then each option followed by a spacer.
+        let mut nd0 = Vec::with_capacity(total as usize);
+        let mut clr = Vec::with_capacity(total as usize);
+        nd0.push(Node {
+            itm: SPACER,
+            loc: u32::MAX,
+        });
+        clr.push(0);
+        let mut coloured = false;
+        for o in problem.options() {
+            let entries = problem.option_entries(o);
+            for e in entries {
+                let x = block[e.item.0 as usize];
+                let size = &mut set0[x as usize - 1];
+                let loc = x + *size;
+                *size += 1;
+                let y = nd0.len() as u32;
+                set0[loc as usize] = y;
+                nd0.push(Node { itm: x, loc });
+                clr.push(e.colour.0);
+                coloured |= !e.colour.is_none();
+            }
+            nd0.push(Node {
+                itm: SPACER + entries.len() as u32,
+                loc: o.0,
+            });
+            clr.push(0);
+        }
+        let levels = problem.primary_count() + 2;
+        Ok(Cells {
+            problem,
+            set: set0.clone(),
+            nd: nd0.clone(),
+            item: item0.clone(),
+            prim: prim0.clone(),
+            prim0,
+            set0,
+            nd0,
+            item0,
+            clr,
+            second,
+            coloured,
+            hopeless,
+            force: Vec::with_capacity(n),
+            choice: vec![0; levels],
+            levels: vec![Saved::default(); levels],
+            savestack: Vec::new(),
+            trail: Vec::new(),
+            solution: Vec::with_capacity(levels),
+            stats: Stats::default(),
+        })
+    }
+
+    /// The problem searched.
+    pub fn problem(&self) -> &'p Problem {
+        self.problem
+    }
+
+    /// The statistics of all searches so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Counts all solutions (within the budget).
+    pub fn count(&mut self, budget: &Budget) -> Outcome {
+        let outcome = if self.coloured {
+            self.search::<true, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
+        } else {
+            self.search::<false, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
+        };
+        self.stats += outcome.stats;
+        outcome
+    }
+
+    /// Runs the search, giving each solution to `sink` as the problem's option ids in the
+    /// order chosen (forced moves included), until the tree is exhausted, `sink` breaks or the
+    /// budget runs out.
+    pub fn run<F: FnMut(&[OptionId]) -> ControlFlow<()>>(
+        &mut self,
+        budget: &Budget,
+        mut sink: F,
+    ) -> Outcome {
+        let outcome = if self.coloured {
+            self.search::<true, true, _>(budget, &mut sink)
+        } else {
+            self.search::<false, true, _>(budget, &mut sink)
+        };
+        self.stats += outcome.stats;
+        outcome
+    }
+
+    /// The first solution, if any.
+    pub fn first(&mut self) -> Option<Vec<OptionId>> {
+        let mut found = None;
+        self.run(&Budget::solutions(1), |s: &[OptionId]| {
+            found = Some(s.to_vec());
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// The option whose node is `y`: the id kept in the spacer after it.
+    fn option_of(&self, mut y: u32) -> OptionId {
+        while self.nd[y as usize].itm < SPACER {
+            y += 1;
+        }
+        OptionId(self.nd[y as usize].loc)
+    }
+
+    /// Removes the options in `c`'s set, except those that give `c` the colour `colour`
+    /// (none except if `colour` is 0), from the sets of their other items that are still
+    /// active before the option being tried (`pos < oactive`). With `CHECK`, an active
+    /// primary item (`pos < active`) left with one option goes on the force stack, and one
+    /// left with none returns false at once (the state is then half-updated: the caller
+    /// restores sizes). A secondary item whose size changes for the first time under `epoch`
+    /// has its old size put on the trail.
+    #[inline(always)]
+    fn hide<const CHECK: bool, const COLOURS: bool>(
+        &mut self,
+        c: u32,
+        colour: u32,
+        oactive: u32,
+        active: u32,
+        epoch: u32,
+        k: &mut Counters,
+    ) -> bool {
+        let second = self.second;
+        let set = self.set.as_mut_ptr();
+        let nd = self.nd.as_mut_ptr();
+        let end = c + at!(self.set, c - 1);
+        k.scanned += u64::from(end - c);
+        let mut rr = c;
+        while rr < end {
+            let tt = at!(self.set, rr);
+            rr += 1;
+            if COLOURS && colour != 0 && at!(self.clr, tt) == colour {
+                continue;
+            }
+            // Remove option `tt` from the other sets it is in.
+            let mut nn = tt + 1;
+            while nn != tt {
+                debug_assert!((nn as usize) < self.nd.len());
+                // SAFETY: `nn` walks the nodes of option `tt`, all below `nd.len()`; every
+                // block index `uu` has its four header words before it and its entries
+                // `uu..uu+len` inside `set`; `nnp` is a node index taken from `set`.
+                unsafe {
+                    let Node { itm: uu, loc: vv } = *nd.add(nn as usize);
+                    if uu >= SPACER {
+                        nn -= uu - SPACER;
+                        continue;
+                    }
+                    let h = set.add(uu as usize);
+                    debug_assert!(uu >= EXTRA && (uu as usize) < self.set.len());
+                    let p = *h.sub(2);
+                    if p < oactive {
+                        let sz = *h.sub(1);
+                        let ss = sz - 1;
+                        if uu < second {
+                            if CHECK && ss <= 1 && p < active {
+                                if ss == 0 {
+                                    return false;
+                                }
+                                self.force.push(uu);
+                            }
+                        } else if *h.sub(4) != epoch {
+                            *h.sub(4) = epoch;
+                            self.trail.push((uu, sz));
+                        }
+                        let nnp = *h.add(ss as usize);
+                        *h.sub(1) = ss;
+                        *h.add(ss as usize) = nn;
+                        *set.add(vv as usize) = nnp;
+                        (*nd.add(nn as usize)).loc = uu + ss;
+                        (*nd.add(nnp as usize)).loc = vv;
+                        k.removals += 1;
+                    }
+                }
+                nn += 1;
+            }
+        }
+        true
+    }
+
+    /// Swaps item `x` out of the active list, to position `p` (the new `active` count or
+    /// below it); `p` must be at least `x`'s position. A primary item leaves the primary
+    /// list as well (`pactive` decreases).
+    #[inline(always)]
+    fn swap_out(&mut self, x: u32, p: u32, pactive: &mut u32, k: &mut Counters) {
+        let pp = at!(self.set, x - 2);
+        let cc = at!(self.item, p);
+        put!(self.item, p, x);
+        put!(self.item, pp, cc);
+        put!(self.set, cc - 2, pp);
+        put!(self.set, x - 2, p);
+        if x < self.second {
+            *pactive -= 1;
+            let q = *pactive;
+            let qq = at!(self.set, x - 3);
+            let dd = at!(self.prim, q);
+            put!(self.prim, q, x);
+            put!(self.prim, qq, dd);
+            put!(self.set, dd - 3, qq);
+            put!(self.set, x - 3, q);
+        }
+        k.swaps += 1;
+    }
+
+    /// Takes the option at node `node` of the branching item's block: its other items leave
+    /// the active list (`active` decreases), and each hides the options it excludes. False
+    /// when that wipes out an active primary item (the state is then half-updated).
+    #[inline(always)]
+    fn commit<const COLOURS: bool>(
+        &mut self,
+        node: u32,
+        active: &mut u32,
+        pactive: &mut u32,
+        epoch: u32,
+        k: &mut Counters,
+    ) -> bool {
+        let second = self.second;
+        let oactive = *active;
+        let mut p = oactive;
+        let mut q = node + 1;
+        while q != node {
+            let c = at!(self.nd, q).itm;
+            if c >= SPACER {
+                q -= c - SPACER;
+                continue;
+            }
+            if at!(self.set, c - 2) < p {
+                p -= 1;
+                self.swap_out(c, p, pactive, k);
+            }
+            q += 1;
+        }
+        *active = p;
+        let mut q = node + 1;
+        while q != node {
+            let cc = at!(self.nd, q).itm;
+            if cc >= SPACER {
+                q -= cc - SPACER;
+                continue;
+            }
+            if cc < second {
+                if !self.hide::<true, COLOURS>(cc, 0, oactive, p, epoch, k) {
+                    return false;
+                }
+            } else if at!(self.set, cc - 2) < oactive {
+                // Not purified at a lower level.
+                let colour = if COLOURS { at!(self.clr, q) } else { 0 };
+                if !self.hide::<true, COLOURS>(cc, colour, oactive, p, epoch, k) {
+                    return false;
+                }
+            }
+            q += 1;
+        }
+        true
+    }
+
+    /// A new epoch for the trail: stamps from before it no longer count.
+    #[inline(always)]
+    fn next_epoch(&mut self, epoch: &mut u32) {
+        if *epoch == u32::MAX {
+            // Forget every stamp (an item saved twice is harmless; a stale stamp is not).
+            for &x in &self.item0 {
+                self.set[x as usize - 4] = 0;
+            }
+            *epoch = 0;
+        }
+        *epoch += 1;
+    }
+
+    /// Restores the state saved at branching level `level`: the active counts, the sizes of
+    /// its active primary items, and (from the trail, newest first) those of the secondary
+    /// items changed since.
+    #[inline(always)]
+    fn restore(&mut self, level: usize, active: &mut u32, pactive: &mut u32, k: &mut Counters) {
+        let lv = self.levels[level];
+        *active = lv.active;
+        *pactive = lv.pactive;
+        for i in lv.save..lv.save + lv.pactive {
+            let (x, s) = at!(self.savestack, i);
+            put!(self.set, x - 1, s);
+        }
+        let mark = lv.trail as usize;
+        k.restores += u64::from(lv.pactive) + (self.trail.len() - mark) as u64;
+        while self.trail.len() > mark {
+            let (x, s) = self.trail.pop().expect("above the mark");
+            put!(self.set, x - 1, s);
+        }
+    }
+
+    /// SSXCC's search, with its labels as structured control flow: `forward` enters a level
+    /// (a node), `advance` tries the option at `cur`, `abort` moves on to the next option of
+    /// the level or backs up.
+    fn search<const COLOURS: bool, const REPORT: bool, F>(
+        &mut self,
+        budget: &Budget,
+        sink: &mut F,
+    ) -> Outcome
+    where
+        F: FnMut(&[OptionId]) -> ControlFlow<()>,
+    {
+        self.set.copy_from_slice(&self.set0);
+        self.nd.copy_from_slice(&self.nd0);
+        self.item.copy_from_slice(&self.item0);
+        self.prim.copy_from_slice(&self.prim0);
+        self.force.clear();
+        self.trail.clear();
+        let mut k = Counters::default();
+        let mut nodes = 0u64;
+        let mut solutions = 0u64;
+        let mut max_level = 0u32;
+        let max_solutions = budget.solutions.unwrap_or(u64::MAX);
+        let max_nodes = budget.nodes.unwrap_or(u64::MAX);
+        let max_mems = budget.mems.unwrap_or(u64::MAX);
+        let mut end = End::Exhausted;
+        if !self.hopeless && max_solutions == 0 {
+            end = End::SolutionLimit;
+        }
+        if !self.hopeless && max_solutions > 0 {
+            let mut active = self.item.len() as u32;
+            let mut pactive = self.prim.len() as u32;
+            let mut epoch = 1u32;
+            let mut level = 0usize;
+            let mut saveptr = 0u32;
+            // The branching item and the position in its block of the option being tried.
+            let mut best: u32;
+            let mut cur: u32 = 0;
+            'forward: loop {
+                if nodes >= max_nodes {
+                    end = End::NodeLimit;
+                    break;
+                }
+                if max_mems != u64::MAX && k.mems() >= max_mems {
+                    end = End::MemLimit;
+                    break;
+                }
+                if nodes & 0x3ff == 0
+                    && let Some(e) = budget.out_of_time()
+                {
+                    end = e;
+                    break;
+                }
+                nodes += 1;
+                // A forced move left over from the level above?
+                let mut forced = false;
+                best = 0;
+                while let Some(x) = self.force.pop() {
+                    if at!(self.set, x - 2) < active {
+                        best = x;
+                        forced = true;
+                        break;
+                    }
+                }
+                let mut advance = true;
+                if !forced {
+                    // The active primary item with the fewest options, leftmost on ties.
+                    let mut t = u32::MAX;
+                    k.scans += u64::from(pactive);
+                    for p in 0..pactive {
+                        let x = at!(self.prim, p);
+                        let s = at!(self.set, x - 1);
+                        if s <= 1 {
+                            debug_assert!(s == 1, "a wiped-out item escaped the check");
+                            self.force.push(x);
+                        } else if s < t || (s == t && x < best) {
+                            best = x;
+                            t = s;
+                        }
+                    }
+                    if !self.force.is_empty() {
+                        // The items with one option are taken from the right end of the
+                        // active list leftwards, as a scan of that list pushes them.
+                        if self.force.len() > 1 {
+                            let set = &self.set;
+                            self.force.sort_unstable_by_key(|&x| set[x as usize - 2]);
+                        }
+                        best = self.force.pop().expect("not empty");
+                        forced = true;
+                    } else if t == u32::MAX {
+                        // No primary item left: a solution.
+                        solutions += 1;
+                        max_level = max_level.max(level as u32);
+                        if REPORT {
+                            self.solution.clear();
+                            for l in 0..level {
+                                let o = self.option_of(self.choice[l]);
+                                self.solution.push(o);
+                            }
+                            if sink(&self.solution).is_break() {
+                                end = End::Stopped;
+                                break 'forward;
+                            }
+                        }
+                        if solutions >= max_solutions {
+                            end = End::SolutionLimit;
+                            break 'forward;
+                        }
+                        advance = false;
+                    }
+                }
+                if advance {
+                    // Take `best` out of the active list and hide its options.
+                    active -= 1;
+                    self.swap_out(best, active, &mut pactive, &mut k);
+                    self.hide::<false, COLOURS>(best, 0, active, active, epoch, &mut k);
+                    if !forced {
+                        // Save the sizes of the active primary items; those of secondary
+                        // items go on the trail when they change, under a new epoch.
+                        let need = (saveptr + pactive) as usize;
+                        if self.savestack.len() < need {
+                            let grown = need.max(2 * self.savestack.len());
+                            self.savestack.resize(grown, (0, 0));
+                        }
+                        for p in 0..pactive {
+                            let x = at!(self.prim, p);
+                            put!(self.savestack, saveptr + p, (x, at!(self.set, x - 1)));
+                        }
+                        k.saves += u64::from(pactive);
+                        self.levels[level] = Saved {
+                            active,
+                            pactive,
+                            save: saveptr,
+                            trail: self.trail.len() as u32,
+                        };
+                        saveptr += pactive;
+                        self.next_epoch(&mut epoch);
+                    }
+                    cur = best;
+                }
+                loop {
+                    if advance {
+                        let node = at!(self.set, cur);
+                        self.choice[level] = node;
+                        if self.commit::<COLOURS>(node, &mut active, &mut pactive, epoch, &mut k) {
+                            level += 1;
+                            max_level = max_level.max(level as u32);
+                            continue 'forward;
+                        }
+                        self.force.clear();
+                    } else {
+                        // backup
+                        if level == 0 {
+                            break 'forward;
+                        }
+                        level -= 1;
+                        let Node { itm, loc } = at!(self.nd, self.choice[level]);
+                        best = itm;
+                        cur = loc;
+                    }
+                    // abort: the next option of this level, if any (never at a forced
+                    // move, whose item had a single option).
+                    if cur + 1 < best + at!(self.set, best - 1) {
+                        self.restore(level, &mut active, &mut pactive, &mut k);
+                        saveptr = self.levels[level].save + pactive;
+                        self.next_epoch(&mut epoch);
+                        cur += 1;
+                        advance = true;
+                    } else {
+                        advance = false;
+                    }
+                }
+            }
+        }
+        Outcome {
+            end,
+            stats: Stats {
+                solutions,
+                nodes,
+                updates: k.updates(),
+                mems: k.mems(),
+                cleansings: 0,
+                max_level,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Colour, Entry, ItemId, ProblemBuilder, Solver};
+    use crate::io::dlx_format;
+    use crate::models::Model;
+    use crate::models::edge_matching::EdgeMatching;
+    use crate::models::langford::Langford;
+    use crate::models::polyomino::{Board, Tiling};
+    use crate::models::queens::Queens;
+    use crate::models::sudoku::{Puzzle, Sudoku};
+    use crate::random::SplitMix64;
+
+    /// Counts `problem` with the sparse-set engine: (solutions, nodes, updates).
+    fn cells(problem: &Problem) -> (u64, u64, u64) {
+        let outcome = Cells::new(problem).unwrap().count(&Budget::unlimited());
+        assert_eq!(outcome.end, End::Exhausted);
+        let s = outcome.stats;
+        (s.solutions(), s.nodes(), s.updates())
+    }
+
+    /// SSXCC's node counts and updates: Knuth's figures from `../shared/reference/
+    /// knuth-node-counts.csv` (13-queens, the sudoku) and, for the smaller instances, the
+    /// output of his `ssxcc` (built from ssxcc.w with gcc -O3) run on the DLX text that
+    /// `xcover model ...` writes for the same model, as noted on each line.
+    #[test]
+    fn node_counts_equal_ssxccs() {
+        // (what, problem, solutions, SSXCC's nodes, SSXCC's updates)
+        let queens = |n| Queens::new(n).unwrap().problem().clone();
+        let langford = |n| Langford::new(n).unwrap().problem().clone();
+        let pentominoes = |r, c| {
+            Tiling::pentominoes(Board::rectangle(r, c).unwrap())
+                .unwrap()
+                .problem()
+                .clone()
+        };
+        let sudoku = |s: &str| {
+            Sudoku::new(Puzzle::parse(s).unwrap())
+                .unwrap()
+                .problem()
+                .clone()
+        };
+        let edges = |r, c, k, seed| {
+            EdgeMatching::random(r, c, k, seed, true)
+                .unwrap()
+                .problem()
+                .clone()
+        };
+        let cases: Vec<(&str, Problem, u64, u64, u64)> = vec![
+            // xcover model queens 8 | ssxcc
+            ("queens 8", queens(8), 92, 857, 15_736),
+            // the CSV: 13-queens, organ-pipe order (SSXCC's updates from ssxcc)
+            ("queens 13", queens(13), 73_712, 859_365, 16_337_485),
+            // xcover model langford 8 | ssxcc
+            ("langford 8", langford(8), 300, 2_267, 34_765),
+            // xcover model langford 10 | ssxcc
+            ("langford 10", langford(10), 0, 38_422, 832_687),
+            // xcover model pentominoes 3x20 | ssxcc
+            ("pentominoes 3x20", pentominoes(3, 20), 8, 9_328, 8_765_520),
+            // the CSV: the hard sudoku (updates from ssxcc)
+            (
+                "sudoku",
+                sudoku(
+                    "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+                ),
+                1,
+                82,
+                1_284,
+            ),
+            // xcover model edge-matching 5x5 --colours 5 --seed 1 | ssxcc
+            ("edge matching 5x5", edges(5, 5, 5, 1), 16, 812, 118_856),
+            // xcover model edge-matching 6x6 --colours 7 --seed 1 | ssxcc
+            ("edge matching 6x6", edges(6, 6, 7, 1), 4, 955, 291_291),
+            // xcover model macmahon 2x3 --colours 2 --border none | ssxcc
+            (
+                "macmahon 2x3",
+                EdgeMatching::macmahon(2, 2, 3, None)
+                    .unwrap()
+                    .problem()
+                    .clone(),
+                416,
+                1_023,
+                12_067,
+            ),
+        ];
+        for (what, problem, solutions, nodes, updates) in cases {
+            assert_eq!(
+                cells(&problem),
+                (solutions, nodes, updates),
+                "{what}: (solutions, nodes, updates) against SSXCC's"
+            );
+        }
+    }
+
+    /// The larger instances of the CSV (a second or more each in a release build):
+    /// `cargo test --release --lib cells -- --ignored`.
+    #[test]
+    #[ignore]
+    fn node_counts_equal_ssxccs_on_the_larger_instances() {
+        let l12 = Langford::new(12).unwrap();
+        assert_eq!(cells(l12.problem()).1, 2_217_430);
+        let p = Tiling::pentominoes(Board::rectangle(6, 10).unwrap()).unwrap();
+        assert_eq!(cells(p.problem()).1, 1_210_926);
+        let words = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/reference/words-240x4.txt");
+        if let Ok(text) = std::fs::read_to_string(words) {
+            let words = crate::models::word_squares::parse_words(&text).unwrap();
+            let ws = crate::models::word_squares::WordSquares::new(&words).unwrap();
+            assert_eq!(cells(ws.problem()), (33_890, 960_135, 181_466_021));
+        }
+    }
+
+    /// A random XCC problem: up to 8 primary items, up to 4 secondary ones, up to 3 colours,
+    /// up to 21 options of 1 to 4 items.
+    fn random_problem(rng: &mut SplitMix64) -> Problem {
+        let np = 1 + rng.below(8) as usize;
+        let ns = rng.below(5) as usize;
+        let nc = 1 + rng.below(3) as u32;
+        let mut b = ProblemBuilder::new();
+        // Primary and secondary items declared interleaved, to exercise the layout.
+        let mut items = Vec::new();
+        let (mut p, mut s) = (0, 0);
+        while p < np || s < ns {
+            if s == ns || (p < np && rng.below(2) == 0) {
+                items.push((b.primary(&format!("p{p}")).unwrap(), true));
+                p += 1;
+            } else {
+                items.push((b.secondary(&format!("s{s}")).unwrap(), false));
+                s += 1;
+            }
+        }
+        let colours: Vec<Colour> = (0..nc)
+            .map(|c| b.colour(&format!("c{c}")).unwrap())
+            .collect();
+        for _ in 0..rng.below(22) {
+            let mut entries: Vec<Entry> = Vec::new();
+            for _ in 0..1 + rng.below(4) {
+                let (item, primary) = items[rng.below(items.len() as u64) as usize];
+                if entries.iter().any(|e| e.item == item) {
+                    continue;
+                }
+                let c = rng.below(u64::from(nc) + 1) as usize;
+                entries.push(if primary || c == 0 {
+                    Entry::plain(item)
+                } else {
+                    Entry::coloured(item, colours[c - 1])
+                });
+            }
+            // Options without a primary item are refused by the builder: skip them.
+            let _ = b.add_option(entries, 0);
+        }
+        b.build().unwrap()
+    }
+
+    /// Whether `solution` covers every primary item exactly once and gives every secondary
+    /// item at most one colour (or takes it, uncoloured, at most once).
+    fn is_cover(problem: &Problem, solution: &[OptionId]) -> bool {
+        let mut primary = vec![0u32; problem.item_count()];
+        let mut colour: Vec<Option<Colour>> = vec![None; problem.item_count()];
+        for &o in solution {
+            for e in problem.option_entries(o) {
+                let i = e.item.0 as usize;
+                if problem.is_primary(e.item) {
+                    primary[i] += 1;
+                } else {
+                    match colour[i] {
+                        None => colour[i] = Some(e.colour),
+                        Some(c) if c == e.colour && !c.is_none() => {}
+                        Some(_) => return false,
+                    }
+                }
+            }
+        }
+        problem
+            .items()
+            .filter(|&i| problem.is_primary(i))
+            .all(|i: ItemId| primary[i.0 as usize] == 1)
+    }
+
+    /// On many random small problems, colours included: the same solutions as the
+    /// dancing-links solver (as sets of options), each an exact cover, and a second search
+    /// of the same engine finds the same.
+    #[test]
+    fn random_problems_agree_with_the_links_solver() {
+        let mut rng = SplitMix64::new(0x5eed_ce11);
+        for round in 0..5000 {
+            let problem = random_problem(&mut rng);
+            let mut want: Vec<Vec<OptionId>> = Vec::new();
+            Solver::new(&problem).run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+                let mut s = s.to_vec();
+                s.sort();
+                want.push(s);
+                ControlFlow::Continue(())
+            });
+            want.sort();
+            let mut engine = Cells::new(&problem).unwrap();
+            for _ in 0..2 {
+                let mut got: Vec<Vec<OptionId>> = Vec::new();
+                let outcome = engine.run(&Budget::unlimited(), |s: &[OptionId]| {
+                    assert!(is_cover(&problem, s), "round {round}: not a cover: {s:?}");
+                    let mut s = s.to_vec();
+                    s.sort();
+                    got.push(s);
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(outcome.end, End::Exhausted);
+                assert_eq!(outcome.stats.solutions(), got.len() as u64);
+                got.sort();
+                assert_eq!(got, want, "round {round}");
+                let counted = engine.count(&Budget::unlimited());
+                assert_eq!(counted.stats.solutions(), want.len() as u64);
+                assert_eq!(counted.stats.nodes(), outcome.stats.nodes());
+            }
+        }
+    }
+
+    /// Budgets: a solution limit, a node limit and a sink that stops, as the links solver
+    /// honours them.
+    #[test]
+    fn budgets_stop_the_search() {
+        let q = Queens::new(8).unwrap();
+        let mut engine = Cells::new(q.problem()).unwrap();
+        let o = engine.count(&Budget::solutions(5));
+        assert_eq!((o.end, o.stats.solutions()), (End::SolutionLimit, 5));
+        let o = engine.count(&Budget {
+            nodes: Some(100),
+            ..Budget::default()
+        });
+        assert_eq!((o.end, o.stats.nodes()), (End::NodeLimit, 100));
+        let mut seen = 0;
+        let o = engine.run(&Budget::unlimited(), |_: &[OptionId]| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!((o.end, o.stats.solutions(), seen), (End::Stopped, 3, 3));
+        assert_eq!(engine.first().map(|s| s.len()), Some(8));
+        let o = engine.count(&Budget::solutions(0));
+        assert_eq!((o.end, o.stats.nodes()), (End::SolutionLimit, 0));
+        // After all that, a full count is still right.
+        assert_eq!(engine.count(&Budget::unlimited()).stats.solutions(), 92);
+    }
+
+    /// Edge cases: no primary item (the empty cover), a primary item without options (no
+    /// search, as SSXCC), and multiplicities (refused).
+    #[test]
+    fn edge_cases() {
+        let mut b = ProblemBuilder::new();
+        b.secondary("s").unwrap();
+        assert_eq!(cells(&b.build().unwrap()), (1, 1, 0));
+        let f = dlx_format::parse(b"a b\na\n", "t").unwrap();
+        assert_eq!(cells(&f.problem), (0, 0, 0));
+        let f = dlx_format::parse(b"2:3|a b\na\na b\n", "t").unwrap();
+        assert!(matches!(
+            Cells::new(&f.problem),
+            Err(CellsError::Multiplicities)
+        ));
+    }
+}
