@@ -74,8 +74,8 @@
 
 use std::ops::ControlFlow;
 
-use super::problem::{OptionId, Problem};
 use super::budget::{Budget, End, Outcome};
+use super::problem::{OptionId, Problem};
 use super::stats::Stats;
 
 /// A spacer's `itm` is this plus the length of the option before it.

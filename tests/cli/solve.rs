@@ -955,3 +955,53 @@ fn the_default_count_takes_dlx2s_tree_where_dead_ends_are_rare() {
     assert!(stats(&p, &[]).1 < knuth);
     assert!(default * 2 < knuth, "{default} against {knuth}");
 }
+
+/// A count of a problem with colours on one thread runs the sparse-set search (SSXCC's tree:
+/// its node count is the `Cells` engine's), `--knuth` the dance on DLX2's tree; threads run
+/// the dance's split. The count is the same every way.
+#[test]
+fn a_coloured_count_on_one_thread_runs_the_sparse_set_search() {
+    use dancelinks::engine::{Budget, Cells};
+    let dir = tempfile::tempdir().unwrap();
+    let out = xcover()
+        .args(["model", "word-squares", "examples/data/words3.txt"])
+        .assert()
+        .success();
+    let text = out.get_output().stdout.clone();
+    let file = write(dir.path(), "words.dlx", &text);
+    let problem = dancelinks::io::dlx_format::parse(&text, "words.dlx")
+        .unwrap()
+        .problem;
+    assert!(problem.has_colours());
+    let cells = Cells::new(&problem)
+        .unwrap()
+        .count(&Budget::unlimited())
+        .stats;
+    let run = |extra: &[&str]| {
+        let out = xcover()
+            .args(["solve", "--count", "--stats"])
+            .args(extra)
+            .arg(&file)
+            .assert()
+            .success();
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        (
+            String::from_utf8_lossy(&out.get_output().stdout).into_owned(),
+            err.lines()
+                .find(|l| l.starts_with("Altogether"))
+                .unwrap()
+                .to_string(),
+        )
+    };
+    let (count, line) = run(&["-t", "1", "--memo", "off"]);
+    assert_eq!(count, format!("{}\n", cells.solutions()));
+    assert!(
+        line.ends_with(&format!(" {} nodes.", cells.nodes())),
+        "{line} against {} nodes",
+        cells.nodes()
+    );
+    let (knuth_count, knuth_line) = run(&["-t", "1", "--knuth"]);
+    assert_eq!(knuth_count, count);
+    assert_ne!(knuth_line, line);
+    assert_eq!(run(&["-t", "2", "--memo", "off"]).0, count);
+}
