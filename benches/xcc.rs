@@ -25,7 +25,8 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use dancelinks::engine::{Budget, DEFAULT_MEMO_BYTES, MemoMode, Plan, Problem, count_memoised};
+use dancelinks::engine::run::{self, Plan};
+use dancelinks::engine::{MemoMode, Problem};
 use dancelinks::models::Model;
 use dancelinks::models::dominoes::Dominoes;
 use dancelinks::models::edge_matching::EdgeMatching;
@@ -73,18 +74,12 @@ struct Run {
 
 fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode) -> Run {
     let plan = Plan {
-        threads: 1,
-        shard: None,
         knuth,
+        memo: mode,
+        ..Plan::default()
     };
     let t = Instant::now();
-    let c = count_memoised(
-        problem,
-        &plan,
-        &Budget::unlimited(),
-        mode,
-        DEFAULT_MEMO_BYTES,
-    );
+    let c = run::count(problem, &plan);
     let time = t.elapsed();
     Run {
         solutions: c.count,

@@ -21,9 +21,10 @@ use super::split::{
     PARTS_PER_THREAD, Part, Split, count_split, in_shard, run_split_ordered, shard_target,
 };
 
-/// How to run a search: on how many threads, and which shard of the split.
+/// How a search spreads: on how many threads, and which shard of the split (the part of
+/// [`run::Plan`](super::run::Plan) this file reads).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Spread {
     /// Worker threads; 0 means all cores.
     pub threads: usize,
     /// Only part `I` of `M` (1-based) of the deterministic split.
@@ -47,7 +48,7 @@ pub struct SplitInfo {
     pub threads: usize,
 }
 
-impl Plan {
+impl Spread {
     /// A solver over all options of `problem`, on the tree this plan asks for.
     fn solver<'p>(&self, problem: &'p Problem) -> Solver<'p> {
         let mut solver = Solver::new(problem);
@@ -56,7 +57,7 @@ impl Plan {
     }
 
     /// The number of worker threads (0 resolved to the number of cores).
-    pub fn thread_count(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         if self.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
@@ -65,12 +66,12 @@ impl Plan {
     }
 
     /// Whether the plain sequential search runs (one thread, no shard).
-    pub fn is_sequential(&self) -> bool {
+    pub(crate) fn is_sequential(&self) -> bool {
         self.shard.is_none() && self.thread_count() == 1
     }
 
     /// The split of `solver`'s search (its forced options stay) this plan uses.
-    pub fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
+    pub(crate) fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
         let threads = self.thread_count();
         let target = match self.shard {
             Some((_, m)) => shard_target(m),
@@ -98,8 +99,8 @@ impl Plan {
     }
 
     /// Counts the solutions of `problem` (all options, input order) within `budget`. On
-    /// threads or in a shard only the budget's deadline applies (see [`Plan::supports`]).
-    pub fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
+    /// threads or in a shard only the budget's deadline applies (see [`Spread::supports`]).
+    pub(crate) fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
         if problem.has_multiplicities() {
             return (MultiplicitySolver::new(problem).count(budget), None);
         }
@@ -117,7 +118,7 @@ impl Plan {
     /// Reports every solution of `problem` to `sink`, in the order of the sequential search,
     /// within `budget` (on threads or in a shard only its deadline applies). On threads at most
     /// [`WINDOW_PER_THREAD`] sub-problems per thread are held ahead of the output.
-    pub fn list<S>(
+    pub(crate) fn list<S>(
         &self,
         problem: &Problem,
         budget: &Budget,
@@ -157,7 +158,7 @@ impl Plan {
     /// solutions, nodes and mems would apply to each sub-problem, not to the whole, so only a
     /// deadline is supported there (the caller runs one thread without a shard instead, or
     /// refuses).
-    pub fn supports(&self, budget: &Budget) -> bool {
+    pub(crate) fn supports(&self, budget: &Budget) -> bool {
         self.is_sequential()
             || (budget.solutions.is_none() && budget.nodes.is_none() && budget.mems.is_none())
     }
@@ -166,7 +167,7 @@ impl Plan {
 /// Sub-problems per thread a listing may hold ahead of the output (finished or running).
 pub const WINDOW_PER_THREAD: usize = 32;
 
-impl Plan {
+impl Spread {
     /// Branch and bound over the problem's costs (DLX5's `|n`) with the generic bound
     /// ([`ShareBound`]), options tried best first ([`best_first`]).
     ///
@@ -178,7 +179,7 @@ impl Plan {
     ///   from the best solutions found so far. The shard's status is `optimal` when every part
     ///   was searched to the end: its solutions are then the best of its parts, and the best
     ///   over all shards is the optimum.
-    pub fn optimize(
+    pub(crate) fn optimize(
         &self,
         problem: &Problem,
         sense: Sense,
