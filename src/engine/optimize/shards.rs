@@ -28,7 +28,7 @@ use crate::engine::stats::Stats;
 
 /// The top of a branch-and-bound tree, cut into parts ([`split_bound`]).
 #[derive(Clone, Debug)]
-pub struct BoundSplit {
+pub(crate) struct BoundSplit {
     /// The sub-trees at the cut, in the order of the search: the options chosen on the way to
     /// each (forced ones included) and the options its ancestors excluded.
     pub parts: Vec<(Vec<OptionId>, Vec<OptionId>)>,
@@ -55,14 +55,14 @@ pub struct BoundSplit {
 /// Deeper cuts are tried one after the other while there are fewer parts. A floor prunes the
 /// top of the tree hard, and it may not widen: the deepening stops where no part is left (the
 /// top of the tree was the whole search: every shard has done it, and there is nothing left to
-/// split), at [`MAX_SPLIT_DEPTH`] below the forced options, or once a top of the tree takes
+/// split), at `MAX_SPLIT_DEPTH` below the forced options, or once a top of the tree takes
 /// more than `max_nodes` nodes; the split is then the one with the most parts of the depths
 /// tried (the shallowest of equals). So the work every shard repeats stays small.
 ///
 /// Deterministic given the problem, the option order, the bound, the floor, `target` and
 /// `max_nodes`, unless the deadline of `limits` passes or its stop is requested (then
 /// `complete` is false). Returns the split and the bound that made it.
-pub fn split_bound<B: Bound>(
+pub(crate) fn split_bound<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
     make_bound: &dyn Fn() -> B,
@@ -136,7 +136,7 @@ pub fn split_bound<B: Bound>(
 
 /// How one shard's parts were searched ([`optimize_parts`]).
 #[derive(Clone, Debug)]
-pub struct PartsOptimum {
+pub(crate) struct PartsOptimum {
     /// `Optimal`: every part of the shard was searched to the end and the best solution
     /// reaching the floor is kept; `Infeasible`: every part was searched and none reaches the
     /// floor (or there is no solution at all); `Feasible`/`Unknown`: cut short by the deadline.
@@ -161,7 +161,7 @@ pub struct PartsOptimum {
 /// far (`seeds` reaching the floor, the split's own solution, earlier parts'). `config.keep`
 /// must be `Keep::Best`.
 #[allow(clippy::too_many_arguments)]
-pub fn optimize_parts<'p, B: Bound + Send>(
+pub(crate) fn optimize_parts<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
     split: &BoundSplit,
