@@ -55,7 +55,7 @@
 //! - `strategy.rs`: [`optimize`] and its [`Strategy`] (seeds, aims, floors, workers);
 //! - `shards.rs`: the top of the tree cut into parts (`split_bound`) and the parts of a
 //!   shard optimised in turn (`optimize_parts`), the crate's own (weighted n-queens' shards
-//!   use them; a program splits through [`run::Plan`](crate::engine::run::Plan)'s shard).
+//!   use them; a program splits through the shard of `run::Plan`).
 //!
 //! Each file builds on the ones above it, never the reverse.
 

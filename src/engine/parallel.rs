@@ -22,7 +22,7 @@ use super::split::{
 };
 
 /// How a search spreads: on how many threads, and which shard of the split (the part of
-/// [`run::Plan`](super::run::Plan) this file reads).
+/// `run::Plan` this file reads).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Spread {
     /// Worker threads; 0 means all cores.
