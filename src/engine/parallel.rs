@@ -13,12 +13,11 @@ use super::budget::{Budget, Outcome};
 use super::dlx::Solver;
 use super::multiplicity::MultiplicitySolver;
 use super::optimize::{
-    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, Strategy, best_first, conclude,
-    optimize,
+    Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
 use super::problem::{OptionId, Problem};
 use super::split::{
-    PARTS_PER_THREAD, Part, Split, count_split, in_shard, run_split_ordered, shard_target,
+    PARTS_PER_THREAD, Split, count_split, in_shard, run_split_ordered, shard_target,
 };
 
 /// How a search spreads: on how many threads, and which shard of the split (the part of
@@ -176,7 +175,7 @@ impl Spread {
     ///   cases run the sequential search.
     /// - A shard: the plain search tree (best-first option order) is split as for counting
     ///   and each of the shard's parts is optimised in turn (on one thread), each part starting
-    ///   from the best solutions found so far. The shard's status is `optimal` when every part
+    ///   from the best solutions found so far (`optimize_split`). The shard's status is `optimal` when every part
     ///   was searched to the end: its solutions are then the best of its parts, and the best
     ///   over all shards is the optimum.
     pub(crate) fn optimize(
@@ -217,74 +216,17 @@ impl Spread {
             return (best, None);
         }
         let (split, mut info) = self.split(&mut solver);
-        // The parts of a shard are optimised one after the other, each seeded with the best so
-        // far.
+        // The parts of a shard are optimised one after the other, on one thread.
         info.threads = 1;
-        let mut stats = split.above(self.shard);
-        let mut kept: Vec<Scored> = Vec::new();
-        let mut complete = true;
-        // The best bound of a part cut short, in gains; `unbounded` when a part was cut short
-        // without one or never reached (then the shard has no proven bound).
-        let mut open: Option<i128> = None;
-        let mut unbounded = false;
-        for k in split.shard_parts(self.shard) {
-            match &split.parts[k] {
-                Part::Solution(options) => {
-                    // A solution the split reached above its cut: found by this shard's
-                    // search, as a count counts it.
-                    stats.solutions += 1;
-                    let mut options = options.clone();
-                    options.sort_unstable();
-                    let value = options.iter().map(|o| weights[o.0 as usize] as i128).sum();
-                    kept.push(Scored { value, options });
-                }
-                Part::Subproblem(prefix) => {
-                    for &o in prefix {
-                        solver
-                            .force(o)
-                            .expect("a split prefix is always consistent with its solver");
-                    }
-                    let seeds: Vec<Vec<OptionId>> =
-                        kept.iter().map(|s| s.options.clone()).collect();
-                    let plan = Strategy::new().seeds(&seeds);
-                    let part = optimize(&mut solver, &gains, &mut bound, &config, plan);
-                    solver.unforce_all();
-                    stats += part.stats;
-                    if matches!(part.status, Status::Feasible | Status::Unknown) {
-                        complete = false;
-                        match part.bound.map(|b| sense.value(b)) {
-                            Some(b) => open = Some(open.map_or(b, |o| o.max(b))),
-                            None => unbounded = true,
-                        }
-                    }
-                    kept.extend(part.solutions);
-                }
-            }
-            // Best first (by gain), duplicates (a seed found again) dropped, as many as kept.
-            kept.sort_by(|a, b| {
-                sense
-                    .value(b.value)
-                    .cmp(&sense.value(a.value))
-                    .then_with(|| a.options.cmp(&b.options))
-            });
-            kept.dedup();
-            kept.truncate(match keep {
-                Keep::Best => 1,
-                Keep::Top(k) => k,
-                Keep::AllOptimal { limit } => limit.max(1),
-            });
-            if config.budget.out_of_time().is_some() {
-                complete = false;
-                unbounded = true;
-                break;
-            }
-        }
-        let kept = kept
-            .into_iter()
-            .map(|s| (sense.value(s.value), s.options))
-            .collect();
-        let root = if unbounded { None } else { open };
-        let optimum = conclude(sense, kept, complete, root, stats);
+        let optimum = optimize_split(
+            &mut solver,
+            &weights,
+            &gains,
+            &mut bound,
+            &config,
+            &split,
+            self.shard,
+        );
         (optimum, Some(info))
     }
 }
