@@ -1,6 +1,6 @@
 //! Parallel and sharded solving, side by side in one run:
 //!
-//! - `solve --count` on 1 and 2 threads (`Plan::count`; one thread is the plain sequential
+//! - `solve --count` on 1 and 2 threads (`run::count` without a memo; one thread is the plain sequential
 //!   search), alternating, best of `XCOVER_BENCH_REPS` (default 3) wall times, and the ratio
 //!   (target: at least 1.8 on 14-queens organ-pipe and 6x10 pentominoes);
 //! - the shards of M = 50 on 14-queens, one thread each: the sum of the counts equals the whole,
@@ -11,16 +11,26 @@
 
 use std::time::{Duration, Instant};
 
-use dancelinks::engine::{Budget, Plan, Problem};
+use dancelinks::engine::Problem;
+use dancelinks::engine::run::{self, Plan};
 use dancelinks::io::dlx_format;
 
 #[path = "../tests/lib/instances.rs"]
 mod instances;
 
-fn timed(problem: &Problem, plan: Plan) -> (u64, u64, Duration) {
+/// The plain count (no memo) on `threads`, of shard `shard`.
+fn plan(threads: usize, shard: Option<(usize, usize)>) -> Plan {
+    Plan {
+        threads,
+        shard,
+        ..Plan::default()
+    }
+}
+
+fn timed(problem: &Problem, plan: &Plan) -> (u64, u64, Duration) {
     let t = Instant::now();
-    let (o, _) = plan.count(problem, &Budget::unlimited());
-    (o.stats.solutions(), o.stats.nodes(), t.elapsed())
+    let c = run::count(problem, plan);
+    (c.stats.solutions(), c.stats.nodes(), t.elapsed())
 }
 
 fn main() {
@@ -49,21 +59,13 @@ fn main() {
     );
     for (name, text) in &cases {
         let problem = dlx_format::parse(text.as_bytes(), "bench").unwrap().problem;
-        let one = Plan {
-            threads: 1,
-            shard: None,
-            knuth: false,
-        };
-        let two = Plan {
-            threads: 2,
-            shard: None,
-            knuth: false,
-        };
+        let one = plan(1, None);
+        let two = plan(2, None);
         let (mut best1, mut best2) = (Duration::MAX, Duration::MAX);
         let mut counts = None;
         for _ in 0..reps {
-            let a = timed(&problem, one);
-            let b = timed(&problem, two);
+            let a = timed(&problem, &one);
+            let b = timed(&problem, &two);
             assert_eq!((a.0, a.1), (b.0, b.1), "{name}: threads disagree");
             counts = Some((a.0, a.1));
             best1 = best1.min(a.2);
@@ -83,26 +85,12 @@ fn main() {
 
     let (name, text) = &cases[0];
     let problem = dlx_format::parse(text.as_bytes(), "bench").unwrap().problem;
-    let whole = timed(
-        &problem,
-        Plan {
-            threads: 1,
-            shard: None,
-            knuth: false,
-        },
-    );
+    let whole = timed(&problem, &plan(1, None));
     for m in [50usize] {
         let mut times = Vec::new();
         let mut total = 0;
         for i in 1..=m {
-            let (s, _, t) = timed(
-                &problem,
-                Plan {
-                    threads: 1,
-                    shard: Some((i, m)),
-                    knuth: false,
-                },
-            );
+            let (s, _, t) = timed(&problem, &plan(1, Some((i, m))));
             total += s;
             times.push(t.as_secs_f64());
         }

@@ -26,9 +26,8 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use dancelinks::engine::{
-    Budget, Cells, DEFAULT_MEMO_BYTES, MemoMode, Plan, Problem, count_memoised,
-};
+use dancelinks::engine::run::{self, Plan};
+use dancelinks::engine::{Budget, Cells, MemoMode, Problem};
 use dancelinks::models::Model;
 use dancelinks::models::dominoes::Dominoes;
 use dancelinks::models::edge_matching::EdgeMatching;
@@ -78,18 +77,12 @@ struct Run {
 
 fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode) -> Run {
     let plan = Plan {
-        threads: 1,
-        shard: None,
         knuth,
+        memo: mode,
+        ..Plan::default()
     };
     let t = Instant::now();
-    let c = count_memoised(
-        problem,
-        &plan,
-        &Budget::unlimited(),
-        mode,
-        DEFAULT_MEMO_BYTES,
-    );
+    let c = run::count(problem, &plan);
     let time = t.elapsed();
     Run {
         solutions: c.count,

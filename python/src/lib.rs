@@ -22,7 +22,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use dancelinks::engine::optimize::{Keep, Sense};
-use dancelinks::engine::{Budget, DEFAULT_MEMO_BYTES, MemoMode, OptionId, Plan, count_memoised};
+use dancelinks::engine::run::{self, Plan};
+use dancelinks::engine::{Budget, MemoMode, OptionId};
 use dancelinks::io::dlx_format;
 use dancelinks::io::input::LineReader;
 use dancelinks::queens::count::{self as qcount, Engine, Request};
@@ -41,25 +42,20 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The budget (`limit` solutions, `time_limit` seconds) and the plan on `threads` of a count
-/// or listing of a problem: one thread when the budget is not one threads can keep.
-fn listing_plan(
-    limit: Option<u64>,
-    time_limit: Option<f64>,
-    threads: usize,
-) -> PyResult<(Budget, Plan)> {
+/// The plan on `threads` of a count or listing of a problem within `limit` solutions and
+/// `time_limit` seconds: one thread when the budget is not one threads can keep.
+fn listing_plan(limit: Option<u64>, time_limit: Option<f64>, threads: usize) -> PyResult<Plan> {
     check_threads(threads)?;
-    let mut budget = time_budget(time_limit)?;
-    budget.solutions = limit;
     let mut plan = Plan {
         threads,
-        shard: None,
-        knuth: false,
+        budget: time_budget(time_limit)?,
+        ..Plan::default()
     };
-    if !plan.supports(&budget) {
+    plan.budget.solutions = limit;
+    if !plan.keeps_budget() {
         plan.threads = 1;
     }
-    Ok((budget, plan))
+    Ok(plan)
 }
 
 /// A time limit in seconds as a duration (`None`: no limit; beyond what a duration holds:
@@ -446,18 +442,16 @@ impl NativeProblem {
         threads: usize,
         memo: Option<bool>,
     ) -> PyResult<(u128, String, u64, bool)> {
-        let (budget, plan) = listing_plan(limit, time_limit, threads)?;
-        let mode = match memo {
+        let mut plan = listing_plan(limit, time_limit, threads)?;
+        plan.memo = match memo {
             None => MemoMode::Auto,
             Some(true) => MemoMode::On,
             Some(false) => MemoMode::Off,
         };
         let problem = Arc::clone(&self.problem);
         let stop = Stop::new();
-        let budget = budget.with_stop(stop.engine());
-        let (c, interrupted) = run_polled(py, &stop, None, move || {
-            count_memoised(&problem, &plan, &budget, mode, DEFAULT_MEMO_BYTES)
-        })?;
+        plan.budget = plan.budget.with_stop(stop.engine());
+        let (c, interrupted) = run_polled(py, &stop, None, move || run::count(&problem, &plan))?;
         let Some(c) = c else {
             return Ok((0, "abandoned".into(), 0, true));
         };
@@ -490,11 +484,11 @@ impl NativeProblem {
         if top == Some(0) {
             return Err(PyValueError::new_err("top must be at least 1"));
         }
-        let budget = time_budget(time_limit)?;
+        let stop = Stop::new();
         let plan = Plan {
             threads,
-            shard: None,
-            knuth: false,
+            budget: time_budget(time_limit)?.with_stop(stop.engine()),
+            ..Plan::default()
         };
         let sense = if maximise {
             Sense::Maximize
@@ -503,10 +497,8 @@ impl NativeProblem {
         };
         let keep = top.map_or(Keep::Best, Keep::Top);
         let problem = Arc::clone(&self.problem);
-        let stop = Stop::new();
-        let budget = budget.with_stop(stop.engine());
         let (best, interrupted) = run_polled(py, &stop, None, move || {
-            plan.optimize(&problem, sense, keep, budget).0
+            run::optimize(&problem, &plan, sense, keep).0
         })?;
         let Some(best) = best else {
             return Ok(("abandoned".into(), None, Vec::new(), 0, true));
@@ -544,13 +536,13 @@ impl ProblemStream {
         time_limit: Option<f64>,
         threads: usize,
     ) -> PyResult<Self> {
-        let (budget, plan) = listing_plan(limit, time_limit, threads)?;
+        let mut plan = listing_plan(limit, time_limit, threads)?;
         let problem = Arc::clone(&problem.problem);
         let inner = Stream::start(move |send, stop| {
             let mut chunk: Vec<Vec<u32>> = Vec::new();
             let mut gone = false;
-            let budget = budget.with_stop(stop.engine());
-            plan.list(&problem, &budget, |s: &[OptionId]| {
+            plan.budget = plan.budget.clone().with_stop(stop.engine());
+            run::list(&problem, &plan, |s: &[OptionId]| {
                 chunk.push(s.iter().map(|o| o.0).collect());
                 if chunk.len() >= CHUNK / 16 && !send(std::mem::take(&mut chunk)) {
                     gone = true;

@@ -1,5 +1,5 @@
 //! The memoised count on threads: the top of the tree is cut into sub-problems as for a plain
-//! count on threads (`parallel::Plan::split`), and each worker thread counts the
+//! count on threads (`parallel::Spread::split`), and each worker thread counts the
 //! sub-problems it takes with **a table of its own** (of `max_bytes / threads`), kept from one
 //! sub-problem to the next.
 //!

@@ -31,14 +31,12 @@ pub use cells::{Cells, CellsError};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use multiplicity::MultiplicitySolver;
-pub use parallel::{Plan, SplitInfo, WINDOW_PER_THREAD};
+pub use parallel::{SplitInfo, WINDOW_PER_THREAD};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, fnv1a64,
 };
-pub use run::{Count as MemoCount, MemoMode, PROBE_NODES, count_memoised};
-pub use split::{
-    MAX_SPLIT_DEPTH, PARTS_PER_SHARD, PARTS_PER_THREAD, Part, SHARD_PARTS_MIN, Split,
-    count_parallel, count_split, in_shard, run_split_ordered, shard_target,
-};
+pub use run::{MemoMode, PROBE_NODES};
+pub(crate) use split::in_shard;
+pub use split::{Part, Split};
 pub use stats::{Stats, structure_bytes};
-pub use window::ordered_window;
+pub(crate) use window::ordered_window;

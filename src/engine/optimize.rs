@@ -53,8 +53,10 @@
 //! - `bounds.rs`: the [`Bound`] trait, [`ShareBound`] and the best-first option order;
 //! - `branch_bound.rs`: the visitor that prunes and keeps the best (private);
 //! - `strategy.rs`: [`optimize`] and its [`Strategy`] (seeds, aims, floors, workers);
-//! - `shards.rs`: the top of the tree cut into parts ([`split_bound`]) and the parts of a
-//!   shard optimised in turn ([`optimize_parts`]).
+//! - `shards.rs`: the top of the tree cut into parts (`split_bound`) and the parts of a
+//!   shard optimised in turn (`optimize_parts`; `optimize_split` for the parts of a count's
+//!   split), the crate's own (weighted n-queens' shards
+//!   use them; a program splits through the shard of `run::Plan`).
 //!
 //! Each file builds on the ones above it, never the reverse.
 
@@ -65,7 +67,7 @@ mod strategy;
 mod types;
 
 pub use bounds::{Bound, NoBound, ShareBound, best_first};
-pub use shards::{BoundSplit, PartsOptimum, optimize_parts, split_bound};
+pub(crate) use shards::{BoundSplit, optimize_parts, optimize_split, split_bound};
 pub use strategy::{AIM_GROWTH, AimSteps, PARALLEL_CUT, Strategy, optimize};
 pub(crate) use strategy::{conclude, settle};
 pub use types::{Config, Keep, Optimum, Scored, Sense, Status};

@@ -13,17 +13,17 @@ use super::budget::{Budget, Outcome};
 use super::dlx::Solver;
 use super::multiplicity::MultiplicitySolver;
 use super::optimize::{
-    Config, Keep, Optimum, Scored, Sense, ShareBound, Status, Strategy, best_first, conclude,
-    optimize,
+    Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
 use super::problem::{OptionId, Problem};
 use super::split::{
-    PARTS_PER_THREAD, Part, Split, count_split, in_shard, run_split_ordered, shard_target,
+    PARTS_PER_THREAD, Split, count_split, in_shard, run_split_ordered, shard_target,
 };
 
-/// How to run a search: on how many threads, and which shard of the split.
+/// How a search spreads: on how many threads, and which shard of the split (the part of
+/// `run::Plan` this file reads).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Spread {
     /// Worker threads; 0 means all cores.
     pub threads: usize,
     /// Only part `I` of `M` (1-based) of the deterministic split.
@@ -47,7 +47,7 @@ pub struct SplitInfo {
     pub threads: usize,
 }
 
-impl Plan {
+impl Spread {
     /// A solver over all options of `problem`, on the tree this plan asks for.
     fn solver<'p>(&self, problem: &'p Problem) -> Solver<'p> {
         let mut solver = Solver::new(problem);
@@ -56,7 +56,7 @@ impl Plan {
     }
 
     /// The number of worker threads (0 resolved to the number of cores).
-    pub fn thread_count(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         if self.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
@@ -65,12 +65,12 @@ impl Plan {
     }
 
     /// Whether the plain sequential search runs (one thread, no shard).
-    pub fn is_sequential(&self) -> bool {
+    pub(crate) fn is_sequential(&self) -> bool {
         self.shard.is_none() && self.thread_count() == 1
     }
 
     /// The split of `solver`'s search (its forced options stay) this plan uses.
-    pub fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
+    pub(crate) fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
         let threads = self.thread_count();
         let target = match self.shard {
             Some((_, m)) => shard_target(m),
@@ -98,8 +98,8 @@ impl Plan {
     }
 
     /// Counts the solutions of `problem` (all options, input order) within `budget`. On
-    /// threads or in a shard only the budget's deadline applies (see [`Plan::supports`]).
-    pub fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
+    /// threads or in a shard only the budget's deadline applies (see [`Spread::supports`]).
+    pub(crate) fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
         if problem.has_multiplicities() {
             return (MultiplicitySolver::new(problem).count(budget), None);
         }
@@ -117,7 +117,7 @@ impl Plan {
     /// Reports every solution of `problem` to `sink`, in the order of the sequential search,
     /// within `budget` (on threads or in a shard only its deadline applies). On threads at most
     /// [`WINDOW_PER_THREAD`] sub-problems per thread are held ahead of the output.
-    pub fn list<S>(
+    pub(crate) fn list<S>(
         &self,
         problem: &Problem,
         budget: &Budget,
@@ -157,7 +157,7 @@ impl Plan {
     /// solutions, nodes and mems would apply to each sub-problem, not to the whole, so only a
     /// deadline is supported there (the caller runs one thread without a shard instead, or
     /// refuses).
-    pub fn supports(&self, budget: &Budget) -> bool {
+    pub(crate) fn supports(&self, budget: &Budget) -> bool {
         self.is_sequential()
             || (budget.solutions.is_none() && budget.nodes.is_none() && budget.mems.is_none())
     }
@@ -166,7 +166,7 @@ impl Plan {
 /// Sub-problems per thread a listing may hold ahead of the output (finished or running).
 pub const WINDOW_PER_THREAD: usize = 32;
 
-impl Plan {
+impl Spread {
     /// Branch and bound over the problem's costs (DLX5's `|n`) with the generic bound
     /// ([`ShareBound`]), options tried best first ([`best_first`]).
     ///
@@ -175,10 +175,10 @@ impl Plan {
     ///   cases run the sequential search.
     /// - A shard: the plain search tree (best-first option order) is split as for counting
     ///   and each of the shard's parts is optimised in turn (on one thread), each part starting
-    ///   from the best solutions found so far. The shard's status is `optimal` when every part
+    ///   from the best solutions found so far (`optimize_split`). The shard's status is `optimal` when every part
     ///   was searched to the end: its solutions are then the best of its parts, and the best
     ///   over all shards is the optimum.
-    pub fn optimize(
+    pub(crate) fn optimize(
         &self,
         problem: &Problem,
         sense: Sense,
@@ -216,74 +216,17 @@ impl Plan {
             return (best, None);
         }
         let (split, mut info) = self.split(&mut solver);
-        // The parts of a shard are optimised one after the other, each seeded with the best so
-        // far.
+        // The parts of a shard are optimised one after the other, on one thread.
         info.threads = 1;
-        let mut stats = split.above(self.shard);
-        let mut kept: Vec<Scored> = Vec::new();
-        let mut complete = true;
-        // The best bound of a part cut short, in gains; `unbounded` when a part was cut short
-        // without one or never reached (then the shard has no proven bound).
-        let mut open: Option<i128> = None;
-        let mut unbounded = false;
-        for k in split.shard_parts(self.shard) {
-            match &split.parts[k] {
-                Part::Solution(options) => {
-                    // A solution the split reached above its cut: found by this shard's
-                    // search, as a count counts it.
-                    stats.solutions += 1;
-                    let mut options = options.clone();
-                    options.sort_unstable();
-                    let value = options.iter().map(|o| weights[o.0 as usize] as i128).sum();
-                    kept.push(Scored { value, options });
-                }
-                Part::Subproblem(prefix) => {
-                    for &o in prefix {
-                        solver
-                            .force(o)
-                            .expect("a split prefix is always consistent with its solver");
-                    }
-                    let seeds: Vec<Vec<OptionId>> =
-                        kept.iter().map(|s| s.options.clone()).collect();
-                    let plan = Strategy::new().seeds(&seeds);
-                    let part = optimize(&mut solver, &gains, &mut bound, &config, plan);
-                    solver.unforce_all();
-                    stats += part.stats;
-                    if matches!(part.status, Status::Feasible | Status::Unknown) {
-                        complete = false;
-                        match part.bound.map(|b| sense.value(b)) {
-                            Some(b) => open = Some(open.map_or(b, |o| o.max(b))),
-                            None => unbounded = true,
-                        }
-                    }
-                    kept.extend(part.solutions);
-                }
-            }
-            // Best first (by gain), duplicates (a seed found again) dropped, as many as kept.
-            kept.sort_by(|a, b| {
-                sense
-                    .value(b.value)
-                    .cmp(&sense.value(a.value))
-                    .then_with(|| a.options.cmp(&b.options))
-            });
-            kept.dedup();
-            kept.truncate(match keep {
-                Keep::Best => 1,
-                Keep::Top(k) => k,
-                Keep::AllOptimal { limit } => limit.max(1),
-            });
-            if config.budget.out_of_time().is_some() {
-                complete = false;
-                unbounded = true;
-                break;
-            }
-        }
-        let kept = kept
-            .into_iter()
-            .map(|s| (sense.value(s.value), s.options))
-            .collect();
-        let root = if unbounded { None } else { open };
-        let optimum = conclude(sense, kept, complete, root, stats);
+        let optimum = optimize_split(
+            &mut solver,
+            &weights,
+            &gains,
+            &mut bound,
+            &config,
+            &split,
+            self.shard,
+        );
         (optimum, Some(info))
     }
 }

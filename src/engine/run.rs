@@ -62,7 +62,7 @@ use super::dlx::Solver;
 use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use super::memo_split::count_split_memo;
 use super::optimize::{Keep, Optimum, Sense};
-use super::parallel::{self, SplitInfo};
+use super::parallel::{SplitInfo, Spread};
 use super::problem::{OptionId, Problem};
 use super::stats::Stats;
 
@@ -117,8 +117,8 @@ impl Plan {
     }
 
     /// The threads, shard and tree, for the split.
-    fn spread(&self) -> parallel::Plan {
-        parallel::Plan {
+    fn spread(&self) -> Spread {
+        Spread {
             threads: self.threads,
             shard: self.shard,
             knuth: self.knuth,
@@ -186,7 +186,7 @@ pub struct Count {
 /// without a memo.
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     let budget = &plan.budget;
-    let plain = |spread: &parallel::Plan| {
+    let plain = |spread: &Spread| {
         if let Some(outcome) = count_in_cells(problem, plan) {
             return Count {
                 end: outcome.end,
@@ -318,24 +318,4 @@ pub fn optimize(
 ) -> (Optimum, Option<SplitInfo>) {
     plan.spread()
         .optimize(problem, sense, keep, plan.budget.clone())
-}
-
-/// [`count`] for a caller that still passes the plan of threads and shard
-/// ([`parallel::Plan`](super::Plan)), the budget and the memo apart (the Python binding).
-pub fn count_memoised(
-    problem: &Problem,
-    spread: &super::Plan,
-    budget: &Budget,
-    memo: MemoMode,
-    memo_bytes: u64,
-) -> Count {
-    let plan = Plan {
-        threads: spread.threads,
-        shard: spread.shard,
-        knuth: spread.knuth,
-        memo,
-        memo_bytes,
-        budget: budget.clone(),
-    };
-    count(problem, &plan)
 }

@@ -120,66 +120,29 @@ impl Solver<'_> {
 /// Whether part `k` (0-based, in split order) belongs to shard `shard` of `shards` (1-based):
 /// parts are dealt round-robin, so that neighbouring parts, which tend to cost alike, spread
 /// over all shards.
-pub fn in_shard(k: usize, shard: usize, shards: usize) -> bool {
+pub(crate) fn in_shard(k: usize, shard: usize, shards: usize) -> bool {
     k % shards == shard - 1
-}
-
-/// Counts the solutions of the sub-problems of a split (optionally only those of one shard)
-/// on the current rayon pool. `make` builds a fresh solver for a worker. Parts above the cut
-/// count when they belong to the shard. Returns the summed statistics (including the split's
-/// own when `shard` is `None` or the first shard, so that shard totals add up exactly).
-pub fn count_parallel<'p, F>(split: &Split, shard: Option<(usize, usize)>, make: F) -> Stats
-where
-    F: Fn() -> Solver<'p> + Sync + Send,
-{
-    let (s, m) = shard.unwrap_or((1, 1));
-    let mut total = if s == 1 {
-        let mut above = split.stats;
-        above.solutions = 0;
-        above
-    } else {
-        Stats::default()
-    };
-    let sub: Stats = split
-        .parts
-        .par_iter()
-        .enumerate()
-        .filter(|(k, _)| in_shard(*k, s, m))
-        .map_init(&make, |solver, (_, part)| match part {
-            Part::Solution(_) => Stats {
-                solutions: 1,
-                ..Stats::default()
-            },
-            Part::Subproblem(prefix) => {
-                solver
-                    .run_subproblem(prefix, &Budget::unlimited(), &mut super::dlx::CountOnly)
-                    .stats
-            }
-        })
-        .sum();
-    total += sub;
-    total
 }
 
 /// Sub-problems per thread that [`Solver::split_for`] aims at for a run on threads: enough
 /// that the unequal sizes of sub-trees even out over the threads.
-pub const PARTS_PER_THREAD: usize = 256;
+pub(crate) const PARTS_PER_THREAD: usize = 256;
 
 /// Sub-problems a split for `shards` shards aims at: at least [`SHARD_PARTS_MIN`], and
 /// [`PARTS_PER_SHARD`] per shard, so that every shard gets many sub-trees and no shard much
 /// more work than the mean. Depends only on `shards`, so that every shard of a run computes
 /// the same split.
-pub fn shard_target(shards: usize) -> usize {
+pub(crate) fn shard_target(shards: usize) -> usize {
     SHARD_PARTS_MIN.max(shards.saturating_mul(PARTS_PER_SHARD))
 }
 
 /// See [`shard_target`].
-pub const SHARD_PARTS_MIN: usize = 4096;
+pub(crate) const SHARD_PARTS_MIN: usize = 4096;
 /// See [`shard_target`].
-pub const PARTS_PER_SHARD: usize = 64;
+pub(crate) const PARTS_PER_SHARD: usize = 64;
 
 /// The deepest cut [`Solver::split_for`] tries (below the forced options).
-pub const MAX_SPLIT_DEPTH: usize = 16;
+pub(crate) const MAX_SPLIT_DEPTH: usize = 16;
 
 impl Solver<'_> {
     /// The split whose cut is the shallowest depth with at least `target` sub-problems (or
@@ -187,7 +150,7 @@ impl Solver<'_> {
     /// tree has no nodes left to cut). The depth depends only on the problem, the solver's
     /// option order and `target`, so the split is the same on every machine. Returns the split
     /// and the depth of its cut (forced options included).
-    pub fn split_for(&mut self, target: usize) -> (Split, usize) {
+    pub(crate) fn split_for(&mut self, target: usize) -> (Split, usize) {
         let base = self.forced().len();
         let mut depth = base + 1;
         loop {
@@ -211,7 +174,7 @@ impl Split {
     }
 
     /// The indices of the parts of shard `shard` (`(I, M)`, 1-based), or all parts.
-    pub fn shard_parts(&self, shard: Option<(usize, usize)>) -> Vec<usize> {
+    pub(crate) fn shard_parts(&self, shard: Option<(usize, usize)>) -> Vec<usize> {
         let (s, m) = shard.unwrap_or((1, 1));
         (0..self.parts.len())
             .filter(|&k| in_shard(k, s, m))
@@ -243,7 +206,7 @@ fn worse(a: End, b: End) -> End {
 /// solver for a worker; it must have the same options in the same order as the one that was
 /// split. With an unlimited budget, the totals of solutions, nodes, updates, mems and
 /// cleansings are those of one sequential search (and the shards add up to them).
-pub fn count_split<'p, F>(
+pub(crate) fn count_split<'p, F>(
     split: &Split,
     shard: Option<(usize, usize)>,
     budget: &Budget,
@@ -306,7 +269,7 @@ struct Found {
 ///
 /// Call it from outside `pool` (the calling thread waits for the workers).
 #[allow(clippy::too_many_arguments)]
-pub fn run_split_ordered<'p, F, S>(
+pub(crate) fn run_split_ordered<'p, F, S>(
     pool: &rayon::ThreadPool,
     _threads: usize,
     window: usize,
@@ -375,4 +338,100 @@ where
     });
     let Ok(()) = done;
     Outcome { end, stats }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::ControlFlow;
+
+    use super::*;
+    use crate::io::dlx_format;
+
+    /// n queens: ranks and files primary, diagonals secondary, options row by row.
+    fn queens(n: usize) -> crate::engine::Problem {
+        let mut text = String::new();
+        for i in 0..n {
+            text += &format!("r{i} c{i} ");
+        }
+        text += "|";
+        for d in 0..2 * n - 1 {
+            text += &format!(" a{d} b{d}");
+        }
+        text += "\n";
+        for i in 0..n {
+            for j in 0..n {
+                text += &format!("r{i} c{j} a{} b{}\n", i + j, n - 1 - i + j);
+            }
+        }
+        dlx_format::parse(text.as_bytes(), "test").unwrap().problem
+    }
+
+    /// Every solution of the sequential search, in order, and its statistics.
+    fn sequential(p: &crate::engine::Problem) -> (Vec<Vec<OptionId>>, Stats) {
+        let mut all = Vec::new();
+        let o = Solver::new(p).run(&Budget::unlimited(), &mut |s: &[OptionId]| {
+            all.push(s.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(o.end, End::Exhausted);
+        (all, o.stats)
+    }
+
+    #[test]
+    fn a_window_of_one_part_keeps_the_order() {
+        let p = queens(8);
+        let (seq, stats) = sequential(&p);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for (window, depth) in [(1, 1), (1, 3), (2, 2), (100, 4)] {
+            let split = Solver::new(&p).split(depth);
+            let mut found = Vec::new();
+            let o = run_split_ordered(
+                &pool,
+                3,
+                window,
+                &split,
+                None,
+                &Budget::unlimited(),
+                || Solver::new(&p),
+                |s: &[OptionId]| {
+                    found.push(s.to_vec());
+                    ControlFlow::Continue(())
+                },
+            );
+            assert_eq!(found, seq);
+            assert_eq!(o.stats, stats);
+            // The sink stops the run.
+            let mut n = 0;
+            let o = run_split_ordered(
+                &pool,
+                3,
+                window,
+                &split,
+                None,
+                &Budget::unlimited(),
+                || Solver::new(&p),
+                |_: &[OptionId]| {
+                    n += 1;
+                    if n == 5 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            );
+            assert_eq!((o.end, n), (End::Stopped, 5));
+        }
+    }
+
+    #[test]
+    fn count_split_keeps_a_deadline() {
+        let p = queens(12);
+        let split = Solver::new(&p).split(2);
+        let budget = Budget::unlimited().with_time(std::time::Duration::ZERO);
+        let o = count_split(&split, None, &budget, || Solver::new(&p));
+        assert_eq!(o.end, End::TimeLimit);
+    }
 }

@@ -17,7 +17,7 @@ use std::sync::mpsc;
 /// The calling thread only waits and runs the sink; call it from outside the pool (from a
 /// thread of the pool it would occupy that thread, and deadlock a pool of one thread — so it
 /// then falls back to solving windows with `par_iter` and sinking them in order).
-pub fn ordered_window<Task, T, E>(
+pub(crate) fn ordered_window<Task, T, E>(
     pool: Option<&rayon::ThreadPool>,
     tasks: &[Task],
     window: usize,

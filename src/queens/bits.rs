@@ -72,7 +72,7 @@
 //! The tasks are the placements of the first few ranks (a fixed depth depending on `n` only)
 //! under the constraints of `S`, in a deterministic order: all corner tasks, then the edge
 //! tasks by increasing `b`. [`count`] hands them out on the current rayon pool (work
-//! stealing); with a shard `(i, m)` only task `k` with [`in_shard`]`(k, i, m)` is counted, so
+//! stealing); with a shard `(i, m)` only task `k` with `in_shard``(k, i, m)` is counted, so
 //! the `m` shards add up exactly to the whole.
 
 use std::ops::AddAssign;
@@ -446,7 +446,7 @@ pub fn task_count(n: usize) -> usize {
 ///
 /// Runs on the current rayon pool. The work is split into [`task_count`]`(n)` tasks in both
 /// methods; `shard = Some((i, m))` (1-based `i <= m`) counts only the tasks `k` with
-/// [`in_shard`]`(k, i, m)`, so the `m` shards add up to the whole. `progress(done, total,
+/// `in_shard``(k, i, m)`, so the `m` shards add up to the whole. `progress(done, total,
 /// solutions_so_far)` is called from the worker threads after each task (total = the tasks of
 /// this shard).
 ///

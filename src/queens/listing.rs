@@ -29,7 +29,7 @@
 //!
 //! # Parallel order
 //!
-//! [`ordered_window`] runs tasks on a rayon pool with at most `window` tasks in flight (started
+//! `ordered_window` runs tasks on a rayon pool with at most `window` tasks in flight (started
 //! or finished but not yet written) and hands their results to a sink in task order. Memory is
 //! bounded by `window` task results. [`list`] puts it all together, and halves the search with
 //! the left-right mirror (see [`list`] and docs/queens.md).
@@ -593,7 +593,7 @@ pub fn list_in_search_order(
 /// Tasks are prefixes of the first ranks, in lexicographic order ([`tasks`]). On a pool of one
 /// thread (or without threads) the calling thread enumerates them in turn and formats each row
 /// whole into a large buffer. Otherwise they run on `pool` (or the current rayon pool) with at
-/// most `4 × threads` (and at most 64) tasks in flight ([`ordered_window`]): a worker formats
+/// most `4 × threads` (and at most 64) tasks in flight (`ordered_window`): a worker formats
 /// its task's rows without their numbers ([`Rows`]), the calling thread numbers them and
 /// writes each task's rows with one `write_all`.
 ///
@@ -604,7 +604,7 @@ pub fn list_in_search_order(
 /// searching. A right task whose partner's solutions are not there (not finished yet) searches
 /// itself, so no task ever waits.
 ///
-/// Call it from outside the pool (see [`ordered_window`]).
+/// Call it from outside the pool (see `ordered_window`).
 pub fn list(
     n: usize,
     unique: bool,

@@ -16,7 +16,7 @@
 //! twice: the mirror fixes the middle file and swaps the halves for rank m-1). Each of these
 //! roots is then split a few levels deeper (`Solver::split`), in the engine's search order,
 //! into the tasks. The tasks depend on n only, so the count is the same on any number of
-//! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, [`in_shard`]) picks a
+//! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, `in_shard`) picks a
 //! deterministic part of it.
 //!
 //! Fundamental solutions are counted by visiting each solution `s` of the searched region

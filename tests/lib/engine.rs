@@ -4,9 +4,10 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
+use dancelinks::engine::run::{self, Plan};
 use dancelinks::engine::{
-    Budget, DEFAULT_MEMO_BYTES, End, Memo, MemoMode, MultiplicitySolver, OptionId, Part, Problem,
-    ProblemBuilder, Solver, Stats, count_parallel,
+    Budget, End, Memo, MemoMode, MultiplicitySolver, OptionId, Part, Problem, ProblemBuilder,
+    Solver, Stats,
 };
 use dancelinks::io::dlx_format::{self, DlxFile, Limits};
 use proptest::prelude::*;
@@ -357,12 +358,18 @@ fn check_split(problem: &Problem, depth: usize) {
     assert_eq!(stats.solutions(), seq.solutions());
     assert_eq!(stats.nodes(), seq.nodes(), "depth {depth}");
     assert_eq!(stats.updates(), seq.updates(), "depth {depth}");
-    let par = count_parallel(&split, None, || Solver::new(problem));
+    // On threads and in shards (the plan's own split) the totals are the sequential ones.
+    let spread = |threads, shard| Plan {
+        threads,
+        shard,
+        ..Plan::default()
+    };
+    let par = run::count(problem, &spread(2, None)).stats;
     assert_eq!(par.solutions(), seq.solutions());
     assert_eq!(par.nodes(), seq.nodes());
     for shards in [2, 3, 5] {
         let sum: Stats = (1..=shards)
-            .map(|s| count_parallel(&split, Some((s, shards)), || Solver::new(problem)))
+            .map(|s| run::count(problem, &spread(1, Some((s, shards)))).stats)
             .sum();
         assert_eq!(sum.solutions(), seq.solutions(), "{shards} shards");
         assert_eq!(sum.nodes(), seq.nodes(), "{shards} shards");
@@ -925,10 +932,8 @@ proptest! {
             // The solver is left as it was found: a second count agrees.
             prop_assert_eq!(solver.count(&Budget::unlimited()).stats, plain.stats);
             // On two threads: the top of the tree cut into sub-problems, a table per thread.
-            let plan = dancelinks::engine::Plan { threads: 2, ..Default::default() };
-            let threaded = dancelinks::engine::count_memoised(
-                &f.problem, &plan, &Budget::unlimited(), MemoMode::On, bytes,
-            );
+            let plan = Plan { threads: 2, memo: MemoMode::On, memo_bytes: bytes, ..Plan::default() };
+            let threaded = run::count(&f.problem, &plan);
             prop_assert_eq!(threaded.end, End::Exhausted);
             prop_assert_eq!(threaded.count, u128::from(plain.stats.solutions()));
         }
@@ -984,27 +989,25 @@ fn memoised_matchings_of_complete_graphs() {
     // The automatic choice takes the memo here, and counts beyond u64 stay exact in u128
     // (the count of K_n itself fits; the sum is the check).
     let f = parse(&matchings(16));
-    let auto = dancelinks::engine::count_memoised(
+    let auto = run::count(
         &f.problem,
-        &dancelinks::engine::Plan::default(),
-        &Budget::unlimited(),
-        MemoMode::Auto,
-        DEFAULT_MEMO_BYTES,
+        &Plan {
+            memo: MemoMode::Auto,
+            ..Plan::default()
+        },
     );
     assert_eq!(auto.count, 2_027_025);
     assert!(auto.memo.is_some());
     // On two threads each thread has a table; the count is the same, and the tables still
     // save most of the plain search (2,027,025 solutions, over 4 million nodes without).
     for mode in [MemoMode::Auto, MemoMode::On] {
-        let two = dancelinks::engine::count_memoised(
+        let two = run::count(
             &f.problem,
-            &dancelinks::engine::Plan {
+            &Plan {
                 threads: 2,
-                ..Default::default()
+                memo: mode,
+                ..Plan::default()
             },
-            &Budget::unlimited(),
-            mode,
-            DEFAULT_MEMO_BYTES,
         );
         assert_eq!((two.end, two.count), (End::Exhausted, 2_027_025));
         let memo = two.memo.expect("the memo on threads");

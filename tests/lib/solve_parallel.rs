@@ -6,9 +6,8 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use dancelinks::engine::optimize::{Keep, Sense, Status};
-use dancelinks::engine::{
-    Budget, End, OptionId, Plan, Problem, Solver, Stats, count_split, run_split_ordered,
-};
+use dancelinks::engine::run::{self, Plan};
+use dancelinks::engine::{Budget, End, OptionId, Problem, Solver, Stats};
 use dancelinks::io::dlx_format;
 use proptest::prelude::*;
 
@@ -32,18 +31,24 @@ fn plan(threads: usize, shard: Option<(usize, usize)>) -> Plan {
     Plan {
         threads,
         shard,
-        knuth: false,
+        ..Plan::default()
     }
 }
 
 fn list(p: &Problem, plan: Plan) -> (Vec<Vec<OptionId>>, Stats) {
     let mut all = Vec::new();
-    let (o, _) = plan.list(p, &Budget::unlimited(), |s: &[OptionId]| {
+    let (o, _) = run::list(p, &plan, |s: &[OptionId]| {
         all.push(s.to_vec());
         ControlFlow::Continue(())
     });
     assert_eq!(o.end, End::Exhausted);
     (all, o.stats)
+}
+
+/// The plain count (no memo) of `p` on `plan`, with the split it used.
+fn count(p: &Problem, plan: Plan) -> (run::Count, Option<dancelinks::engine::SplitInfo>) {
+    let c = run::count(p, &plan);
+    (c, c.split)
 }
 
 /// Solutions, nodes, updates, mems, cleansings and the maximum level all agree.
@@ -62,7 +67,7 @@ fn threads_count_and_list_like_one_thread() {
         let p = problem(&text);
         let (seq, stats) = sequential(&p);
         for threads in [2, 3, 5] {
-            let (c, info) = plan(threads, None).count(&p, &Budget::unlimited());
+            let (c, info) = count(&p, plan(threads, None));
             same_stats(c.stats, stats);
             let info = info.unwrap();
             assert!(
@@ -77,55 +82,6 @@ fn threads_count_and_list_like_one_thread() {
 }
 
 #[test]
-fn a_window_of_one_part_keeps_the_order() {
-    let p = problem(&instances::queens(8, true));
-    let (seq, stats) = sequential(&p);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
-    for (window, depth) in [(1, 1), (1, 3), (2, 2), (100, 4)] {
-        let split = Solver::new(&p).split(depth);
-        let mut found = Vec::new();
-        let o = run_split_ordered(
-            &pool,
-            3,
-            window,
-            &split,
-            None,
-            &Budget::unlimited(),
-            || Solver::new(&p),
-            |s: &[OptionId]| {
-                found.push(s.to_vec());
-                ControlFlow::Continue(())
-            },
-        );
-        assert_eq!(found, seq);
-        same_stats(o.stats, stats);
-        // The sink stops the run.
-        let mut n = 0;
-        let o = run_split_ordered(
-            &pool,
-            3,
-            window,
-            &split,
-            None,
-            &Budget::unlimited(),
-            || Solver::new(&p),
-            |_: &[OptionId]| {
-                n += 1;
-                if n == 5 {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            },
-        );
-        assert_eq!((o.end, n), (End::Stopped, 5));
-    }
-}
-
-#[test]
 fn shards_add_up_and_list_their_parts() {
     let p = problem(&instances::queens(11, true));
     let (seq, stats) = sequential(&p);
@@ -134,7 +90,7 @@ fn shards_add_up_and_list_their_parts() {
         let mut found = BTreeSet::new();
         let mut tasks = 0;
         for i in 1..=m {
-            let (c, info) = plan(2, Some((i, m))).count(&p, &Budget::unlimited());
+            let (c, info) = count(&p, plan(2, Some((i, m))));
             let info = info.unwrap();
             assert!(info.subproblems >= 4096 || info.depth >= 6, "{info:?}");
             tasks += info.mine;
@@ -147,21 +103,9 @@ fn shards_add_up_and_list_their_parts() {
         }
         same_stats(total, stats);
         assert_eq!(found.len(), seq.len());
-        let whole = plan(1, Some((1, 1)))
-            .count(&p, &Budget::unlimited())
-            .1
-            .unwrap();
+        let whole = count(&p, plan(1, Some((1, 1)))).1.unwrap();
         assert_eq!(tasks, whole.parts);
     }
-}
-
-#[test]
-fn count_split_keeps_a_deadline() {
-    let p = problem(&instances::queens(12, false));
-    let split = Solver::new(&p).split(2);
-    let budget = Budget::unlimited().with_time(std::time::Duration::ZERO);
-    let o = count_split(&split, None, &budget, || Solver::new(&p));
-    assert_eq!(o.end, End::TimeLimit);
 }
 
 #[test]
@@ -234,11 +178,11 @@ proptest! {
         let p = problem(&text);
         for sense in [Sense::Minimize, Sense::Maximize] {
             for keep in [Keep::Best, Keep::Top(3)] {
-                let (seq, _) = plan(1, None).optimize(&p, sense, keep, Budget::unlimited());
+                let (seq, _) = run::optimize(&p, &plan(1, None), sense, keep);
                 let values = |o: &dancelinks::engine::optimize::Optimum| -> Vec<i128> {
                     o.solutions.iter().map(|s| s.value).collect()
                 };
-                let (par, _) = plan(3, None).optimize(&p, sense, keep, Budget::unlimited());
+                let (par, _) = run::optimize(&p, &plan(3, None), sense, keep);
                 prop_assert_eq!(par.status, seq.status);
                 prop_assert_eq!(values(&par), values(&seq));
                 if keep == Keep::Best {
@@ -248,14 +192,14 @@ proptest! {
                         o.solutions.iter().map(|s| s.options.clone()).collect()
                     };
                     for threads in [2, 3] {
-                        let (par, _) = plan(threads, None).optimize(&p, sense, keep, Budget::unlimited());
+                        let (par, _) = run::optimize(&p, &plan(threads, None), sense, keep);
                         prop_assert_eq!(options(&par), options(&seq));
                     }
                 }
                 for m in [1, 2, 3] {
                     let mut best: Vec<i128> = Vec::new();
                     for i in 1..=m {
-                        let (s, _) = plan(1, Some((i, m))).optimize(&p, sense, keep, Budget::unlimited());
+                        let (s, _) = run::optimize(&p, &plan(1, Some((i, m))), sense, keep);
                         prop_assert!(matches!(s.status, Status::Optimal | Status::Infeasible));
                         best.extend(values(&s));
                     }
@@ -286,12 +230,11 @@ fn threads_report_the_sequential_solution_among_ties() {
         }
         let p = problem(&costed);
         for sense in [Sense::Minimize, Sense::Maximize] {
-            let (seq, _) = plan(1, None).optimize(&p, sense, Keep::Best, Budget::unlimited());
+            let (seq, _) = run::optimize(&p, &plan(1, None), sense, Keep::Best);
             assert_eq!(seq.status, Status::Optimal);
             for threads in [2, 3, 4] {
                 for _ in 0..3 {
-                    let (par, _) =
-                        plan(threads, None).optimize(&p, sense, Keep::Best, Budget::unlimited());
+                    let (par, _) = run::optimize(&p, &plan(threads, None), sense, Keep::Best);
                     assert_eq!(par.status, Status::Optimal);
                     assert_eq!(par.solutions, seq.solutions, "{threads} threads, {sense:?}");
                 }

@@ -11,6 +11,10 @@
 //! [`in_shard`]) one after the other, each by the ordinary branch and bound (aiming high, or
 //! from the floor), each starting from the best solution found so far.
 //!
+//! [`optimize_split`] searches a shard's parts of a count's split in turn the same way (a shard
+//! of `run::optimize`, any [`Keep`]); both share how a part is searched and what the parts
+//! cut short leave unproven.
+//!
 //! The shards' results combine by taking the best: with the tie-break of the bound
 //! ([`Bound::TIE_BREAK`]), the smallest sorted options among the best, as one search reports.
 
@@ -18,17 +22,19 @@ use std::time::Instant;
 
 use super::bounds::Bound;
 use super::branch_bound::{BranchBound, Window, sorted_seed};
-use super::strategy::{conclude, optimize_aiming_parallel, optimize_floor_parallel, settle};
-use super::types::{Config, Keep, Optimum, Status};
+use super::strategy::{
+    Strategy, conclude, optimize, optimize_aiming_parallel, optimize_floor_parallel, settle,
+};
+use super::types::{Config, Keep, Optimum, Scored, Status};
 use crate::engine::budget::{Budget, End};
 use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
-use crate::engine::split::{MAX_SPLIT_DEPTH, in_shard};
+use crate::engine::split::{MAX_SPLIT_DEPTH, Part, Split, in_shard};
 use crate::engine::stats::Stats;
 
 /// The top of a branch-and-bound tree, cut into parts ([`split_bound`]).
 #[derive(Clone, Debug)]
-pub struct BoundSplit {
+pub(crate) struct BoundSplit {
     /// The sub-trees at the cut, in the order of the search: the options chosen on the way to
     /// each (forced ones included) and the options its ancestors excluded.
     pub parts: Vec<(Vec<OptionId>, Vec<OptionId>)>,
@@ -55,14 +61,14 @@ pub struct BoundSplit {
 /// Deeper cuts are tried one after the other while there are fewer parts. A floor prunes the
 /// top of the tree hard, and it may not widen: the deepening stops where no part is left (the
 /// top of the tree was the whole search: every shard has done it, and there is nothing left to
-/// split), at [`MAX_SPLIT_DEPTH`] below the forced options, or once a top of the tree takes
+/// split), at `MAX_SPLIT_DEPTH` below the forced options, or once a top of the tree takes
 /// more than `max_nodes` nodes; the split is then the one with the most parts of the depths
 /// tried (the shallowest of equals). So the work every shard repeats stays small.
 ///
 /// Deterministic given the problem, the option order, the bound, the floor, `target` and
 /// `max_nodes`, unless the deadline of `limits` passes or its stop is requested (then
 /// `complete` is false). Returns the split and the bound that made it.
-pub fn split_bound<B: Bound>(
+pub(crate) fn split_bound<B: Bound>(
     solver: &mut Solver<'_>,
     gains: &[i128],
     make_bound: &dyn Fn() -> B,
@@ -136,7 +142,7 @@ pub fn split_bound<B: Bound>(
 
 /// How one shard's parts were searched ([`optimize_parts`]).
 #[derive(Clone, Debug)]
-pub struct PartsOptimum {
+pub(crate) struct PartsOptimum {
     /// `Optimal`: every part of the shard was searched to the end and the best solution
     /// reaching the floor is kept; `Infeasible`: every part was searched and none reaches the
     /// floor (or there is no solution at all); `Feasible`/`Unknown`: cut short by the deadline.
@@ -161,7 +167,7 @@ pub struct PartsOptimum {
 /// far (`seeds` reaching the floor, the split's own solution, earlier parts'). `config.keep`
 /// must be `Keep::Best`.
 #[allow(clippy::too_many_arguments)]
-pub fn optimize_parts<'p, B: Bound + Send>(
+pub(crate) fn optimize_parts<'p, B: Bound + Send>(
     solver: &mut Solver<'p>,
     gains: &[i128],
     split: &BoundSplit,
@@ -194,32 +200,25 @@ pub fn optimize_parts<'p, B: Bound + Send>(
     }
     let mut stats = split.stats;
     let mut searched = 0;
-    // The bound (gain) of the parts cut short; `unbounded` when one was cut short without a
-    // bound or never started (then the root's bound is the shard's).
-    let mut open: Option<i128> = None;
-    let mut unbounded = !split.complete;
+    // The parts cut short or never started (then the root's bound is the shard's).
+    let mut open = Open {
+        unbounded: !split.complete,
+        ..Open::default()
+    };
     if split.complete {
         for &k in &mine {
             if config.budget.out_of_time().is_some() {
-                unbounded = true;
+                open.unbounded = true;
                 break;
             }
             let (prefix, excluded) = &split.parts[k];
-            for &o in prefix {
-                solver
-                    .force(o)
-                    .expect("a part's options are consistent with its solver");
-            }
-            let taken = solver.exclude_options(excluded);
             let seeds: Vec<Vec<OptionId>> = best.iter().map(|b| b.1.clone()).collect();
-            let part = match floor {
+            let part = search_part(solver, prefix, excluded, |solver| match floor {
                 Some(f) => {
                     optimize_floor_parallel(solver, gains, bound, workers, config, &seeds, f)
                 }
                 None => optimize_aiming_parallel(solver, gains, bound, workers, config, &seeds),
-            };
-            solver.include_options(taken);
-            solver.unforce_all();
+            });
             stats += part.stats;
             for sol in &part.solutions {
                 offer(
@@ -230,15 +229,9 @@ pub fn optimize_parts<'p, B: Bound + Send>(
             match part.status {
                 Status::Optimal | Status::Infeasible => searched += 1,
                 Status::Feasible | Status::Unknown => {
-                    match part.bound {
-                        Some(b) => {
-                            let b = config.sense.value(b);
-                            open = Some(open.map_or(b, |o| o.max(b)));
-                        }
-                        None => unbounded = true,
-                    }
+                    open.cut_short(part.bound.map(|b| config.sense.value(b)));
                     // The parts not started are bounded by the root only.
-                    unbounded |= searched + 1 < mine.len();
+                    open.unbounded |= searched + 1 < mine.len();
                     break;
                 }
             }
@@ -247,8 +240,12 @@ pub fn optimize_parts<'p, B: Bound + Send>(
     let complete = split.complete && searched == mine.len();
     let kept: Vec<_> = best.into_iter().collect();
     let best_gain = kept.first().map(|k| k.0);
-    let root = if unbounded { split.root } else { open };
-    let known = !unbounded || split.root.is_some();
+    let root = if open.unbounded {
+        split.root
+    } else {
+        open.best
+    };
+    let known = !open.unbounded || split.root.is_some();
     let mut optimum = conclude(config.sense, kept, complete, root, stats);
     if !complete {
         // Every finished part is below the floor or the best found; the others are bounded.
@@ -271,4 +268,113 @@ pub fn optimize_parts<'p, B: Bound + Send>(
         mine: mine.len(),
         searched,
     }
+}
+
+/// What a shard's parts cut short leave unproven: the greatest bound (a gain) of a part cut
+/// short, or no bound at all once a part was cut short without one or never started.
+#[derive(Copy, Clone, Debug, Default)]
+struct Open {
+    best: Option<i128>,
+    unbounded: bool,
+}
+
+impl Open {
+    /// A part ended early with `bound` (a gain; `None`: it proved none).
+    fn cut_short(&mut self, bound: Option<i128>) {
+        match bound {
+            Some(b) => self.best = Some(self.best.map_or(b, |o| o.max(b))),
+            None => self.unbounded = true,
+        }
+    }
+}
+
+/// Runs `search` on the part of `solver`'s tree below `prefix` (forced) without the options
+/// `excluded`, and leaves the solver as it was found.
+fn search_part<'p>(
+    solver: &mut Solver<'p>,
+    prefix: &[OptionId],
+    excluded: &[OptionId],
+    search: impl FnOnce(&mut Solver<'p>) -> Optimum,
+) -> Optimum {
+    for &o in prefix {
+        solver
+            .force(o)
+            .expect("a part's options are consistent with its solver");
+    }
+    let taken = solver.exclude_options(excluded);
+    let part = search(solver);
+    solver.include_options(taken);
+    solver.unforce_all();
+    part
+}
+
+/// Optimises the parts of a count's `split` of `solver` (its option order the one split)
+/// that belong to `shard` (all parts without one), one after the other on one thread, each
+/// part's search seeded with the best solutions found so far; `weights` are the options'
+/// weights, for the solutions the split reached above its cut. The result is `Optimal` when
+/// every part was searched to the end: its solutions are then the best of the parts, and
+/// the best over all shards is the optimum.
+pub(crate) fn optimize_split<B: Bound + Send>(
+    solver: &mut Solver<'_>,
+    weights: &[i64],
+    gains: &[i128],
+    bound: &mut B,
+    config: &Config,
+    split: &Split,
+    shard: Option<(usize, usize)>,
+) -> Optimum {
+    let (sense, keep) = (config.sense, config.keep);
+    let mut stats = split.above(shard);
+    let mut kept: Vec<Scored> = Vec::new();
+    let mut complete = true;
+    let mut open = Open::default();
+    for k in split.shard_parts(shard) {
+        match &split.parts[k] {
+            Part::Solution(options) => {
+                // A solution the split reached above its cut: found by this shard's search,
+                // as a count counts it.
+                stats.solutions += 1;
+                let mut options = options.clone();
+                options.sort_unstable();
+                let value = options.iter().map(|o| weights[o.0 as usize] as i128).sum();
+                kept.push(Scored { value, options });
+            }
+            Part::Subproblem(prefix) => {
+                let seeds: Vec<Vec<OptionId>> = kept.iter().map(|s| s.options.clone()).collect();
+                let part = search_part(solver, prefix, &[], |solver| {
+                    optimize(solver, gains, bound, config, Strategy::new().seeds(&seeds))
+                });
+                stats += part.stats;
+                if matches!(part.status, Status::Feasible | Status::Unknown) {
+                    complete = false;
+                    open.cut_short(part.bound.map(|b| sense.value(b)));
+                }
+                kept.extend(part.solutions);
+            }
+        }
+        // Best first (by gain), duplicates (a seed found again) dropped, as many as kept.
+        kept.sort_by(|a, b| {
+            sense
+                .value(b.value)
+                .cmp(&sense.value(a.value))
+                .then_with(|| a.options.cmp(&b.options))
+        });
+        kept.dedup();
+        kept.truncate(match keep {
+            Keep::Best => 1,
+            Keep::Top(k) => k,
+            Keep::AllOptimal { limit } => limit.max(1),
+        });
+        if config.budget.out_of_time().is_some() {
+            complete = false;
+            open.unbounded = true;
+            break;
+        }
+    }
+    let kept = kept
+        .into_iter()
+        .map(|s| (sense.value(s.value), s.options))
+        .collect();
+    let root = if open.unbounded { None } else { open.best };
+    conclude(sense, kept, complete, root, stats)
 }
