@@ -68,11 +68,6 @@ impl std::ops::AddAssign for MemoStats {
 impl Memo {
     /// A table for keys of `words` u64 words that uses at most about `max_bytes` bytes.
     pub fn new(words: usize, max_bytes: u64) -> Memo {
-        let slot = Self::slot_bytes(words);
-        let fit = (max_bytes / slot).max(1);
-        // The largest power of two that fits (at least one probe sequence).
-        let max_slots =
-            (1usize << (usize::BITS - 1 - (fit.min(1 << 40) as usize).leading_zeros())).max(PROBES);
         let mut memo = Memo {
             words,
             tags: Vec::new(),
@@ -80,11 +75,24 @@ impl Memo {
             counts: Vec::new(),
             costs: Vec::new(),
             used: 0,
-            max_slots,
+            max_slots: Self::slots_within(words, max_bytes),
             stats: MemoStats::default(),
         };
-        memo.resize(INITIAL_SLOTS.min(max_slots));
+        memo.resize(INITIAL_SLOTS.min(memo.max_slots));
         memo
+    }
+
+    /// Lets the table grow up to about `max_bytes` from now on (a probe's small table kept for
+    /// the count that follows); a budget below its present size only stops its growth.
+    pub fn set_max_bytes(&mut self, max_bytes: u64) {
+        self.max_slots = Self::slots_within(self.words, max_bytes).max(self.slots());
+    }
+
+    /// The largest power of two of slots of `words`-word keys within `max_bytes` (at least
+    /// one probe sequence).
+    fn slots_within(words: usize, max_bytes: u64) -> usize {
+        let fit = (max_bytes / Self::slot_bytes(words)).max(1);
+        (1usize << (usize::BITS - 1 - (fit.min(1 << 40) as usize).leading_zeros())).max(PROBES)
     }
 
     fn slot_bytes(words: usize) -> u64 {

@@ -129,7 +129,8 @@ impl Plan {
 /// Whether a count remembers sub-problem counts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum MemoMode {
-    /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes; the memo is
+    /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes (a quarter of
+    /// that with the long keys of many colours) in a table of 4 MiB; the memo is
     /// kept when the probe ended the count or its hits saved more mems than the memo costs
     /// ([`MEMO_NODE_MEMS`] a node), and the tree is DLX2's unless the probe cut off dead ends
     /// often enough ([`DEAD_ENDS_FOR_WATCH`]).
@@ -153,6 +154,10 @@ pub const MEMO_NODE_MEMS: u64 = 800;
 /// the same for probes of 4,096 to 32,768 nodes (pentominoes' saving per node, the closest
 /// call, 1,064 to 2,398 mems against the 800 the memo costs).
 pub const PROBE_NODES: u64 = 1 << 13;
+
+/// The memory of the probe's table (it may grow to the plan's `memo_bytes` afterwards, when
+/// the memo is kept).
+const PROBE_BYTES: u64 = 4 << 20;
 
 /// [`MemoMode::Auto`] keeps the early abort of dead ends (the colour-free tree that commits an
 /// option only when it leaves every primary item an option, [`Solver::knuth_tree`]`(false)`)
@@ -215,14 +220,27 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     }
     let mut solver = Solver::new(problem);
     solver.knuth_tree(plan.knuth);
-    let mut memo = Memo::new(solver.memo_words(), plan.memo_bytes);
+    let words = solver.memo_words();
+    let mut memo = Memo::new(
+        words,
+        match plan.memo {
+            MemoMode::Auto => plan.memo_bytes.min(PROBE_BYTES),
+            _ => plan.memo_bytes,
+        },
+    );
     if plan.memo == MemoMode::Auto {
+        // Long keys (colours: half a word per secondary item) cost a node more to hash and a
+        // slot more memory: the probe is shorter and its table small, so that it stays about
+        // 1% of the search it decides about (word squares, 130-word keys: 2,048 nodes in a
+        // 4 MiB table; before, 8,192 nodes in 58 MB cost 8% of the count).
+        let probe_nodes = (PROBE_NODES * 8 / words.max(8) as u64).max(PROBE_NODES / 4);
         let probe = Budget {
-            nodes: Some(budget.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
+            nodes: Some(budget.nodes.map_or(probe_nodes, |n| n.min(probe_nodes))),
             ..budget.clone()
         };
         let out = solver.count_memo(&probe, &mut memo);
-        if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= PROBE_NODES) {
+        memo.set_max_bytes(plan.memo_bytes);
+        if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= probe_nodes) {
             return Count {
                 end: out.end,
                 count: out.count,
