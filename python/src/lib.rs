@@ -105,8 +105,8 @@ type CountAnswer = (u128, Option<u128>, &'static str, bool);
 /// queens count` counts them: by `engine` ("dlx", "bits"; None: the fastest for n), in one
 /// call of the library's counter. Ctrl-C makes the engine's stop request, which the counter
 /// watches (between tasks, every 1,024 nodes, while building its tables), and the counter says
-/// whether it stopped: `interrupted` is then true and the counts are lower bounds. A count
-/// during which a signal came is reported interrupted even if it ended whole.
+/// whether it stopped: `interrupted` is then true and the counts are lower bounds. A signal
+/// that came too late to stop it (the count ended whole) leaves the whole count the answer.
 /// `progress(done, total, found)` gets the tasks done and the solutions counted so far.
 #[pyfunction]
 #[pyo3(signature = (n, unique=false, engine=None, threads=0, progress=None))]
@@ -145,7 +145,7 @@ fn count(
     let flag = stop.clone();
     let p = Arc::new(Progress::default());
     let report = Arc::clone(&p);
-    let (counted, signalled) = run_polled(
+    let (counted, _) = run_polled(
         py,
         &stop,
         progress.as_ref().map(|f| (f, Arc::clone(&p))),
@@ -163,12 +163,7 @@ fn count(
         return Ok(None);
     };
     let c = counted.map_err(value_error)?;
-    Ok(Some((
-        c.solutions,
-        c.unique,
-        engine.name(),
-        c.interrupted || signalled,
-    )))
+    Ok(Some((c.solutions, c.unique, engine.name(), c.interrupted)))
 }
 
 /// What [`solutions_array`] returns: `(files, class_sizes, interrupted)`.
