@@ -52,10 +52,7 @@ fn listing_plan(limit: Option<u64>, time_limit: Option<f64>, threads: usize) -> 
         ..Plan::default()
     };
     plan.budget.solutions = limit;
-    if !plan.keeps_budget() {
-        plan.threads = 1;
-    }
-    Ok(plan)
+    Ok(plan.on_threads_that_keep_the_budget())
 }
 
 /// A time limit in seconds as a duration (`None`: no limit; beyond what a duration holds:

@@ -57,8 +57,10 @@ ENGINES = {
     "unique": ("dancelinks.count(18, unique=True)", UNIQUE_18, (0.5, 2.5)),
     "threads=1": ("dancelinks.count(18, threads=1)", ALL_18, (0.6, 3.0)),
     "progress": ("dancelinks.count(18, progress=lambda *a: None)", ALL_18, (0.5, 1.7)),
-    # Meeting in the middle builds its tables for 2 s before it counts.
-    "tables": ("dancelinks.count(17)", 95815104, (0.3, 1.0)),
+    # Meeting in the middle builds its tables before it counts: the whole of count(17) takes
+    # about 1 s on two quiet cores, so the second signal comes well after its end (a signal at
+    # its very end finds every task done, and the count is still reported cut short).
+    "tables": ("dancelinks.count(17)", 95815104, (0.3, 3.0)),
 }
 
 
@@ -81,6 +83,10 @@ def test_an_interrupted_count_raises_and_never_returns_a_partial_number(engine):
                     "partial": e.partial, "keyboard": isinstance(e, KeyboardInterrupt),
                     "after_signal": time.monotonic() - sent[0],
                 }})
+            except KeyboardInterrupt:
+                # The signal came as the count returned, after its last look for one: Python
+                # raises it at the call's next bytecode, and no number is returned at all.
+                results.append({{"late": True}})
             # Wait for a timer that the count outran (its signal then lands here).
             while not sent:
                 try:
@@ -96,6 +102,8 @@ def test_an_interrupted_count_raises_and_never_returns_a_partial_number(engine):
     for c in counts:
         if "returned" in c:
             assert c["returned"] == whole, f"{engine}: a partial count returned as the answer"
+        elif "late" in c:
+            continue
         else:
             assert c["keyboard"] and 0 <= c["partial"] < whole
             assert c["after_signal"] < 1.0, f"{engine}: stopped {c['after_signal']:.2f} s late"

@@ -306,7 +306,7 @@ fn budget(args: &Args) -> Budget {
 /// The plan of the search asked for: one thread when the budget is not one threads can keep
 /// (an error for a shard).
 fn plan(args: &Args, budget: Budget) -> anyhow::Result<Plan> {
-    let mut plan = Plan {
+    let plan = Plan {
         threads: args.threads.get(),
         shard: args.shard.map(Shard::as_pair),
         knuth: args.knuth,
@@ -319,13 +319,10 @@ fn plan(args: &Args, budget: Budget) -> anyhow::Result<Plan> {
         memo_bytes: args.memo_mem,
         budget,
     };
-    if !plan.keeps_budget() {
-        if args.shard.is_some() {
-            return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
-        }
-        plan.threads = 1;
+    if args.shard.is_some() && !plan.keeps_budget() {
+        return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
     }
-    Ok(plan)
+    Ok(plan.on_threads_that_keep_the_budget())
 }
 
 /// The sense asked for (minimising unless `--maximize`).

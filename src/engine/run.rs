@@ -108,6 +108,16 @@ impl Plan {
         self.spread().thread_count()
     }
 
+    /// The plan on one thread when its budget cannot be kept on its threads
+    /// ([`Plan::keeps_budget`]): a solution, node or mem limit is kept exactly on one thread.
+    /// A shard keeps its plan (the caller refuses such a budget for a shard).
+    pub fn on_threads_that_keep_the_budget(mut self) -> Plan {
+        if self.shard.is_none() && !self.keeps_budget() {
+            self.threads = 1;
+        }
+        self
+    }
+
     /// Whether the budget can be kept on these threads and this shard: there the budget of
     /// solutions, nodes and mems would apply to each sub-problem, not to the whole, so only a
     /// deadline is supported (the caller runs one thread without a shard instead, or
