@@ -884,6 +884,26 @@ proptest! {
     }
 }
 
+/// Appends the option lines of the random problems below: each option's entries (item,
+/// colour) with repeated items dropped; items below `np` are the primary `p0..`, the others the
+/// secondary `s0..`, colour 0 meaning none.
+fn push_options(s: &mut String, np: usize, options: Vec<Vec<(usize, usize)>>) {
+    for opt in options {
+        let mut seen = BTreeSet::new();
+        let line: Vec<String> = opt
+            .into_iter()
+            .filter(|&(item, _)| seen.insert(item))
+            .map(|(item, colour)| match (item < np, colour) {
+                (true, _) => format!("p{item}"),
+                (false, 0) => format!("s{}", item - np),
+                (false, c) => format!("s{}:c{c}", item - np),
+            })
+            .collect();
+        s.push_str(&line.join(" "));
+        s.push('\n');
+    }
+}
+
 /// A random XCC problem with more options than the brute force can take (up to 40), for
 /// comparing the memoised count with the plain one: few items, so that nodes with the same
 /// items left are common.
@@ -896,20 +916,7 @@ fn random_memo_problem() -> impl Strategy<Value = String> {
             s.push('|');
             s.extend((0..ns).map(|i| format!(" s{i}")));
             s.push('\n');
-            for opt in options {
-                let mut seen = BTreeSet::new();
-                let line: Vec<String> = opt
-                    .into_iter()
-                    .filter(|&(item, _)| seen.insert(item))
-                    .map(|(item, colour)| match (item < np, colour) {
-                        (true, _) => format!("p{item}"),
-                        (false, 0) => format!("s{}", item - np),
-                        (false, c) => format!("s{}:c{c}", item - np),
-                    })
-                    .collect();
-                s.push_str(&line.join(" "));
-                s.push('\n');
-            }
+            push_options(&mut s, np, options);
             s
         })
     })
@@ -1039,20 +1046,7 @@ fn random_multiplicity_problem() -> impl Strategy<Value = String> {
             s.push('|');
             s.extend((0..ns).map(|i| format!(" s{i}")));
             s.push('\n');
-            for opt in options {
-                let mut seen = BTreeSet::new();
-                let line: Vec<String> = opt
-                    .into_iter()
-                    .filter(|&(item, _)| seen.insert(item))
-                    .map(|(item, colour)| match (item < np, colour) {
-                        (true, _) => format!("p{item}"),
-                        (false, 0) => format!("s{}", item - np),
-                        (false, c) => format!("s{}:c{c}", item - np),
-                    })
-                    .collect();
-                s.push_str(&line.join(" "));
-                s.push('\n');
-            }
+            push_options(&mut s, np, options);
             s
         })
     })

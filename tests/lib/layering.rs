@@ -200,37 +200,8 @@ fn queens_modules_import_without_cycles() {
     if let Some(named) = edges.get("common") {
         panic!("common names its siblings: {named:?}");
     }
-    // A depth-first search for a cycle.
-    fn visit(
-        m: &str,
-        edges: &std::collections::BTreeMap<String, Vec<(String, String)>>,
-        path: &mut Vec<(String, String)>,
-        done: &mut std::collections::BTreeSet<String>,
-    ) -> Option<Vec<(String, String)>> {
-        if done.contains(m) {
-            return None;
-        }
-        for (next, at) in edges.get(m).into_iter().flatten() {
-            if let Some(i) = path.iter().position(|(p, _)| p == next) {
-                let mut cycle = path[i..].to_vec();
-                cycle.push((next.clone(), at.clone()));
-                return Some(cycle);
-            }
-            path.push((next.clone(), at.clone()));
-            if let Some(c) = visit(next, edges, path, done) {
-                return Some(c);
-            }
-            path.pop();
-        }
-        done.insert(m.to_string());
-        None
-    }
-    let mut done = Default::default();
-    for m in edges.keys() {
-        let mut path = vec![(m.clone(), String::new())];
-        if let Some(cycle) = visit(m, &edges, &mut path, &mut done) {
-            panic!("an import cycle in src/queens: {cycle:?}");
-        }
+    if let Some(cycle) = find_cycle(&edges) {
+        panic!("an import cycle in src/queens: {cycle:?}");
     }
     assert!(edges.contains_key("count") && edges.contains_key("listing"));
     assert_eq!(
