@@ -12,6 +12,7 @@
 
 mod budget;
 mod cells;
+mod dense;
 mod dlx;
 mod memo;
 mod memo_split;
@@ -28,6 +29,7 @@ pub mod zdd;
 
 pub use budget::{Budget, End, Outcome, Progress, ProgressSnapshot, Stop};
 pub use cells::{Cells, CellsError};
+pub use dense::{DENSE_MAX_OPTIONS, Dense, DenseError};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use multiplicity::MultiplicitySolver;

@@ -58,6 +58,7 @@ use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};
 use super::cells::Cells;
+use super::dense::Dense;
 use super::dlx::Solver;
 use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use super::memo_split::count_split_memo;
@@ -201,32 +202,39 @@ pub struct Count {
 /// without a memo.
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     let budget = &plan.budget;
-    let plain = |spread: &Spread| {
-        if let Some(outcome) = count_in_cells(problem, plan) {
-            return Count {
-                end: outcome.end,
-                count: u128::from(outcome.stats.solutions()),
-                stats: outcome.stats,
-                memo: None,
-                split: None,
-            };
-        }
-        let (outcome, split) = spread.count(problem, budget);
-        Count {
-            end: outcome.end,
-            count: u128::from(outcome.stats.solutions()),
-            stats: outcome.stats,
-            memo: None,
-            split,
-        }
-    };
+    let mut dense = dense_for(problem, plan);
     let mut spread = plan.spread();
+    let whole = |outcome: Outcome, split: Option<SplitInfo>| Count {
+        end: outcome.end,
+        count: u128::from(outcome.stats.solutions()),
+        stats: outcome.stats,
+        memo: None,
+        split,
+    };
     if plan.memo == MemoMode::Off
         || plan.shard.is_some()
         || budget.solutions.is_some()
         || problem.has_multiplicities()
     {
-        return plain(&spread);
+        return plain(problem, plan, &spread, dense.as_mut());
+    }
+    // The bitset search goes first on one thread: most counts it takes end within its first
+    // slice, before any probe.
+    if let Some(d) = dense.as_mut()
+        && spread.is_sequential()
+    {
+        let slice = Budget {
+            nodes: Some(
+                budget
+                    .nodes
+                    .map_or(DENSE_SLICE_NODES, |n| n.min(DENSE_SLICE_NODES)),
+            ),
+            ..budget.clone()
+        };
+        let out = d.count(&slice);
+        if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= DENSE_SLICE_NODES) {
+            return whole(out, None);
+        }
     }
     let mut solver = Solver::new(problem);
     solver.knuth_tree(plan.knuth);
@@ -268,11 +276,23 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         }
         // The memo pays when the mems its hits saved (nodes saved × the probe's mems per node)
         // exceed its own cost, about MEMO_NODE_MEMS a node visited (hashing the key, probing
-        // a table that outgrows the caches).
+        // a table that outgrows the caches); against the bitset search, whose nodes cost
+        // less, DENSE_MEMO_FACTOR times that.
         let nodes = u128::from(nodes);
         let saved_mems = u128::from(out.memo.nodes_saved) * u128::from(out.stats.mems()) / nodes;
-        if saved_mems < nodes * u128::from(MEMO_NODE_MEMS) {
-            return plain(&spread);
+        let cost = MEMO_NODE_MEMS
+            * if dense.is_some() {
+                DENSE_MEMO_FACTOR
+            } else {
+                1
+            };
+        if saved_mems < nodes * u128::from(cost) {
+            if let Some(d) = dense.as_mut()
+                && spread.is_sequential()
+            {
+                return whole(d.resume(budget), None);
+            }
+            return plain(problem, plan, &spread, dense.as_mut());
         }
     }
     if !spread.is_sequential() {
@@ -305,6 +325,64 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         memo: Some(memo.stats()),
         split: None,
     }
+}
+
+/// The nodes of the bitset search ([`Dense`]) a default count runs before it probes the
+/// memo: a count that ends within them (13-queens, word squares, the 7×7 edge-matching
+/// puzzle: under a million nodes) never pays for the probe, and one that goes on pays it
+/// once for at least this many nodes (the probe is 1 to 6% of them) and resumes where it
+/// stopped. A problem on which the memo pays spends them first.
+pub const DENSE_SLICE_NODES: u64 = 1 << 20;
+
+/// How much more the memo must save against the bitset search than against the dance (see
+/// [`MEMO_NODE_MEMS`]): a bitset node costs a third to a half of a dance node (pentominoes
+/// 6×10: 1.4 µs against 2.8; MacMahon's squares 0.24 against 0.50), and a memoised one more
+/// than a plain one (pentominoes 3.9 µs), so the memo must cut the tree by far more.
+/// Measured: pentominoes' memo saves 1,064 to 2,398 mems a node (the bitset search wins by
+/// 1.8×), perfect matchings' millions.
+pub const DENSE_MEMO_FACTOR: u64 = 8;
+
+/// The bitset search for a count on `plan`, if it takes `problem` and pays: not on Knuth's
+/// tree, not in a shard (a shard's parts come from the dance's split), within
+/// [`DENSE_MAX_OPTIONS`](super::DENSE_MAX_OPTIONS), and for problems with secondary items or
+/// options of four items or more on average. On short options of primary items alone
+/// (Langford pairs: three) a dance update costs no more than a bitset decrement and the
+/// dance wins (Langford 12: 0.25 s against 0.27).
+fn dense_for<'p>(problem: &'p Problem, plan: &Plan) -> Option<Dense<'p>> {
+    if plan.knuth
+        || plan.shard.is_some()
+        || (problem.secondary_count() == 0 && problem.entry_count() < 4 * problem.option_count())
+    {
+        return None;
+    }
+    Dense::new(problem).ok()
+}
+
+/// The plain count: the bitset search when it takes the problem (on the plan's threads),
+/// else the sparse-set search for colours on one thread, else the dance.
+fn plain(problem: &Problem, plan: &Plan, spread: &Spread, dense: Option<&mut Dense<'_>>) -> Count {
+    let whole = |outcome: Outcome, split: Option<SplitInfo>| Count {
+        end: outcome.end,
+        count: u128::from(outcome.stats.solutions()),
+        stats: outcome.stats,
+        memo: None,
+        split,
+    };
+    if let Some(d) = dense {
+        if spread.is_sequential() {
+            return whole(d.count(&plan.budget), None);
+        }
+        let threads = spread.thread_count();
+        let (outcome, info) = spread
+            .pool()
+            .install(|| super::dense::count_on_threads(d, threads, &plan.budget));
+        return whole(outcome, Some(info));
+    }
+    if let Some(outcome) = count_in_cells(problem, plan) {
+        return whole(outcome, None);
+    }
+    let (outcome, split) = spread.count(problem, &plan.budget);
+    whole(outcome, split)
 }
 
 /// The plain count of a problem with colours on one thread without a shard, unless the plan
