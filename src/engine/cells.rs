@@ -740,7 +740,7 @@ impl<'p> Cells<'p> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::{Colour, Entry, ItemId, ProblemBuilder, Solver};
     use crate::io::dlx_format;
@@ -853,7 +853,7 @@ mod tests {
 
     /// A random XCC problem: up to 8 primary items, up to 4 secondary ones, up to 3 colours,
     /// up to 21 options of 1 to 4 items.
-    fn random_problem(rng: &mut SplitMix64) -> Problem {
+    pub(crate) fn random_problem(rng: &mut SplitMix64) -> Problem {
         let np = 1 + rng.below(8) as usize;
         let ns = rng.below(5) as usize;
         let nc = 1 + rng.below(3) as u32;
@@ -895,7 +895,7 @@ mod tests {
 
     /// Whether `solution` covers every primary item exactly once and gives every secondary
     /// item at most one colour (or takes it, uncoloured, at most once).
-    fn is_cover(problem: &Problem, solution: &[OptionId]) -> bool {
+    pub(crate) fn is_cover(problem: &Problem, solution: &[OptionId]) -> bool {
         let mut primary = vec![0u32; problem.item_count()];
         let mut colour: Vec<Option<Colour>> = vec![None; problem.item_count()];
         for &o in solution {

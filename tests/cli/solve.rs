@@ -920,9 +920,10 @@ fn optimisation_shards_count_the_solutions_they_found() {
     assert!(found >= 1);
 }
 
-/// The default count picks its tree from the memo's probe: DLX2's tree where dead ends are
-/// rare (12-queens: the same nodes, updates and mems as `--knuth`), the early abort of dead
-/// ends where they are common (pentominoes: far fewer nodes than DLX2's tree).
+/// Where the bitset search does not take the problem (options of three primary items), the
+/// default count picks its tree from the memo's probe: DLX2's tree where dead ends are rare
+/// (Langford pairs: the same nodes, updates and mems as `--knuth`). Pentominoes go to the
+/// bitset search, with SSXCC's forced moves and wipe-outs: far fewer nodes than DLX2's tree.
 #[test]
 fn the_default_count_takes_dlx2s_tree_where_dead_ends_are_rare() {
     let dir = tempfile::tempdir().unwrap();
@@ -948,20 +949,20 @@ fn the_default_count_takes_dlx2s_tree_where_dead_ends_are_rare() {
             .unwrap();
         (line, nodes)
     };
-    let q12 = write(dir.path(), "q12.dlx", instances::queens(12, true));
-    assert_eq!(stats(&q12, &[]).0, stats(&q12, &["--knuth"]).0);
+    let l11 = write(dir.path(), "l11.dlx", instances::langford(11));
+    assert_eq!(stats(&l11, &[]).0, stats(&l11, &["--knuth"]).0);
     let p = write(dir.path(), "p.dlx", instances::pentominoes(5, 12, true));
     let (default, knuth) = (stats(&p, &["--memo", "off"]).1, stats(&p, &["--knuth"]).1);
     assert!(stats(&p, &[]).1 < knuth);
     assert!(default * 2 < knuth, "{default} against {knuth}");
 }
 
-/// A count of a problem with colours on one thread runs the sparse-set search (SSXCC's tree:
-/// its node count is the `Cells` engine's), `--knuth` the dance on DLX2's tree; threads run
-/// the dance's split. The count is the same every way.
+/// A count of a problem with colours runs the bitset search (its node count is the `Dense`
+/// engine's, at most SSXCC's, which the `Cells` engine follows exactly), the same tree on one
+/// thread and on two; `--knuth` the dance on DLX2's tree. The count is the same every way.
 #[test]
-fn a_coloured_count_on_one_thread_runs_the_sparse_set_search() {
-    use dancelinks::engine::{Budget, Cells};
+fn a_coloured_count_runs_the_bitset_search_the_same_on_threads() {
+    use dancelinks::engine::{Budget, Cells, Dense};
     let dir = tempfile::tempdir().unwrap();
     let out = xcover()
         .args(["model", "word-squares", "examples/data/words3.txt"])
@@ -993,15 +994,21 @@ fn a_coloured_count_on_one_thread_runs_the_sparse_set_search() {
                 .to_string(),
         )
     };
+    let dense = Dense::new(&problem)
+        .unwrap()
+        .count(&Budget::unlimited())
+        .stats;
+    assert!(dense.nodes() <= cells.nodes());
     let (count, line) = run(&["-t", "1", "--memo", "off"]);
     assert_eq!(count, format!("{}\n", cells.solutions()));
     assert!(
-        line.ends_with(&format!(" {} nodes.", cells.nodes())),
+        line.ends_with(&format!(" {} nodes.", dense.nodes())),
         "{line} against {} nodes",
-        cells.nodes()
+        dense.nodes()
     );
+    assert_eq!(run(&["-t", "1"]), (count.clone(), line.clone()));
     let (knuth_count, knuth_line) = run(&["-t", "1", "--knuth"]);
     assert_eq!(knuth_count, count);
     assert_ne!(knuth_line, line);
-    assert_eq!(run(&["-t", "2", "--memo", "off"]).0, count);
+    assert_eq!(run(&["-t", "2", "--memo", "off"]), (count, line));
 }

@@ -66,9 +66,13 @@ fn threads_count_and_list_like_one_thread() {
     ] {
         let p = problem(&text);
         let (seq, stats) = sequential(&p);
+        // The count on one thread: the bitset search where it takes the problem (queens,
+        // pentominoes), else the dance (Langford pairs); on threads the same tree.
+        let (one, _) = count(&p, plan(1, None));
+        assert_eq!(one.count, u128::from(stats.solutions()));
         for threads in [2, 3, 5] {
             let (c, info) = count(&p, plan(threads, None));
-            same_stats(c.stats, stats);
+            same_stats(c.stats, one.stats);
             let info = info.unwrap();
             assert!(
                 info.subproblems >= 256 * threads || info.depth >= 2,
