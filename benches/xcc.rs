@@ -4,7 +4,8 @@
 //! Solvers (one thread each; every one counts all solutions):
 //! - `xcover`: what `xcover solve --count` runs (memo `auto`, the default search tree);
 //! - `xc-knuth`: `--knuth`, DLX2's exact tree without the memo;
-//! - `xc-memo-on`, `xc-memo-off`: `--memo on` / `--memo off` (problems without multiplicities);
+//! - `xc-memo-on`, `xc-memo-off`: `--memo on` / `--memo off` (problems without multiplicities;
+//!   `--memo off` counts with the bitset engine `engine::Dense` where it takes the problem);
 //! - `xc-cells`: the sparse-set engine `engine::Cells` (SSXCC's tree; no multiplicities);
 //! - `dlx`: the crate `dlx`, its solver for the problem's kind (Algorithm X, C for colours, M
 //!   for multiplicities, MC for both), MRV choice;

@@ -140,11 +140,14 @@ impl Plan {
 /// Whether a count remembers sub-problem counts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum MemoMode {
-    /// Decide from a short probe: a memoised search of [`PROBE_NODES`] nodes (a quarter of
+    /// Count with the bitset search ([`Dense`], where it takes the problem) for up to
+    /// [`DENSE_SLICE_NODES`] nodes on one thread first, then (if the count goes on) decide
+    /// from a short probe: a memoised search of [`PROBE_NODES`] nodes (a quarter of
     /// that with the long keys of many colours) in a table of 4 MiB; the memo is
     /// kept when the probe ended the count or its hits saved more mems than the memo costs
-    /// ([`MEMO_NODE_MEMS`] a node), and the tree is DLX2's unless the probe cut off dead ends
-    /// often enough ([`DEAD_ENDS_FOR_WATCH`]).
+    /// ([`MEMO_NODE_MEMS`] a node; [`DENSE_MEMO_FACTOR`] times that against the bitset
+    /// search, which then resumes where it stopped), and the dance's tree is DLX2's unless
+    /// the probe cut off dead ends often enough ([`DEAD_ENDS_FOR_WATCH`]).
     #[default]
     Auto,
     /// Always (on the plan's threads: a table per thread).
