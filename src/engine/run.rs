@@ -225,6 +225,7 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     // slice, before any probe.
     if let Some(d) = dense.as_mut()
         && spread.is_sequential()
+        && plan.memo == MemoMode::Auto
     {
         let slice = Budget {
             nodes: Some(
