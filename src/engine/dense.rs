@@ -138,16 +138,17 @@ impl Tally {
     }
 }
 
-/// The bitset search for one [`Problem`]. Reusable: each search starts afresh.
-pub struct Dense<'p> {
-    problem: &'p Problem,
+/// What the search reads and never changes, built once per problem; the engines of a count
+/// on threads each have a copy ([`Dense::sibling`]): read through an `Arc` they cost 15% more
+/// instructions a count.
+#[derive(Clone)]
+struct Tables {
     /// Words per set of options.
     words: usize,
     /// Primary items.
     primaries: usize,
-    /// Conflict rows, `words` words per option (see the module documentation): the one
-    /// large table (at most 32 MiB), copied for each engine of a count on threads
-    /// ([`Dense::sibling`]); read through an `Arc` it cost 15% more instructions a count.
+    /// Conflict rows, `words` words per option (see the module documentation), at most
+    /// 32 MiB.
     conflicts: Vec<u64>,
     /// `pitems[pstart[o]..pstart[o + 1]]`: the primary items of option `o` (indices among
     /// the primary items).
@@ -164,6 +165,15 @@ pub struct Dense<'p> {
     size0: Vec<u32>,
     /// Some primary item has no option at all.
     hopeless: bool,
+    /// Whether the search looks one step ahead for wipe-outs among forced moves (problems
+    /// with colours; see the module documentation).
+    lookahead: bool,
+}
+
+/// The bitset search for one [`Problem`]. Reusable: each search starts afresh.
+pub struct Dense<'p> {
+    problem: &'p Problem,
+    t: Tables,
     live: Vec<u64>,
     sizes: Vec<u32>,
     prim: Vec<u32>,
@@ -179,9 +189,6 @@ pub struct Dense<'p> {
     /// The depth at which [`Dense::prefixes`] notes sub-problems (`usize::MAX`: none), and
     /// the options of those noted, one prefix after the other.
     cut: usize,
-    /// Whether the search looks one step ahead for wipe-outs among forced moves (problems
-    /// with colours; see the module documentation).
-    lookahead: bool,
     /// Scratch: the options of the items with one option left.
     forced: Vec<u32>,
     found: Vec<u32>,
@@ -269,8 +276,7 @@ impl<'p> Dense<'p> {
             live0[0] = 0;
         }
         let hopeless = size0.contains(&0);
-        Ok(Dense {
-            problem,
+        let tables = Tables {
             words,
             primaries,
             conflicts,
@@ -282,39 +288,17 @@ impl<'p> Dense<'p> {
             live0,
             size0,
             hopeless,
-            live: vec![0; levels * words],
-            sizes: vec![0; levels * primaries],
-            prim: (0..primaries as u32).collect(),
-            pos: (0..primaries as u32).collect(),
-            from: vec![0; primaries],
-            frames: vec![Frame::default(); levels],
-            solution: Vec::with_capacity(levels),
-            cursor: Cursor::default(),
-            tally: Tally::default(),
-            cut: usize::MAX,
             lookahead: problem.has_colours(),
-            forced: Vec::new(),
-            found: Vec::new(),
-            stats: Stats::default(),
-        })
+        };
+        Ok(Dense::on(problem, tables))
     }
 
-    /// A new engine for the same problem, with copies of this one's tables.
-    fn sibling(&self) -> Dense<'p> {
-        let (levels, words, primaries) = (self.primaries + 2, self.words, self.primaries);
+    /// An engine for `problem` on tables built for it.
+    fn on(problem: &'p Problem, t: Tables) -> Dense<'p> {
+        let (levels, words, primaries) = (t.primaries + 2, t.words, t.primaries);
         Dense {
-            problem: self.problem,
-            words,
-            primaries,
-            conflicts: self.conflicts.clone(),
-            pstart: self.pstart.clone(),
-            pitems: self.pitems.clone(),
-            item_bits: self.item_bits.clone(),
-            item_lo: self.item_lo.clone(),
-            item_hi: self.item_hi.clone(),
-            live0: self.live0.clone(),
-            size0: self.size0.clone(),
-            hopeless: self.hopeless,
+            problem,
+            t,
             live: vec![0; levels * words],
             sizes: vec![0; levels * primaries],
             prim: (0..primaries as u32).collect(),
@@ -325,11 +309,15 @@ impl<'p> Dense<'p> {
             cursor: Cursor::default(),
             tally: Tally::default(),
             cut: usize::MAX,
-            lookahead: self.lookahead,
             forced: Vec::new(),
             found: Vec::new(),
             stats: Stats::default(),
         }
+    }
+
+    /// A new engine for the same problem, with a copy of this one's tables.
+    fn sibling(&self) -> Dense<'p> {
+        Dense::on(self.problem, self.t.clone())
     }
 
     /// The problem searched.
@@ -352,7 +340,7 @@ impl<'p> Dense<'p> {
     /// the whole count so far); after [`Dense::count`] ended the tree, counts nothing more.
     /// The outcome's statistics are the whole count's.
     pub fn resume(&mut self, budget: &Budget) -> Outcome {
-        let before = self.tally.stats(self.words);
+        let before = self.tally.stats(self.t.words);
         let outcome =
             self.search::<false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()));
         let s = outcome.stats;
@@ -394,7 +382,7 @@ impl<'p> Dense<'p> {
                 ControlFlow::Continue(())
             });
             self.cut = usize::MAX;
-            if self.found.len() >= want || self.found.is_empty() || cut > self.primaries {
+            if self.found.len() >= want || self.found.is_empty() || cut > self.t.primaries {
                 let found = std::mem::take(&mut self.found);
                 let width = cut;
                 return (
@@ -410,7 +398,7 @@ impl<'p> Dense<'p> {
     /// [`Dense::prefixes`]) in turn: that node and its subtree.
     pub(crate) fn count_below(&mut self, prefix: &[u32], budget: &Budget) -> Outcome {
         self.start();
-        let mut pactive = self.primaries as u32;
+        let mut pactive = self.t.primaries as u32;
         let mut removed = 0;
         for (d, &o) in prefix.iter().enumerate() {
             self.frames[d].option = o;
@@ -432,9 +420,9 @@ impl<'p> Dense<'p> {
 
     /// Puts the search at the root, its tally at zero.
     fn start(&mut self) {
-        let (w, p) = (self.words, self.primaries);
-        self.live[..w].copy_from_slice(&self.live0);
-        self.sizes[..p].copy_from_slice(&self.size0);
+        let (w, p) = (self.t.words, self.t.primaries);
+        self.live[..w].copy_from_slice(&self.t.live0);
+        self.sizes[..p].copy_from_slice(&self.t.size0);
         for (k, x) in self.prim.iter_mut().enumerate() {
             *x = k as u32;
         }
@@ -447,7 +435,7 @@ impl<'p> Dense<'p> {
             base: 0,
             entering: true,
             pactive: p as u32,
-            done: self.hopeless,
+            done: self.t.hopeless,
         };
     }
 
@@ -455,10 +443,10 @@ impl<'p> Dense<'p> {
     /// items. False on a wipe-out. Adds the options removed to `removed`.
     #[inline(always)]
     fn try_option(&mut self, d: usize, o: u32, pactive: &mut u32, removed: &mut u64) -> bool {
-        let (w, p) = (self.words, self.primaries);
+        let (w, p) = (self.t.words, self.t.primaries);
         // Its primary items are covered: each swapped to the end of the uncovered ones.
-        for k in self.pstart[o as usize]..self.pstart[o as usize + 1] {
-            let x = self.pitems[k as usize];
+        for k in self.t.pstart[o as usize]..self.t.pstart[o as usize + 1] {
+            let x = self.t.pitems[k as usize];
             *pactive -= 1;
             let a = *pactive;
             debug_assert!((x as usize) < p && (a as usize) < p);
@@ -480,7 +468,7 @@ impl<'p> Dense<'p> {
         let (lives, next) = self.live.split_at_mut((d + 1) * w);
         let live = &lives[d * w..(d + 1) * w];
         let next = &mut next[..w];
-        let row = &self.conflicts[o as usize * w..(o as usize + 1) * w];
+        let row = &self.t.conflicts[o as usize * w..(o as usize + 1) * w];
         let active = *pactive;
         for (k, ((&l, &r), n)) in live.iter().zip(row).zip(next.iter_mut()).enumerate() {
             let mut gone = l & r;
@@ -489,17 +477,17 @@ impl<'p> Dense<'p> {
                 let q = k * 64 + gone.trailing_zeros() as usize;
                 gone &= gone - 1;
                 *removed += 1;
-                debug_assert!(q + 1 < self.pstart.len());
+                debug_assert!(q + 1 < self.t.pstart.len());
                 // SAFETY: `q` is an option (a bit of a set of options, all below m), so
                 // `pstart[q + 1]` exists and `pitems[pstart[q]..pstart[q + 1]]` are primary
                 // items, each below `p = sizes.len() = pos.len()`.
                 unsafe {
                     let (a, b) = (
-                        *self.pstart.get_unchecked(q),
-                        *self.pstart.get_unchecked(q + 1),
+                        *self.t.pstart.get_unchecked(q),
+                        *self.t.pstart.get_unchecked(q + 1),
                     );
                     for j in a..b {
-                        let x = *self.pitems.get_unchecked(j as usize) as usize;
+                        let x = *self.t.pitems.get_unchecked(j as usize) as usize;
                         debug_assert!(x < sizes.len());
                         let s = sizes.get_unchecked_mut(x);
                         *s -= 1;
@@ -519,7 +507,7 @@ impl<'p> Dense<'p> {
     where
         F: FnMut(&[OptionId]) -> ControlFlow<()>,
     {
-        if self.lookahead {
+        if self.t.lookahead {
             self.search_with::<REPORT, true, F>(budget, sink)
         } else {
             self.search_with::<REPORT, false, F>(budget, sink)
@@ -535,7 +523,7 @@ impl<'p> Dense<'p> {
     where
         F: FnMut(&[OptionId]) -> ControlFlow<()>,
     {
-        let (w, p) = (self.words, self.primaries);
+        let (w, p) = (self.t.words, self.t.primaries);
         let mut t = self.tally;
         let max_solutions = budget.solutions.unwrap_or(u64::MAX);
         let max_nodes = budget.nodes.unwrap_or(u64::MAX);
@@ -547,6 +535,19 @@ impl<'p> Dense<'p> {
             mut pactive,
             mut done,
         } = self.cursor;
+        // Back to the level above to try its next option, or the search is done when this was
+        // its base level.
+        macro_rules! back_up {
+            () => {{
+                if d == base {
+                    done = true;
+                } else {
+                    d -= 1;
+                    entering = false;
+                }
+                continue;
+            }};
+        }
         let mut end = End::Exhausted;
         if !done && t.solutions >= max_solutions {
             end = End::SolutionLimit;
@@ -590,13 +591,7 @@ impl<'p> Dense<'p> {
                     if t.solutions >= max_solutions && end == End::Exhausted {
                         end = End::SolutionLimit;
                     }
-                    if d == base {
-                        done = true;
-                    } else {
-                        d -= 1;
-                        entering = false;
-                    }
-                    continue;
+                    back_up!();
                 }
                 // The uncovered primary item with the fewest options: the first declared on
                 // ties, the first in the list of uncovered items with one option. That list's
@@ -625,8 +620,8 @@ impl<'p> Dense<'p> {
                     let live = &self.live[d * w..(d + 1) * w];
                     for &x in &self.prim[..pactive as usize] {
                         if sizes[x as usize] == 1 {
-                            let bits = &self.item_bits[x as usize * w..(x as usize + 1) * w];
-                            let k = (self.item_lo[x as usize]..self.item_hi[x as usize])
+                            let bits = &self.t.item_bits[x as usize * w..(x as usize + 1) * w];
+                            let k = (self.t.item_lo[x as usize]..self.t.item_hi[x as usize])
                                 .find(|&k| bits[k as usize] & live[k as usize] != 0)
                                 .expect("an option left");
                             let o = k * 64 + (bits[k as usize] & live[k as usize]).trailing_zeros();
@@ -635,7 +630,7 @@ impl<'p> Dense<'p> {
                     }
                     let mut dead = false;
                     'pairs: for (i, &a) in self.forced.iter().enumerate() {
-                        let row = &self.conflicts[a as usize * w..(a as usize + 1) * w];
+                        let row = &self.t.conflicts[a as usize * w..(a as usize + 1) * w];
                         for &b in &self.forced[i + 1..] {
                             if a != b && row[b as usize / 64] >> (b % 64) & 1 != 0 {
                                 dead = true;
@@ -644,19 +639,13 @@ impl<'p> Dense<'p> {
                         }
                     }
                     if dead {
-                        if d == base {
-                            done = true;
-                        } else {
-                            d -= 1;
-                            entering = false;
-                        }
-                        continue;
+                        back_up!();
                     }
                 }
                 t.nodes += 1;
                 t.max_level = t.max_level.max(d as u32);
-                let lo = self.item_lo[best as usize];
-                let bits = self.item_bits[best as usize * w + lo as usize]
+                let lo = self.t.item_lo[best as usize];
+                let bits = self.t.item_bits[best as usize * w + lo as usize]
                     & self.live[d * w + lo as usize];
                 self.frames[d] = Frame {
                     item: best,
@@ -669,20 +658,14 @@ impl<'p> Dense<'p> {
             // The next option of level `d`.
             let f = self.frames[d];
             let (mut word, mut bits) = (f.word, f.bits);
-            let hi = self.item_hi[f.item as usize];
+            let hi = self.t.item_hi[f.item as usize];
             while bits == 0 && word + 1 < hi {
                 word += 1;
-                bits = self.item_bits[f.item as usize * w + word as usize]
+                bits = self.t.item_bits[f.item as usize * w + word as usize]
                     & self.live[d * w + word as usize];
             }
             if bits == 0 {
-                if d == base {
-                    done = true;
-                } else {
-                    d -= 1;
-                    entering = false;
-                }
-                continue;
+                back_up!();
             }
             let o = word * 64 + bits.trailing_zeros();
             let frame = &mut self.frames[d];

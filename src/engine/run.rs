@@ -197,6 +197,19 @@ pub struct Count {
     pub split: Option<SplitInfo>,
 }
 
+impl Count {
+    /// The count of a search without a memo, from its outcome.
+    fn whole(outcome: Outcome, split: Option<SplitInfo>) -> Count {
+        Count {
+            end: outcome.end,
+            count: u128::from(outcome.stats.solutions()),
+            stats: outcome.stats,
+            memo: None,
+            split,
+        }
+    }
+}
+
 /// Counts the solutions of `problem` on `plan`. On threads or in a shard only the budget's
 /// deadline applies ([`Plan::keeps_budget`]). A shard never uses the memo (its count must add
 /// up with the other shards'); on threads the memoised count cuts the top of the tree into
@@ -207,13 +220,6 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     let budget = &plan.budget;
     let mut dense = dense_for(problem, plan);
     let mut spread = plan.spread();
-    let whole = |outcome: Outcome, split: Option<SplitInfo>| Count {
-        end: outcome.end,
-        count: u128::from(outcome.stats.solutions()),
-        stats: outcome.stats,
-        memo: None,
-        split,
-    };
     if plan.memo == MemoMode::Off
         || plan.shard.is_some()
         || budget.solutions.is_some()
@@ -237,7 +243,7 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         };
         let out = d.count(&slice);
         if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= DENSE_SLICE_NODES) {
-            return whole(out, None);
+            return Count::whole(out, None);
         }
     }
     let mut solver = Solver::new(problem);
@@ -294,7 +300,7 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
             if let Some(d) = dense.as_mut()
                 && spread.is_sequential()
             {
-                return whole(d.resume(budget), None);
+                return Count::whole(d.resume(budget), None);
             }
             return plain(problem, plan, &spread, dense.as_mut());
         }
@@ -365,28 +371,21 @@ fn dense_for<'p>(problem: &'p Problem, plan: &Plan) -> Option<Dense<'p>> {
 /// The plain count: the bitset search when it takes the problem (on the plan's threads),
 /// else the sparse-set search for colours on one thread, else the dance.
 fn plain(problem: &Problem, plan: &Plan, spread: &Spread, dense: Option<&mut Dense<'_>>) -> Count {
-    let whole = |outcome: Outcome, split: Option<SplitInfo>| Count {
-        end: outcome.end,
-        count: u128::from(outcome.stats.solutions()),
-        stats: outcome.stats,
-        memo: None,
-        split,
-    };
     if let Some(d) = dense {
         if spread.is_sequential() {
-            return whole(d.count(&plan.budget), None);
+            return Count::whole(d.count(&plan.budget), None);
         }
         let threads = spread.thread_count();
         let (outcome, info) = spread
             .pool()
             .install(|| super::dense::count_on_threads(d, threads, &plan.budget));
-        return whole(outcome, Some(info));
+        return Count::whole(outcome, Some(info));
     }
     if let Some(outcome) = count_in_cells(problem, plan) {
-        return whole(outcome, None);
+        return Count::whole(outcome, None);
     }
     let (outcome, split) = spread.count(problem, &plan.budget);
-    whole(outcome, split)
+    Count::whole(outcome, split)
 }
 
 /// The plain count of a problem with colours on one thread without a shard, unless the plan
