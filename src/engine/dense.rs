@@ -16,8 +16,9 @@
 //!   the row the secondary items need no further thought: they have no state at all.
 //! * **`live[d]`**, one set per level `d`: the options still possible when level `d` is
 //!   entered. Level `d + 1`'s set is level `d`'s less the row of the option tried.
-//! * **`sizes[d]`**, one array per level: for each primary item, how many options of
-//!   `live[d]` contain it. The options a try removes (`live[d] ∧ row`) are walked bit by
+//! * **`sizes[d]`**, one array per level (or, with more than 128 primary items, one array
+//!   whose decreases go on a `trail` that the next try at a level gives back): for each
+//!   primary item, how many options of `live[d]` contain it. The options a try removes (`live[d] ∧ row`) are walked bit by
 //!   bit and each takes one from the sizes of its primary items (`pitems`); nothing is
 //!   walked for secondary items. Undoing a try is forgetting level `d + 1`.
 //! * **`prim`**, the primary items not yet covered, as a sparse set (`prim[0..pactive]`,
@@ -89,6 +90,8 @@ struct Frame {
     pactive: u32,
     /// The option being tried.
     option: u32,
+    /// The length of the sizes' trail when the level was entered (see [`Tables::trail`]).
+    trail: u32,
 }
 
 /// Where a search stands: the level, the level it started at (it ends on backing up past
@@ -168,7 +171,15 @@ struct Tables {
     /// Whether the search looks one step ahead for wipe-outs among forced moves (problems
     /// with colours; see the module documentation).
     lookahead: bool,
+    /// Whether the sizes are kept in one array, each decrement on a trail that the next try
+    /// at a level gives back, instead of copied for each level: with more than
+    /// [`TRAIL_PRIMARIES`] primary items, where copying them all for each try costs more
+    /// than the decrements (a sudoku's 324 items).
+    trail: bool,
 }
+
+/// From this many primary items on, the sizes go on a trail (see [`Tables::trail`]).
+const TRAIL_PRIMARIES: usize = 128;
 
 /// The bitset search for one [`Problem`]. Reusable: each search starts afresh.
 pub struct Dense<'p> {
@@ -178,6 +189,10 @@ pub struct Dense<'p> {
     sizes: Vec<u32>,
     prim: Vec<u32>,
     pos: Vec<u32>,
+    /// The items whose sizes the tries on the way down decreased, one entry a decrease, and
+    /// its length (trail mode only).
+    trail: Vec<u32>,
+    trail_top: usize,
     /// `from[a]`: where the item swapped to position `a` of `prim` (as an option covered it)
     /// came from. The items covered on the way down sit at positions `pactive..`, the latest
     /// lowest, so a level undoes the swaps of its tries by walking up from `pactive`.
@@ -289,6 +304,7 @@ impl<'p> Dense<'p> {
             size0,
             hopeless,
             lookahead: problem.has_colours(),
+            trail: primaries > TRAIL_PRIMARIES,
         };
         Ok(Dense::on(problem, tables))
     }
@@ -296,6 +312,7 @@ impl<'p> Dense<'p> {
     /// An engine for `problem` on tables built for it.
     fn on(problem: &'p Problem, t: Tables) -> Dense<'p> {
         let (levels, words, primaries) = (t.primaries + 2, t.words, t.primaries);
+        let trail = if t.trail { t.pitems.len() } else { 0 };
         Dense {
             problem,
             t,
@@ -303,6 +320,8 @@ impl<'p> Dense<'p> {
             sizes: vec![0; levels * primaries],
             prim: (0..primaries as u32).collect(),
             pos: (0..primaries as u32).collect(),
+            trail: vec![0; trail],
+            trail_top: 0,
             from: vec![0; primaries],
             frames: vec![Frame::default(); levels],
             solution: Vec::with_capacity(levels),
@@ -313,6 +332,15 @@ impl<'p> Dense<'p> {
             found: Vec::new(),
             stats: Stats::default(),
         }
+    }
+
+    /// The same engine with the sizes on a trail or copied per level, whatever the number of
+    /// primary items (for the tests: both ways must search the same tree).
+    #[cfg(test)]
+    fn with_trail(mut self, on: bool) -> Dense<'p> {
+        self.t.trail = on;
+        self.trail = vec![0; if on { self.t.pitems.len() } else { 0 }];
+        self
     }
 
     /// A new engine for the same problem, with a copy of this one's tables.
@@ -402,7 +430,11 @@ impl<'p> Dense<'p> {
         let mut removed = 0;
         for (d, &o) in prefix.iter().enumerate() {
             self.frames[d].option = o;
-            let taken = self.try_option(d, o, &mut pactive, &mut removed);
+            let taken = if self.t.trail {
+                self.try_option::<true>(d, o, &mut pactive, &mut removed)
+            } else {
+                self.try_option::<false>(d, o, &mut pactive, &mut removed)
+            };
             debug_assert!(taken, "a prefix from `prefixes` takes each option");
         }
         self.cursor = Cursor {
@@ -423,6 +455,7 @@ impl<'p> Dense<'p> {
         let (w, p) = (self.t.words, self.t.primaries);
         self.live[..w].copy_from_slice(&self.t.live0);
         self.sizes[..p].copy_from_slice(&self.t.size0);
+        self.trail_top = 0;
         for (k, x) in self.prim.iter_mut().enumerate() {
             *x = k as u32;
         }
@@ -442,7 +475,13 @@ impl<'p> Dense<'p> {
     /// Tries option `o` at level `d`: level `d + 1`'s options and sizes, and the uncovered
     /// items. False on a wipe-out. Adds the options removed to `removed`.
     #[inline(always)]
-    fn try_option(&mut self, d: usize, o: u32, pactive: &mut u32, removed: &mut u64) -> bool {
+    fn try_option<const TRAIL: bool>(
+        &mut self,
+        d: usize,
+        o: u32,
+        pactive: &mut u32,
+        removed: &mut u64,
+    ) -> bool {
         let (w, p) = (self.t.words, self.t.primaries);
         // Its primary items are covered: each swapped to the end of the uncovered ones.
         for k in self.t.pstart[o as usize]..self.t.pstart[o as usize + 1] {
@@ -462,9 +501,15 @@ impl<'p> Dense<'p> {
                 *self.from.get_unchecked_mut(a as usize) = i;
             }
         }
-        let (before, after) = self.sizes.split_at_mut((d + 1) * p);
-        let sizes = &mut after[..p];
-        sizes.copy_from_slice(&before[d * p..]);
+        let sizes = if TRAIL {
+            &mut self.sizes[..p]
+        } else {
+            let (before, after) = self.sizes.split_at_mut((d + 1) * p);
+            after[..p].copy_from_slice(&before[d * p..]);
+            &mut after[..p]
+        };
+        let trail = self.trail.as_mut_ptr();
+        let mut top = self.trail_top;
         let (lives, next) = self.live.split_at_mut((d + 1) * w);
         let live = &lives[d * w..(d + 1) * w];
         let next = &mut next[..w];
@@ -491,13 +536,22 @@ impl<'p> Dense<'p> {
                         debug_assert!(x < sizes.len());
                         let s = sizes.get_unchecked_mut(x);
                         *s -= 1;
+                        if TRAIL {
+                            // The trail has room for every primary entry of every option,
+                            // and an option is removed at most once on the way down.
+                            debug_assert!(top < self.trail.len());
+                            *trail.add(top) = x as u32;
+                            top += 1;
+                        }
                         if *s == 0 && *self.pos.get_unchecked(x) < active {
+                            self.trail_top = top;
                             return false;
                         }
                     }
                 }
             }
         }
+        self.trail_top = top;
         true
     }
 
@@ -507,15 +561,17 @@ impl<'p> Dense<'p> {
     where
         F: FnMut(&[OptionId]) -> ControlFlow<()>,
     {
-        if self.t.lookahead {
-            self.search_with::<REPORT, true, F>(budget, sink)
-        } else {
-            self.search_with::<REPORT, false, F>(budget, sink)
+        match (self.t.lookahead, self.t.trail) {
+            (true, true) => self.search_with::<REPORT, true, true, F>(budget, sink),
+            (true, false) => self.search_with::<REPORT, true, false, F>(budget, sink),
+            (false, true) => self.search_with::<REPORT, false, true, F>(budget, sink),
+            (false, false) => self.search_with::<REPORT, false, false, F>(budget, sink),
         }
     }
 
-    /// [`Dense::search`], with or without the look one step ahead.
-    fn search_with<const REPORT: bool, const LOOKAHEAD: bool, F>(
+    /// [`Dense::search`], with or without the look one step ahead, with the sizes copied per
+    /// level or on a trail.
+    fn search_with<const REPORT: bool, const LOOKAHEAD: bool, const TRAIL: bool, F>(
         &mut self,
         budget: &Budget,
         sink: &mut F,
@@ -598,7 +654,8 @@ impl<'p> Dense<'p> {
                 // order depends on the options taken on the way here alone (each try's swaps
                 // are undone in reverse), so the tree is the same whether searched whole or
                 // in sub-problems on threads.
-                let sizes = &self.sizes[d * p..(d + 1) * p];
+                let here = if TRAIL { 0 } else { d };
+                let sizes = &self.sizes[here * p..(here + 1) * p];
                 let (mut best, mut least) = (0u32, u32::MAX);
                 t.scans += u64::from(pactive);
                 for &x in &self.prim[..pactive as usize] {
@@ -653,6 +710,7 @@ impl<'p> Dense<'p> {
                     bits,
                     pactive,
                     option: 0,
+                    trail: self.trail_top as u32,
                 };
             }
             // The next option of level `d`.
@@ -688,8 +746,16 @@ impl<'p> Dense<'p> {
                 }
             }
             pactive = f.pactive;
+            if TRAIL {
+                // Give back what the tries since this level was entered took.
+                for k in f.trail as usize..self.trail_top {
+                    let x = self.trail[k] as usize;
+                    self.sizes[x] += 1;
+                }
+                self.trail_top = f.trail as usize;
+            }
             t.tries += 1;
-            if self.try_option(d, o, &mut pactive, &mut t.removed) {
+            if self.try_option::<TRAIL>(d, o, &mut pactive, &mut t.removed) {
                 d += 1;
                 entering = true;
             } else {
@@ -822,6 +888,24 @@ mod tests {
                 outcome.stats.nodes(),
                 "round {round}"
             );
+            // The sizes on a trail (the way of problems with many primary items): the same
+            // tree, and the same again after a resume.
+            let mut trailed = Dense::new(&problem).unwrap().with_trail(true);
+            assert_eq!(
+                trailed.count(&Budget::unlimited()).stats,
+                counted.stats,
+                "round {round}"
+            );
+            let half = Budget {
+                nodes: Some(counted.stats.nodes() / 2),
+                ..Budget::unlimited()
+            };
+            trailed.count(&half);
+            assert_eq!(
+                trailed.resume(&Budget::unlimited()).stats,
+                counted.stats,
+                "round {round}"
+            );
         }
     }
 
@@ -867,6 +951,12 @@ mod tests {
                 .problem()
                 .clone(),
         );
+        // 324 primary items: the sizes on a trail.
+        let clues = "534678912672195348198342567859761";
+        let sudoku = format!("{clues}{}", ".".repeat(81 - clues.len()));
+        let sudoku = Sudoku::new(Puzzle::parse(&sudoku).unwrap()).unwrap();
+        assert!(Dense::new(sudoku.problem()).unwrap().t.trail);
+        problems.push(sudoku.problem().clone());
         for (round, problem) in problems.iter().enumerate() {
             let mut engine = Dense::new(problem).unwrap();
             let whole = engine.count(&Budget::unlimited());
