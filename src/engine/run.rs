@@ -163,11 +163,11 @@ pub enum MemoMode {
 pub const MEMO_NODE_MEMS: u64 = 800;
 
 /// The probe of [`MemoMode::Auto`], in nodes. Its cost is paid again when the memo is
-/// dropped (the plain search starts over): 8,192 memoised nodes are about 2% of 13-queens'
-/// count (32,768 were 9% by instruction count), and on the benchmark set the decision is
-/// the same for probes of 4,096 to 32,768 nodes (pentominoes' saving per node, the closest
-/// call, 1,064 to 2,398 mems against the 800 the memo costs).
-pub const PROBE_NODES: u64 = 1 << 13;
+/// dropped (the plain search starts over): 4,096 memoised nodes are 0.4% of Langford 12's
+/// count by instruction count (8,192 were 0.8%, 32,768 about 4%), and on the benchmark set
+/// the decision is the same for probes of 4,096 to 32,768 nodes (pentominoes' saving per
+/// node, the closest call, 1,064 to 2,398 mems against the 800 the memo costs).
+pub const PROBE_NODES: u64 = 1 << 12;
 
 /// The memory of the probe's table (it may grow to the plan's `memo_bytes` afterwards, when
 /// the memo is kept).
@@ -259,7 +259,7 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     if plan.memo == MemoMode::Auto {
         // Long keys (colours: half a word per secondary item) cost a node more to hash and a
         // slot more memory: the probe is shorter and its table small, so that it stays about
-        // 1% of the search it decides about (word squares, 130-word keys: 2,048 nodes in a
+        // 1% of the search it decides about (word squares, 130-word keys: 1,024 nodes in a
         // 4 MiB table; before, 8,192 nodes in 58 MB cost 8% of the count).
         let probe_nodes = (PROBE_NODES * 8 / words.max(8) as u64).max(PROBE_NODES / 4);
         let probe = Budget {
@@ -307,7 +307,7 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     }
     if !spread.is_sequential() {
         // On threads each worker counts its sub-problems with a table of its own (the probe's
-        // table is dropped: its entries are an 8,192-node search's worth).
+        // table is dropped: its entries are a 4,096-node search's worth).
         let (split, info) = spread.split(&mut solver);
         let out = spread.pool().install(|| {
             count_split_memo(
