@@ -218,7 +218,12 @@ impl Count {
 /// without a memo.
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     let budget = &plan.budget;
-    let mut dense = dense_for(problem, plan);
+    // `--memo on` needs the bitset search only where it cannot keep the memo.
+    let mut dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
+        None
+    } else {
+        dense_for(problem, plan)
+    };
     let mut spread = plan.spread();
     if plan.memo == MemoMode::Off
         || plan.shard.is_some()
@@ -340,13 +345,13 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
 /// The nodes of the bitset search ([`Dense`]) a default count runs before it probes the
 /// memo: a count that ends within them (13-queens, word squares, the 7×7 edge-matching
 /// puzzle: under a million nodes) never pays for the probe, and one that goes on pays it
-/// once for at least this many nodes (the probe is 1 to 6% of them) and resumes where it
-/// stopped. A problem on which the memo pays spends them first.
+/// once for at least this many nodes (the probe costs 0.1 to 2% of them) and resumes where
+/// it stopped. A problem on which the memo pays spends them first.
 pub const DENSE_SLICE_NODES: u64 = 1 << 20;
 
 /// How much more the memo must save against the bitset search than against the dance (see
 /// [`MEMO_NODE_MEMS`]): a bitset node costs a third to a half of a dance node (pentominoes
-/// 6×10: 1.4 µs against 2.8; MacMahon's squares 0.24 against 0.50), and a memoised one more
+/// 6×10: 1.4 µs against 2.8; MacMahon's squares 0.30 against 0.50), and a memoised one more
 /// than a plain one (pentominoes 3.9 µs), so the memo must cut the tree by far more.
 /// Measured: pentominoes' memo saves 1,064 to 2,398 mems a node (the bitset search wins by
 /// 1.8×), perfect matchings' millions.
