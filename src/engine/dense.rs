@@ -39,8 +39,8 @@
 //! is abandoned before it is entered (no node). SSXCC finds the same dead end after one or
 //! more forced moves. On the coloured benchmark instances the tree is then 3 to 18% smaller
 //! than SSXCC's (word squares 904,862 nodes against 960,135; MacMahon's squares 4×6 24.6
-//! million against 30.1), for 0 to 4% more time; without it the word squares took 961,484
-//! nodes. On colour-free problems it cost up to 15% more time (13-queens) and is left out.
+//! million against 30.1), for 0 to 4% more time. On colour-free problems it costs more time
+//! than it saves (13-queens: 15%) and is left out.
 //!
 //! The list of uncovered items changes order as items leave it; each try's swaps are undone
 //! in reverse before the next, so its order, and with it the tree, depends only on the
@@ -142,8 +142,8 @@ impl Tally {
 }
 
 /// What the search reads and never changes, built once per problem; the engines of a count
-/// on threads each have a copy ([`Dense::sibling`]): read through an `Arc` they cost 15% more
-/// instructions a count.
+/// on threads each have a copy ([`Dense::sibling`]), read directly by the hot loop (behind a
+/// shared pointer they cost more instructions than the copy costs memory).
 #[derive(Clone)]
 struct Tables {
     /// Words per set of options.
