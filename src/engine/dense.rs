@@ -337,10 +337,10 @@ impl<'p> Dense<'p> {
     /// The same engine with the sizes on a trail or copied per level, whatever the number of
     /// primary items (for the tests: both ways must search the same tree).
     #[cfg(test)]
-    fn with_trail(mut self, on: bool) -> Dense<'p> {
-        self.t.trail = on;
-        self.trail = vec![0; if on { self.t.pitems.len() } else { 0 }];
-        self
+    fn with_trail(self, on: bool) -> Dense<'p> {
+        let mut t = self.t;
+        t.trail = on;
+        Dense::on(self.problem, t)
     }
 
     /// A new engine for the same problem, with a copy of this one's tables.

@@ -164,9 +164,10 @@ pub const MEMO_NODE_MEMS: u64 = 800;
 
 /// The probe of [`MemoMode::Auto`], in nodes. Its cost is paid again when the memo is
 /// dropped (the plain search starts over): 4,096 memoised nodes are 0.4% of Langford 12's
-/// count by instruction count (8,192 were 0.8%, 32,768 about 4%), and on the benchmark set
-/// the decision is the same for probes of 4,096 to 32,768 nodes (pentominoes' saving per
-/// node, the closest call, 1,064 to 2,398 mems against the 800 the memo costs).
+/// count by instruction count, and the cost grows with the probe (8,192 nodes: 0.8%),
+/// while on the benchmark set the decision is the same for probes of 4,096 to 32,768 nodes
+/// (pentominoes' saving per node, the closest call, 1,064 to 2,398 mems against the 800
+/// the memo costs).
 pub const PROBE_NODES: u64 = 1 << 12;
 
 /// The memory of the probe's table (it may grow to the plan's `memo_bytes` afterwards, when
