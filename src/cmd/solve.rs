@@ -434,6 +434,11 @@ fn count(
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
+    if counted.end == crate::engine::End::Overflow {
+        anyhow::bail!(
+            "the number of solutions does not fit in 128 bits (it is over 3.4e38): not counted"
+        );
+    }
     let outcome = Outcome {
         end: counted.end,
         stats: counted.stats,

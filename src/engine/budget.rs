@@ -99,6 +99,8 @@ pub enum End {
     TimeLimit,
     /// A stop was requested through the budget's [`Stop`] (Ctrl-C on the command line).
     Interrupted,
+    /// The count would not fit in 128 bits: it is refused rather than wrapped.
+    Overflow,
 }
 
 impl End {

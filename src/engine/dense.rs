@@ -78,6 +78,41 @@ pub enum DenseError {
     TooLarge,
 }
 
+/// The conflict rows of `problem`'s options, `words` words each (see the module
+/// documentation): row `o` holds the options that share a primary item with `o`, or a
+/// secondary item unless both give it the same colour; `o` is in its own row.
+pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
+    let m = problem.option_count();
+    // Per item: the options that contain it, and per colour those that give it that colour.
+    let mut with = vec![vec![0u64; words]; problem.item_count()];
+    let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
+        vec![Default::default(); problem.item_count()];
+    for o in problem.options() {
+        let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
+        for e in problem.option_entries(o) {
+            let x = e.item.0 as usize;
+            with[x][w] |= b;
+            if !e.colour.is_none() {
+                by_colour[x]
+                    .entry(e.colour.0)
+                    .or_insert_with(|| vec![0u64; words])[w] |= b;
+            }
+        }
+    }
+    let mut conflicts = vec![0u64; m * words];
+    for o in problem.options() {
+        let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
+        for e in problem.option_entries(o) {
+            let x = e.item.0 as usize;
+            let same = (!e.colour.is_none()).then(|| &by_colour[x][&e.colour.0]);
+            for (k, r) in row.iter_mut().enumerate() {
+                *r |= with[x][k] & !same.map_or(0, |s| s[k]);
+            }
+        }
+    }
+    conflicts
+}
+
 /// What one level remembers while its options are tried.
 #[derive(Copy, Clone, Debug, Default)]
 struct Frame {
@@ -235,11 +270,7 @@ impl<'p> Dense<'p> {
         if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES {
             return Err(DenseError::TooLarge);
         }
-        // Per item: the options that contain it, and per colour those that give it that
-        // colour.
         let mut with = vec![vec![0u64; words]; problem.item_count()];
-        let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
-            vec![Default::default(); problem.item_count()];
         let mut pstart = Vec::with_capacity(m + 1);
         let mut pitems = Vec::new();
         pstart.push(0);
@@ -248,28 +279,13 @@ impl<'p> Dense<'p> {
             for e in problem.option_entries(o) {
                 let x = e.item.0 as usize;
                 with[x][w] |= b;
-                if !e.colour.is_none() {
-                    by_colour[x]
-                        .entry(e.colour.0)
-                        .or_insert_with(|| vec![0u64; words])[w] |= b;
-                }
                 if index[x] != u32::MAX {
                     pitems.push(index[x]);
                 }
             }
             pstart.push(pitems.len() as u32);
         }
-        let mut conflicts = vec![0u64; m * words];
-        for o in problem.options() {
-            let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
-            for e in problem.option_entries(o) {
-                let x = e.item.0 as usize;
-                let same = (!e.colour.is_none()).then(|| &by_colour[x][&e.colour.0]);
-                for (k, r) in row.iter_mut().enumerate() {
-                    *r |= with[x][k] & !same.map_or(0, |s| s[k]);
-                }
-            }
-        }
+        let conflicts = conflict_rows(problem, words);
         let mut item_bits = Vec::with_capacity(primaries * words);
         let mut item_lo = Vec::with_capacity(primaries);
         let mut item_hi = Vec::with_capacity(primaries);
@@ -381,6 +397,36 @@ impl<'p> Dense<'p> {
             max_level: s.max_level,
         };
         outcome
+    }
+
+    /// Knuth's estimate of the fraction of the tree a count stopped by its budget has
+    /// searched (1 once it ended): at each level on the path, the options tried before the
+    /// one in hand, divided by the product of the options of the levels down to it.
+    pub(crate) fn progress(&self) -> f64 {
+        let c = self.cursor;
+        if c.done {
+            return 1.0;
+        }
+        let w = self.t.words;
+        let (mut fraction, mut scale) = (0.0, 1.0);
+        // Levels below `c.depth` have an option in hand; when not entering, level `c.depth`
+        // has finished its latest option.
+        let top = if c.entering { c.depth } else { c.depth + 1 };
+        for d in c.base..top {
+            let f = self.frames[d];
+            let (item, live) = (f.item as usize, &self.live[d * w..(d + 1) * w]);
+            let bits = &self.t.item_bits[item * w..(item + 1) * w];
+            let total: u32 = (0..w).map(|k| (bits[k] & live[k]).count_ones()).sum();
+            let later: u32 = (f.word as usize + 1..w)
+                .map(|k| (bits[k] & live[k]).count_ones())
+                .sum();
+            let left = f.bits.count_ones() + later;
+            let in_hand = u32::from(d < c.depth);
+            let done = total.saturating_sub(left + in_hand);
+            scale /= f64::from(total.max(1));
+            fraction += f64::from(done) * scale;
+        }
+        fraction.clamp(0.0, 1.0)
     }
 
     /// Runs the search, giving each solution to `sink` as the problem's option ids in the

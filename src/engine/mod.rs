@@ -19,6 +19,8 @@ mod memo_split;
 mod multiplicity;
 pub mod optimize;
 mod parallel;
+mod parts;
+mod portfolio;
 pub mod preprocess;
 mod problem;
 pub mod run;

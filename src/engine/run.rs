@@ -222,6 +222,12 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     // `--memo on` needs the bitset search only where it cannot keep the memo.
     let mut dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
         None
+    } else if plan.memo == MemoMode::Auto
+        && plan.spread().is_sequential()
+        && !plan.knuth
+        && plan.shard.is_none()
+    {
+        Dense::new(problem).ok()
     } else {
         dense_for(problem, plan)
     };
@@ -247,9 +253,25 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
             ),
             ..budget.clone()
         };
+        let started = std::time::Instant::now();
         let out = d.count(&slice);
         if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= DENSE_SLICE_NODES) {
             return Count::whole(out, None);
+        }
+        if budget.nodes.is_none() && budget.mems.is_none() {
+            let time = started.elapsed();
+            let d = dense.take().expect("the bitset search");
+            if let Some(f) = super::portfolio::count(Some((d, time)), problem, plan.memo_bytes, budget)
+            {
+                return Count {
+                    end: f.end,
+                    count: f.count,
+                    stats: f.stats,
+                    memo: f.memo,
+                    split: None,
+                };
+            }
+            unreachable!("the portfolio has the bitset search");
         }
     }
     let mut solver = Solver::new(problem);

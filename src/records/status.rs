@@ -36,11 +36,13 @@ pub enum Status {
     /// Stopped by an interrupt (SIGINT, SIGTERM): a count is a lower bound; an optimum is the
     /// best found, with the bound proven so far.
     Interrupted,
+    /// A count that would not fit in 128 bits: refused, never wrapped.
+    Overflow,
 }
 
 impl Status {
     /// Every status, in the order of the declaration.
-    pub const ALL: [Status; 10] = [
+    pub const ALL: [Status; 11] = [
         Status::Complete,
         Status::Limit,
         Status::Time,
@@ -51,6 +53,7 @@ impl Status {
         Status::Infeasible,
         Status::BelowFloor,
         Status::Interrupted,
+        Status::Overflow,
     ];
 
     /// The word in the records (`complete`, ...).
@@ -66,6 +69,7 @@ impl Status {
             Status::Infeasible => "infeasible",
             Status::BelowFloor => "below-floor",
             Status::Interrupted => "interrupted",
+            Status::Overflow => "overflow",
         }
     }
 
@@ -87,6 +91,7 @@ impl Status {
             End::MemLimit => Status::Mems,
             End::TimeLimit => Status::Time,
             End::Interrupted => Status::Interrupted,
+            End::Overflow => Status::Overflow,
         }
     }
 

@@ -1,0 +1,222 @@
+//! The default count: the plain search and the memoised ones in turns of growing length, each
+//! resuming where it stopped, until one of them ends the count.
+//!
+//! # The guarantee
+//!
+//! The searches are the bitset search ([`Dense`], no memo) and the memoised search with parts
+//! ([`Parts`]) in two branching orders (fewest options first, and the frontier order). After
+//! the bitset search's first slice (a count that ends within it pays nothing more), the
+//! searches take *rounds*; each round is twice as long as the one before (the first is as
+//! long as the first slice took), and in each round every search gets at least
+//! [`LEAST_SHARE`] of it; the rest goes to the *leader*, the search whose estimate of the time
+//! it still needs is least (its time so far × (1 − f) / f, `f` its estimate of the fraction
+//! of its tree done: [`Dense::progress`], [`PartsOutcome::progress`]).
+//!
+//! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
+//! at most `2·T / LEAST_SHARE` of the default's time (its shares of the rounds add up to
+//! `LEAST_SHARE` of the time spent, and a round is at most the sum of all before it plus the
+//! first slice). The searches resume exactly (the bitset search) or through their table (the
+//! memoised one walks the path back through hits), so the shares add up. So the default
+//! costs at most `2 / LEAST_SHARE` times the best of the three, plus the first slice — and
+//! when the estimates point at the best search, about `1 + (k − 1) · LEAST_SHARE` times it
+//! (`k` searches).
+//!
+//! Slices are given in nodes, from each search's measured time per node (so only the slices'
+//! lengths depend on the clock, not the count).
+
+use std::time::{Duration, Instant};
+
+use super::budget::{Budget, End};
+use super::dense::Dense;
+use super::memo::MemoStats;
+use super::parts::{Order, Parts, PartsOutcome};
+use super::stats::Stats;
+
+/// The least part of each round every search gets: the guarantee's factor is
+/// `2 / LEAST_SHARE`, the overhead when the leader is the best search about
+/// `(k − 1) · LEAST_SHARE` (k = 3 searches: 6%).
+pub const LEAST_SHARE: f64 = 1.0 / 32.0;
+
+/// A search's first slice, in nodes, when its time per node is not known yet.
+const FIRST_NODES: u64 = 1 << 10;
+
+/// One search of the portfolio.
+enum Search<'p> {
+    Plain(Dense<'p>),
+    Memo(Parts),
+}
+
+struct Entrant<'p> {
+    search: Search<'p>,
+    /// Time spent in it, nodes visited, and its estimate of the fraction of its tree done.
+    time: Duration,
+    nodes: u64,
+    progress: f64,
+}
+
+impl Entrant<'_> {
+    /// The estimated time it still needs (infinite without progress).
+    fn remaining(&self) -> f64 {
+        if self.progress <= 0.0 {
+            f64::INFINITY
+        } else {
+            self.time.as_secs_f64() * (1.0 - self.progress) / self.progress
+        }
+    }
+
+    /// Seconds per node, measured (a guess before its first slice).
+    fn seconds_per_node(&self, guess: f64) -> f64 {
+        if self.nodes == 0 {
+            guess
+        } else {
+            self.time.as_secs_f64() / self.nodes as f64
+        }
+    }
+}
+
+/// How the portfolio ended.
+pub(crate) struct Finish {
+    /// How it ended; the count is exact when [`End::Exhausted`].
+    pub end: End,
+    pub count: u128,
+    /// The nodes of every search, and the bitset search's other statistics.
+    pub stats: Stats,
+    /// The memoised searches' tables, when the count is theirs.
+    pub memo: Option<MemoStats>,
+    /// Whether a memoised search gave the count.
+    pub by_memo: bool,
+}
+
+/// What the portfolio was given: the bitset search (after its first slice, which did not end
+/// the count) or none, the memoised searches' table memory, and the budget (its deadline and
+/// stop apply; its node and mem limits are the caller's to refuse).
+pub(crate) fn count(
+    plain: Option<(Dense<'_>, Duration)>,
+    problem: &super::problem::Problem,
+    memo_bytes: u64,
+    budget: &Budget,
+) -> Option<Finish> {
+    let mut entrants: Vec<Entrant<'_>> = Vec::new();
+    let mut round = Duration::from_millis(1);
+    let mut plain_rate = 1e-6;
+    if let Some((dense, time)) = plain {
+        let stats = dense.stats();
+        plain_rate = time.as_secs_f64() / stats.nodes().max(1) as f64;
+        round = round.max(time);
+        entrants.push(Entrant {
+            progress: dense.progress(),
+            search: Search::Plain(dense),
+            time,
+            nodes: stats.nodes(),
+        });
+    }
+    for order in [Order::Mrv, Order::Frontier] {
+        if let Some(parts) = Parts::new(problem, order, memo_bytes / 2) {
+            entrants.push(Entrant {
+                search: Search::Memo(parts),
+                time: Duration::ZERO,
+                nodes: 0,
+                progress: 0.0,
+            });
+        }
+    }
+    if entrants.is_empty() {
+        return None;
+    }
+    let k = entrants.len();
+    loop {
+        // The leader: least estimated time left; the plain search on ties (first in the list).
+        let leader = (0..k)
+            .min_by(|&a, &b| entrants[a].remaining().total_cmp(&entrants[b].remaining()))
+            .expect("entrants");
+        let others = (k - 1) as f64 * LEAST_SHARE;
+        // The others first: a memoised search that is about to end gets its chance early.
+        let turns = (0..k).filter(|&i| i != leader).chain([leader]);
+        for i in turns {
+            let share = if i == leader {
+                1.0 - others
+            } else {
+                LEAST_SHARE
+            };
+            let e = &mut entrants[i];
+            let seconds = share * round.as_secs_f64();
+            let rate = e.seconds_per_node(plain_rate * 4.0);
+            let nodes = ((seconds / rate) as u64).max(FIRST_NODES.min(e.nodes.max(256)));
+            let started = Instant::now();
+            let (end, count) = match &mut e.search {
+                Search::Plain(d) => {
+                    let total = d.stats().nodes() + nodes;
+                    let out = d.resume(&Budget {
+                        nodes: Some(total),
+                        solutions: None,
+                        mems: None,
+                        ..budget.clone()
+                    });
+                    e.nodes = d.stats().nodes();
+                    e.progress = d.progress();
+                    (out.end, u128::from(out.stats.solutions()))
+                }
+                Search::Memo(p) => {
+                    let out: PartsOutcome = p.count(&Budget {
+                        nodes: Some(nodes),
+                        solutions: None,
+                        mems: None,
+                        ..budget.clone()
+                    });
+                    e.nodes += out.nodes;
+                    e.progress = out.progress;
+                    (out.end, out.count)
+                }
+            };
+            e.time += started.elapsed();
+            if end != End::NodeLimit {
+                return Some(finish(&entrants, i, end, count));
+            }
+        }
+        round *= 2;
+    }
+}
+
+/// The result when entrant `i` ended with `end` (the plain search's count so far stands for
+/// a count cut short: a lower bound).
+fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
+    let mut stats = Stats::default();
+    let mut memo: Option<MemoStats> = None;
+    let mut plain_count = 0u128;
+    for e in entrants {
+        match &e.search {
+            Search::Plain(d) => {
+                let s = d.stats();
+                plain_count = u128::from(s.solutions());
+                stats += s;
+            }
+            Search::Memo(p) => {
+                let s = p.stats();
+                stats.nodes += s.nodes();
+                stats.max_level = stats.max_level.max(s.max_level());
+                let m = p.memo_stats();
+                match memo.as_mut() {
+                    Some(all) => *all += m,
+                    None => memo = Some(m),
+                }
+            }
+        }
+    }
+    let by_memo = matches!(entrants[i].search, Search::Memo(_));
+    let count = if end == End::Exhausted {
+        count
+    } else {
+        plain_count
+    };
+    if !by_memo || end != End::Exhausted {
+        // The plain search's solutions are the count (or its lower bound).
+        stats.solutions = u64::try_from(plain_count).unwrap_or(u64::MAX);
+    }
+    Finish {
+        end,
+        count,
+        stats,
+        memo: if by_memo { memo } else { None },
+        by_memo,
+    }
+}
