@@ -827,52 +827,163 @@ impl<'p> Dense<'p> {
 /// cut into at least [`SUBPROBLEMS_PER_THREAD`] sub-problems a thread (where the tree has
 /// them), and each worker counts those it takes with an engine of its own. Only the budget's
 /// deadline and stop apply (limits of solutions, nodes and mems would apply per sub-problem).
-/// The statistics of the tree above the cut are included; the count is that of
-/// [`Dense::count`], and so are the nodes.
+/// The statistics of the tree above the cut are included.
 pub(crate) fn count_on_threads(
     dense: &mut Dense<'_>,
     threads: usize,
     budget: &Budget,
 ) -> (Outcome, super::SplitInfo) {
-    use rayon::prelude::*;
-    use std::sync::Mutex;
-    let (prefixes, above) = dense.prefixes(threads.max(1) * SUBPROBLEMS_PER_THREAD);
-    let info = super::SplitInfo {
-        depth: prefixes.first().map_or(0, Vec::len),
-        subproblems: prefixes.len(),
-        parts: prefixes.len() + above.solutions as usize,
-        mine: prefixes.len() + above.solutions as usize,
-        threads,
-    };
-    let budget = Budget {
-        solutions: None,
-        nodes: None,
-        mems: None,
-        ..budget.clone()
-    };
-    // One engine per worker thread, found by the thread's index in the pool; the lock is
-    // never contended (a thread only takes its own), it only proves that to the compiler.
-    let workers: Vec<Mutex<Option<Dense<'_>>>> =
-        (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
-    budget.stop.progress().add_parts(prefixes.len() as u64);
-    let proto: &Dense<'_> = dense;
-    let (stats, end) = prefixes
-        .par_iter()
-        .map(|prefix| {
-            let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
-            let mut guard = workers[slot].lock().expect("a worker's own engine");
-            let engine = guard.get_or_insert_with(|| proto.sibling());
-            let out = engine.count_below(prefix, &budget);
-            budget.stop.progress().part_done();
-            (out.stats, out.end)
-        })
-        .reduce(
-            || (Stats::default(), End::Exhausted),
-            |a, b| (a.0 + b.0, if a.1 == End::Exhausted { b.1 } else { a.1 }),
-        );
-    let stats = above + stats;
-    dense.stats += stats;
-    (Outcome { end, stats }, info)
+    let mut run = Shared::new(dense.sibling(), threads);
+    budget.stop.progress().add_parts(run.prefixes.len() as u64);
+    let end = run.resume(budget);
+    dense.stats += run.stats;
+    (
+        Outcome {
+            end,
+            stats: run.stats,
+        },
+        run.info,
+    )
+}
+
+/// A count of the bitset search on threads that stops at a deadline and resumes: the
+/// sub-problems of [`count_on_threads`], each counted by an engine that keeps it when a
+/// deadline stops it half way, so that the next call resumes it where it stopped.
+pub(crate) struct Shared<'p> {
+    proto: Dense<'p>,
+    prefixes: Vec<Vec<u32>>,
+    /// The sub-problems not started yet, and those stopped half way with their engines.
+    pending: Vec<usize>,
+    suspended: Vec<(usize, Dense<'p>)>,
+    /// Engines free for the next sub-problem.
+    idle: std::sync::Mutex<Vec<Dense<'p>>>,
+    /// The statistics of the tree above the cut and of the finished sub-problems.
+    stats: Stats,
+    /// Of the sub-problems stopped half way: their nodes, and the sum of their estimated
+    /// fractions done.
+    partial_nodes: u64,
+    partial_progress: f64,
+    info: super::SplitInfo,
+}
+
+impl<'p> Shared<'p> {
+    /// Cuts the tree of `dense`'s problem for `threads` threads (the cut is searched here).
+    pub(crate) fn new(mut dense: Dense<'p>, threads: usize) -> Shared<'p> {
+        let (prefixes, above) = dense.prefixes(threads.max(1) * SUBPROBLEMS_PER_THREAD);
+        let info = super::SplitInfo {
+            depth: prefixes.first().map_or(0, Vec::len),
+            subproblems: prefixes.len(),
+            parts: prefixes.len() + above.solutions as usize,
+            mine: prefixes.len() + above.solutions as usize,
+            threads,
+        };
+        Shared {
+            proto: dense,
+            pending: (0..prefixes.len()).rev().collect(),
+            suspended: Vec::new(),
+            prefixes,
+            idle: std::sync::Mutex::new(Vec::new()),
+            stats: above,
+            partial_nodes: 0,
+            partial_progress: 0.0,
+            info,
+        }
+    }
+
+    /// Counts the sub-problems not counted yet, on the current rayon pool, until they are all
+    /// done ([`End::Exhausted`]) or the budget's deadline or stop ends the call.
+    pub(crate) fn resume(&mut self, budget: &Budget) -> End {
+        use rayon::prelude::*;
+        let budget = Budget {
+            solutions: None,
+            nodes: None,
+            mems: None,
+            ..budget.clone()
+        };
+        // The suspended sub-problems first, then the others in order.
+        let mut work: Vec<(usize, Option<Dense<'p>>)> = std::mem::take(&mut self.suspended)
+            .into_iter()
+            .map(|(k, e)| (k, Some(e)))
+            .collect();
+        work.extend(self.pending.drain(..).rev().map(|k| (k, None)));
+        let (proto, prefixes, idle) = (&self.proto, &self.prefixes, &self.idle);
+        let results: Vec<(usize, Option<Dense<'p>>, Outcome)> = work
+            .into_par_iter()
+            .map(|(k, engine)| {
+                if let Some(end) = budget.out_of_time() {
+                    let stats = Stats::default();
+                    return (k, engine, Outcome { end, stats });
+                }
+                let (mut engine, out) = match engine {
+                    // The outcome's statistics are the whole sub-problem's.
+                    Some(mut e) => {
+                        let out = e.resume(&budget);
+                        (e, out)
+                    }
+                    None => {
+                        let spare = idle.lock().expect("the idle engines").pop();
+                        let mut e = spare.unwrap_or_else(|| proto.sibling());
+                        let out = e.count_below(&prefixes[k], &budget);
+                        (e, out)
+                    }
+                };
+                if out.end == End::Exhausted {
+                    budget.stop.progress().part_done();
+                    engine.stats = Stats::default();
+                    idle.lock().expect("the idle engines").push(engine);
+                    (k, None, out)
+                } else {
+                    (k, Some(engine), out)
+                }
+            })
+            .collect();
+        let mut end = End::Exhausted;
+        self.partial_nodes = 0;
+        self.partial_progress = 0.0;
+        for (k, engine, out) in results {
+            if out.end == End::Exhausted {
+                self.stats += out.stats;
+                continue;
+            }
+            match engine {
+                // Not started before the deadline: back to the list.
+                None => self.pending.push(k),
+                Some(e) => {
+                    self.partial_nodes += e.tally.nodes;
+                    self.partial_progress += e.progress();
+                    self.suspended.push((k, e));
+                }
+            }
+            if end == End::Exhausted {
+                end = out.end;
+            }
+        }
+        self.pending.sort_unstable_by(|a, b| b.cmp(a));
+        end
+    }
+
+    /// The estimated fraction of the count done: the finished sub-problems, and the
+    /// estimates of those stopped half way ([`Dense::progress`]).
+    pub(crate) fn progress(&self) -> f64 {
+        if self.prefixes.is_empty() {
+            return 1.0;
+        }
+        let finished = self.prefixes.len() - self.pending.len() - self.suspended.len();
+        (finished as f64 + self.partial_progress) / self.prefixes.len() as f64
+    }
+
+    /// What the count did so far (the solutions of the finished sub-problems; the nodes of
+    /// all).
+    pub(crate) fn stats(&self) -> Stats {
+        let mut s = self.stats;
+        s.nodes += self.partial_nodes;
+        s
+    }
+
+    /// The split.
+    pub(crate) fn info(&self) -> super::SplitInfo {
+        self.info
+    }
 }
 
 /// The sub-problems a thread gets at least (where the tree has them): enough that threads

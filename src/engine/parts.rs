@@ -199,6 +199,11 @@ impl Parts {
         })
     }
 
+    /// The branching order.
+    pub(crate) fn order(&self) -> Order {
+        self.order
+    }
+
     /// What the table did so far.
     pub(crate) fn memo_stats(&self) -> MemoStats {
         self.memo.stats()

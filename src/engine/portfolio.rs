@@ -27,7 +27,7 @@
 use std::time::{Duration, Instant};
 
 use super::budget::{Budget, End};
-use super::dense::Dense;
+use super::dense::{Dense, Shared};
 use super::memo::MemoStats;
 use super::parts::{Order, Parts, PartsOutcome};
 use super::stats::Stats;
@@ -37,12 +37,22 @@ use super::stats::Stats;
 /// `(k − 1) · LEAST_SHARE` (k = 3 searches: 6%).
 pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
+/// On threads, the time the plain search counts alone before the others join (on one
+/// thread its first slice is [`DENSE_SLICE_NODES`](super::run::DENSE_SLICE_NODES) nodes).
+pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(100);
+
+/// How much less time a memoised search must estimate it still needs than the plain
+/// search's estimate to lead a round (the plain search leads otherwise).
+pub const LEAD_MARGIN: f64 = 4.0;
+
 /// A search's first slice, in nodes, when its time per node is not known yet.
 const FIRST_NODES: u64 = 1 << 10;
 
 /// One search of the portfolio.
 enum Search<'p> {
     Plain(Dense<'p>),
+    /// The bitset search on the pool's threads, stopped at deadlines.
+    Threads(Shared<'p>),
     Memo(Parts),
 }
 
@@ -83,15 +93,26 @@ pub(crate) struct Finish {
     pub stats: Stats,
     /// The memoised searches' tables, when the count is theirs.
     pub memo: Option<MemoStats>,
-    /// Whether a memoised search gave the count.
-    pub by_memo: bool,
+    /// The split, when the plain search ran on threads.
+    pub split: Option<super::SplitInfo>,
 }
 
-/// What the portfolio was given: the bitset search (after its first slice, which did not end
-/// the count) or none, the memoised searches' table memory, and the budget (its deadline and
-/// stop apply; its node and mem limits are the caller's to refuse).
+/// The plain search the portfolio is given.
+pub(crate) enum Plain<'p> {
+    /// None: only the memoised searches.
+    None,
+    /// The bitset search on one thread, after its first slice (which did not end the count)
+    /// and the time it took.
+    Sequential(Dense<'p>, Duration),
+    /// The bitset search on the current pool's threads, cut into sub-problems.
+    Threads(Shared<'p>),
+}
+
+/// Counts with the plain search given and the memoised searches (with `memo_bytes` of
+/// tables between them) within `budget` (its deadline and stop apply; its node and mem limits
+/// are the caller's to refuse). `None` when no search takes the problem.
 pub(crate) fn count(
-    plain: Option<(Dense<'_>, Duration)>,
+    plain: Plain<'_>,
     problem: &super::problem::Problem,
     memo_bytes: u64,
     budget: &Budget,
@@ -99,7 +120,34 @@ pub(crate) fn count(
     let mut entrants: Vec<Entrant<'_>> = Vec::new();
     let mut round = Duration::from_millis(1);
     let mut plain_rate = 1e-6;
-    if let Some((dense, time)) = plain {
+    let has_plain = !matches!(plain, Plain::None);
+    if let Plain::Threads(mut shared) = plain {
+        // The first slice is the plain search's alone, as on one thread.
+        let started = Instant::now();
+        let slice = started + THREADS_FIRST_SLICE;
+        let end = shared.resume(&Budget {
+            deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
+            ..budget.clone()
+        });
+        let time = started.elapsed();
+        if end != End::TimeLimit || budget.out_of_time().is_some() {
+            let s = shared.stats();
+            return Some(Finish {
+                end,
+                count: u128::from(s.solutions()),
+                stats: s,
+                memo: None,
+                split: Some(shared.info()),
+            });
+        }
+        round = round.max(time);
+        entrants.push(Entrant {
+            progress: shared.progress(),
+            nodes: shared.stats().nodes(),
+            search: Search::Threads(shared),
+            time,
+        });
+    } else if let Plain::Sequential(dense, time) = plain {
         let stats = dense.stats();
         plain_rate = time.as_secs_f64() / stats.nodes().max(1) as f64;
         round = round.max(time);
@@ -125,10 +173,18 @@ pub(crate) fn count(
     }
     let k = entrants.len();
     loop {
-        // The leader: least estimated time left; the plain search on ties (first in the list).
-        let leader = (0..k)
+        // The leader: the plain search (first in the list), unless a memoised search's
+        // estimate of the time it still needs is [`LEAD_MARGIN`] times less than the plain
+        // search's; then the memoised search with the least.
+        let best = (0..k)
             .min_by(|&a, &b| entrants[a].remaining().total_cmp(&entrants[b].remaining()))
             .expect("entrants");
+        let leader =
+            if has_plain && entrants[best].remaining() * LEAD_MARGIN >= entrants[0].remaining() {
+                0
+            } else {
+                best
+            };
         let others = (k - 1) as f64 * LEAST_SHARE;
         // The others first: a memoised search that is about to end gets its chance early.
         let turns = (0..k).filter(|&i| i != leader).chain([leader]);
@@ -144,6 +200,21 @@ pub(crate) fn count(
             let nodes = ((seconds / rate) as u64).max(FIRST_NODES.min(e.nodes.max(256)));
             let started = Instant::now();
             let (end, count) = match &mut e.search {
+                Search::Threads(t) => {
+                    let slice = Instant::now() + Duration::from_secs_f64(seconds);
+                    let deadline = budget.deadline.map_or(slice, |d| d.min(slice));
+                    let mut end = t.resume(&Budget {
+                        deadline: Some(deadline),
+                        ..budget.clone()
+                    });
+                    if end == End::TimeLimit && budget.out_of_time().is_none() {
+                        // The slice's own deadline: the count goes on.
+                        end = End::NodeLimit;
+                    }
+                    e.nodes = t.stats().nodes();
+                    e.progress = t.progress();
+                    (end, u128::from(t.stats().solutions()))
+                }
                 Search::Plain(d) => {
                     let total = d.stats().nodes() + nodes;
                     let out = d.resume(&Budget {
@@ -169,6 +240,20 @@ pub(crate) fn count(
                 }
             };
             e.time += started.elapsed();
+            if std::env::var_os("XCOVER_TRACE_PORTFOLIO").is_some() {
+                let name = match &e.search {
+                    Search::Plain(_) => "plain".to_string(),
+                    Search::Threads(_) => "plain on threads".to_string(),
+                    Search::Memo(p) => format!("memo {:?}", p.order()),
+                };
+                eprintln!(
+                    "portfolio: {name}: {nodes} nodes in {:.3}s (total {:.3}s, {} nodes), progress {:.3e}, end {end:?}",
+                    started.elapsed().as_secs_f64(),
+                    e.time.as_secs_f64(),
+                    e.nodes,
+                    e.progress
+                );
+            }
             if end != End::NodeLimit {
                 return Some(finish(&entrants, i, end, count));
             }
@@ -190,6 +275,11 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
                 plain_count = u128::from(s.solutions());
                 stats += s;
             }
+            Search::Threads(t) => {
+                let s = t.stats();
+                plain_count = u128::from(s.solutions());
+                stats += s;
+            }
             Search::Memo(p) => {
                 let s = p.stats();
                 stats.nodes += s.nodes();
@@ -203,6 +293,10 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
         }
     }
     let by_memo = matches!(entrants[i].search, Search::Memo(_));
+    let split = entrants.iter().find_map(|e| match &e.search {
+        Search::Threads(t) => Some(t.info()),
+        _ => None,
+    });
     let count = if end == End::Exhausted {
         count
     } else {
@@ -217,6 +311,6 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
         count,
         stats,
         memo: if by_memo { memo } else { None },
-        by_memo,
+        split,
     }
 }

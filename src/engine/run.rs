@@ -219,15 +219,18 @@ impl Count {
 /// without a memo.
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     let budget = &plan.budget;
-    // `--memo on` needs the bitset search only where it cannot keep the memo.
-    let mut dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
-        None
-    } else if plan.memo == MemoMode::Auto
-        && plan.spread().is_sequential()
+    if plan.memo == MemoMode::Auto
         && !plan.knuth
         && plan.shard.is_none()
+        && budget.solutions.is_none()
+        && budget.nodes.is_none()
+        && budget.mems.is_none()
+        && let Ok(dense) = Dense::new(problem)
     {
-        Dense::new(problem).ok()
+        return count_by_portfolio(problem, plan, dense);
+    }
+    let mut dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
+        None
     } else {
         dense_for(problem, plan)
     };
@@ -253,25 +256,9 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
             ),
             ..budget.clone()
         };
-        let started = std::time::Instant::now();
         let out = d.count(&slice);
         if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= DENSE_SLICE_NODES) {
             return Count::whole(out, None);
-        }
-        if budget.nodes.is_none() && budget.mems.is_none() {
-            let time = started.elapsed();
-            let d = dense.take().expect("the bitset search");
-            if let Some(f) = super::portfolio::count(Some((d, time)), problem, plan.memo_bytes, budget)
-            {
-                return Count {
-                    end: f.end,
-                    count: f.count,
-                    stats: f.stats,
-                    memo: f.memo,
-                    split: None,
-                };
-            }
-            unreachable!("the portfolio has the bitset search");
         }
     }
     let mut solver = Solver::new(problem);
@@ -362,6 +349,50 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         stats: out.stats,
         memo: Some(memo.stats()),
         split: None,
+    }
+}
+
+/// The default count of a problem the bitset search takes, without a limit of solutions,
+/// nodes or mems: the bitset search's first [`DENSE_SLICE_NODES`] nodes on one thread, then
+/// the portfolio of the plain and the memoised searches (`portfolio.rs`); on threads the
+/// plain search is the bitset search on the plan's threads, from the start.
+fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> Count {
+    use super::portfolio::{self, Plain};
+    let budget = &plan.budget;
+    let spread = plan.spread();
+    let finish = if spread.is_sequential() {
+        let started = std::time::Instant::now();
+        let out = dense.count(&Budget {
+            nodes: Some(DENSE_SLICE_NODES),
+            ..budget.clone()
+        });
+        if out.end != End::NodeLimit {
+            return Count::whole(out, None);
+        }
+        portfolio::count(
+            Plain::Sequential(dense, started.elapsed()),
+            problem,
+            plan.memo_bytes,
+            budget,
+        )
+    } else {
+        let threads = spread.thread_count();
+        spread.pool().install(|| {
+            let shared = super::dense::Shared::new(dense, threads);
+            budget
+                .stop
+                .progress()
+                .add_parts(shared.info().subproblems as u64);
+            portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
+        })
+    };
+    let f = finish.expect("the portfolio has the plain search");
+    Count {
+        end: f.end,
+        count: f.count,
+        stats: f.stats,
+        memo: f.memo,
+        split: f.split,
     }
 }
 
