@@ -699,8 +699,8 @@ class Problem:
     ) -> CountResult:
         """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
         (``int(result)`` is the count). ``limit`` stops after that many solutions (one
-        thread), ``time_limit`` after that many seconds; ``memo``: None decides by a short
-        probe whether remembering sub-problem counts pays, True/False forces it.
+        thread), ``time_limit`` after that many seconds; ``memo``: None runs the plain and the
+        memoised searches in turns (at most 64 times the best of them), True/False forces it.
 
         A first Ctrl-C stops the search and raises :class:`Interrupted` with the count so far
         (status ``interrupted``, a lower bound); a second abandons the call at once

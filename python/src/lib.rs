@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -447,6 +447,11 @@ impl NativeProblem {
         let Some(c) = c else {
             return Ok((0, "abandoned".into(), 0, true));
         };
+        if c.end == dancelinks::engine::End::Overflow {
+            return Err(PyOverflowError::new_err(
+                "the number of solutions does not fit in 128 bits (it is over 3.4e38)",
+            ));
+        }
         Ok((
             c.count,
             Status::of_end(c.end).name().to_string(),

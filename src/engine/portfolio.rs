@@ -38,7 +38,7 @@ use super::stats::Stats;
 pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// On threads, the time the plain search counts alone before the others join (on one
-/// thread its first slice is [`DENSE_SLICE_NODES`](super::run::DENSE_SLICE_NODES) nodes).
+/// thread its first slice is the front door's `DENSE_SLICE_NODES` nodes).
 pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(100);
 
 /// How much less time a memoised search must estimate it still needs than the plain
@@ -99,8 +99,6 @@ pub(crate) struct Finish {
 
 /// The plain search the portfolio is given.
 pub(crate) enum Plain<'p> {
-    /// None: only the memoised searches.
-    None,
     /// The bitset search on one thread, after its first slice (which did not end the count)
     /// and the time it took.
     Sequential(Dense<'p>, Duration),
@@ -110,54 +108,51 @@ pub(crate) enum Plain<'p> {
 
 /// Counts with the plain search given and the memoised searches (with `memo_bytes` of
 /// tables between them) within `budget` (its deadline and stop apply; its node and mem limits
-/// are the caller's to refuse). `None` when no search takes the problem.
+/// are the caller's to refuse).
 pub(crate) fn count(
     plain: Plain<'_>,
     problem: &super::problem::Problem,
     memo_bytes: u64,
     budget: &Budget,
-) -> Option<Finish> {
-    let mut entrants: Vec<Entrant<'_>> = Vec::new();
-    let mut round = Duration::from_millis(1);
-    let mut plain_rate = 1e-6;
-    let has_plain = !matches!(plain, Plain::None);
-    if let Plain::Threads(mut shared) = plain {
-        // The first slice is the plain search's alone, as on one thread.
-        let started = Instant::now();
-        let slice = started + THREADS_FIRST_SLICE;
-        let end = shared.resume(&Budget {
-            deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
-            ..budget.clone()
-        });
-        let time = started.elapsed();
-        if end != End::TimeLimit || budget.out_of_time().is_some() {
-            let s = shared.stats();
-            return Some(Finish {
-                end,
-                count: u128::from(s.solutions()),
-                stats: s,
-                memo: None,
-                split: Some(shared.info()),
+) -> Finish {
+    let (search, time) = match plain {
+        Plain::Sequential(dense, time) => (Search::Plain(dense), time),
+        Plain::Threads(mut shared) => {
+            // The first slice is the plain search's alone, as on one thread.
+            let started = Instant::now();
+            let slice = started + THREADS_FIRST_SLICE;
+            let end = shared.resume(&Budget {
+                deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
+                ..budget.clone()
             });
+            if end != End::TimeLimit || budget.out_of_time().is_some() {
+                let stats = shared.stats();
+                return Finish {
+                    end,
+                    count: u128::from(stats.solutions()),
+                    stats,
+                    memo: None,
+                    split: Some(shared.info()),
+                };
+            }
+            (Search::Threads(shared), started.elapsed())
         }
-        round = round.max(time);
-        entrants.push(Entrant {
-            progress: shared.progress(),
-            nodes: shared.stats().nodes(),
-            search: Search::Threads(shared),
-            time,
-        });
-    } else if let Plain::Sequential(dense, time) = plain {
-        let stats = dense.stats();
-        plain_rate = time.as_secs_f64() / stats.nodes().max(1) as f64;
-        round = round.max(time);
-        entrants.push(Entrant {
-            progress: dense.progress(),
-            search: Search::Plain(dense),
-            time,
-            nodes: stats.nodes(),
-        });
-    }
+    };
+    let mut entrants = vec![Entrant {
+        search,
+        time,
+        nodes: 0,
+        progress: 0.0,
+    }];
+    let (nodes, progress) = match &entrants[0].search {
+        Search::Plain(d) => (d.stats().nodes(), d.progress()),
+        Search::Threads(t) => (t.stats().nodes(), t.progress()),
+        Search::Memo(_) => unreachable!("the plain search"),
+    };
+    (entrants[0].nodes, entrants[0].progress) = (nodes, progress);
+    // The first round is as long as the plain search's first slice.
+    let mut round = time.max(Duration::from_millis(1));
+    let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
     for order in [Order::Mrv, Order::Frontier] {
         if let Some(parts) = Parts::new(problem, order, memo_bytes / 2) {
             entrants.push(Entrant {
@@ -168,9 +163,6 @@ pub(crate) fn count(
             });
         }
     }
-    if entrants.is_empty() {
-        return None;
-    }
     let k = entrants.len();
     loop {
         // The leader: the plain search (first in the list), unless a memoised search's
@@ -179,12 +171,11 @@ pub(crate) fn count(
         let best = (0..k)
             .min_by(|&a, &b| entrants[a].remaining().total_cmp(&entrants[b].remaining()))
             .expect("entrants");
-        let leader =
-            if has_plain && entrants[best].remaining() * LEAD_MARGIN >= entrants[0].remaining() {
-                0
-            } else {
-                best
-            };
+        let leader = if entrants[best].remaining() * LEAD_MARGIN >= entrants[0].remaining() {
+            0
+        } else {
+            best
+        };
         let others = (k - 1) as f64 * LEAST_SHARE;
         // The others first: a memoised search that is about to end gets its chance early.
         let turns = (0..k).filter(|&i| i != leader).chain([leader]);
@@ -255,7 +246,7 @@ pub(crate) fn count(
                 );
             }
             if end != End::NodeLimit {
-                return Some(finish(&entrants, i, end, count));
+                return finish(&entrants, i, end, count);
             }
         }
         round *= 2;
@@ -302,10 +293,9 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
     } else {
         plain_count
     };
-    if !by_memo || end != End::Exhausted {
-        // The plain search's solutions are the count (or its lower bound).
-        stats.solutions = u64::try_from(plain_count).unwrap_or(u64::MAX);
-    }
+    // The plain search's solutions are the count (or its lower bound); a memoised count is
+    // in the statistics as far as a u64 holds it.
+    stats.solutions = u64::try_from(count).unwrap_or(u64::MAX);
     Finish {
         end,
         count,

@@ -215,6 +215,84 @@ impl Problem {
         p
     }
 
+    /// The problem cut into the parts that no option joins (items joined when an option
+    /// holds both), each a problem of its own with its items in declaration order and its
+    /// options in input order, the parts ordered by their first option; `None` when there is
+    /// one part, or when a primary item has no option at all (no solution: nothing to cut).
+    /// The solutions are the unions of one solution of each part.
+    pub(crate) fn independent_parts(&self) -> Option<Vec<Problem>> {
+        let n = self.item_count();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        let mut used = vec![false; n];
+        for o in self.options() {
+            let entries = self.option_entries(o);
+            let first = find(&mut parent, entries[0].item.0);
+            for e in entries {
+                used[e.item.0 as usize] = true;
+                let r = find(&mut parent, e.item.0);
+                if r != first {
+                    parent[r as usize] = first;
+                }
+            }
+        }
+        if (0..n).any(|i| self.item_primary[i] && !used[i]) {
+            return None;
+        }
+        // The parts in the order of their first option.
+        let mut part_of_root: HashMap<u32, usize> = HashMap::new();
+        let mut options_of: Vec<Vec<OptionId>> = Vec::new();
+        for o in self.options() {
+            let r = find(&mut parent, self.option_entries(o)[0].item.0);
+            let k = *part_of_root.entry(r).or_insert_with(|| {
+                options_of.push(Vec::new());
+                options_of.len() - 1
+            });
+            options_of[k].push(o);
+        }
+        if options_of.len() < 2 {
+            return None;
+        }
+        let mut parts = Vec::with_capacity(options_of.len());
+        for options in options_of {
+            let root = find(&mut parent, self.option_entries(options[0])[0].item.0);
+            let mut p = Problem {
+                colour_names: self.colour_names.clone(),
+                ..Problem::default()
+            };
+            let mut new_id = vec![u32::MAX; n];
+            for i in 0..n {
+                if used[i] && find(&mut parent, i as u32) == root {
+                    new_id[i] = p.item_names.len() as u32;
+                    p.item_index
+                        .insert(self.item_names[i].clone(), ItemId(new_id[i]));
+                    p.item_names.push(self.item_names[i].clone());
+                    p.item_primary.push(self.item_primary[i]);
+                    p.item_bounds.push(self.item_bounds[i]);
+                }
+            }
+            p.option_start.push(0);
+            for o in options {
+                for e in self.option_entries(o) {
+                    p.entries.push(Entry {
+                        item: ItemId(new_id[e.item.0 as usize]),
+                        colour: e.colour,
+                    });
+                }
+                p.option_start.push(p.entries.len() as u32);
+                p.costs.push(self.cost(o));
+            }
+            parts.push(p);
+        }
+        Some(parts)
+    }
+
     /// The option as Knuth's DLX format writes it: `p r x:A y`.
     pub fn format_option(&self, option: OptionId) -> String {
         let mut s = String::new();

@@ -15,6 +15,29 @@
 //! - a count may remember its sub-problems ([`MemoMode`], the table of `memo.rs`);
 //! - an optimisation is branch and bound over the options' costs (see `optimize.rs`).
 //!
+//! # The default count: the policy in one table
+//!
+//! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
+//! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
+//! *portfolio* (`portfolio.rs`): the bitset search first alone, then beside the memoised
+//! search with parts (`parts.rs`) in two branching orders, in rounds of growing length, each
+//! search resuming where it stopped, until one ends the count. Its guarantee: whatever the
+//! problem, at most `2 / LEAST_SHARE` (64) times the time of the best of the three searches
+//! alone, plus the first slice; about `1 + 2·LEAST_SHARE` (1.06) times it when the searches'
+//! estimates of the time they still need point at the best one. Every other count (a budget
+//! of nodes, mems or solutions, `--knuth`, a shard, multiplicities, more than 16,384 options)
+//! follows the rules of [`MemoMode`].
+//!
+//! | rule | constant | value | range | why |
+//! |---|---|---|---|---|
+//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^20 nodes | 2^16–2^24 | counts under a million nodes (13-queens, word squares) end before any other search starts |
+//! | the same on threads, in time | [`THREADS_FIRST_SLICE`](super::portfolio::THREADS_FIRST_SLICE) | 100 ms | 10 ms–1 s | the plain search's progress estimate needs some sub-problems done |
+//! | every search's least part of each round | [`LEAST_SHARE`](super::portfolio::LEAST_SHARE) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is 2·LEAST_SHARE |
+//! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`](super::portfolio::LEAD_MARGIN) | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
+//! | rounds double | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee |
+//! | the memo tables' memory | [`Plan::memo_bytes`] | 256 MiB | — | half to each memoised search |
+//! | the memoised search takes at most | `PARTS_MAX_PRIMARIES` | 4,096 primary items | — | its recursion is as deep as the primary items |
+//!
 //! ```
 //! use std::ops::ControlFlow;
 //!
@@ -225,9 +248,14 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         && budget.solutions.is_none()
         && budget.nodes.is_none()
         && budget.mems.is_none()
-        && let Ok(dense) = Dense::new(problem)
     {
-        return count_by_portfolio(problem, plan, dense);
+        // Parts that no option joins are counted one by one, the smallest first.
+        if let Some(parts) = problem.independent_parts() {
+            return count_parts(parts, plan);
+        }
+        if let Ok(dense) = Dense::new(problem) {
+            return count_by_portfolio(problem, plan, dense);
+        }
     }
     let mut dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
         None
@@ -352,6 +380,60 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     }
 }
 
+/// The count of a problem cut into independent parts: the product of the parts' counts,
+/// each counted on `plan` (as a problem of its own: by the portfolio where the bitset search
+/// takes it), the part with the fewest options first; a part without a solution ends the
+/// count at once; a part cut short ends it with that part's ending (a count of 0 then, no
+/// lower bound), and a product past 128 bits with [`End::Overflow`].
+fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
+    parts.sort_by_key(Problem::option_count);
+    let mut product = 1u128;
+    let mut stats = Stats::default();
+    let mut memo: Option<MemoStats> = None;
+    for part in &parts {
+        let c = count(part, plan);
+        stats += c.stats;
+        if let Some(m) = c.memo {
+            match memo.as_mut() {
+                Some(all) => *all += m,
+                None => memo = Some(m),
+            }
+        }
+        let end = if !c.end.is_complete() {
+            Some(c.end)
+        } else if c.count == 0 {
+            product = 0;
+            break;
+        } else {
+            match product.checked_mul(c.count) {
+                Some(p) => {
+                    product = p;
+                    None
+                }
+                None => Some(End::Overflow),
+            }
+        };
+        if let Some(end) = end {
+            stats.solutions = 0;
+            return Count {
+                end,
+                count: 0,
+                stats,
+                memo,
+                split: None,
+            };
+        }
+    }
+    stats.solutions = u64::try_from(product).unwrap_or(u64::MAX);
+    Count {
+        end: End::Exhausted,
+        count: product,
+        stats,
+        memo,
+        split: None,
+    }
+}
+
 /// The default count of a problem the bitset search takes, without a limit of solutions,
 /// nodes or mems: the bitset search's first [`DENSE_SLICE_NODES`] nodes on one thread, then
 /// the portfolio of the plain and the memoised searches (`portfolio.rs`); on threads the
@@ -386,7 +468,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
             portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
         })
     };
-    let f = finish.expect("the portfolio has the plain search");
+    let f = finish;
     Count {
         end: f.end,
         count: f.count,
