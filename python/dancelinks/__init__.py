@@ -700,7 +700,7 @@ class Problem:
         """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
         (``int(result)`` is the count). ``limit`` stops after that many solutions (one
         thread), ``time_limit`` after that many seconds; ``memo``: None runs the plain and the
-        memoised searches in turns (at most 64 times the best of them), True/False forces it.
+        memoised search in turns (at most 64 times the better of them), True/False forces it.
 
         A first Ctrl-C stops the search and raises :class:`Interrupted` with the count so far
         (status ``interrupted``, a lower bound); a second abandons the call at once

@@ -71,7 +71,7 @@ const FORMATS: &[(Format, &str)] = &[
 /// `--memo`: when a count remembers sub-problem counts.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemoArg {
-    /// Run the plain and the memoised searches in turns (a portfolio with a guarantee).
+    /// Run the plain and the memoised search in turns (a portfolio with a guarantee).
     Auto,
     /// Always.
     On,
@@ -146,9 +146,9 @@ pub struct Args {
     pub threads: super::Threads,
 
     /// With --count: remember the counts of sub-problems met before (the same items left
-    /// and colours set): `auto` runs the plain search and memoised searches (with parts, in
-    /// two branching orders) in turns, each resuming where it stopped, at most 64 times the
-    /// best of them; `on` always (the memoised dance), `off` never. On threads each thread
+    /// and colours set): `auto` runs the plain search and a memoised search (with parts, in
+    /// frontier order) in turns, each resuming where it stopped, at most 64 times the better
+    /// of them; `on` always (the memoised dance), `off` never. On threads each thread
     /// keeps a table of its own for its sub-problems. A shard counts without it (`on` is
     /// refused with --shard).
     #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN", requires = "count")]

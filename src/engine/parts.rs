@@ -27,10 +27,9 @@
 //! # The rules
 //!
 //! An open item with no live option ends the node (0). No open item: one solution. Otherwise
-//! the item to branch on is, by [`Order`]: the open item with the fewest live options (MRV,
-//! first in the order on ties), or the first open item in the branching order, after any
-//! item with a single option left (a forced move costs no branching). The branching order
-//! of [`Order::Frontier`] is a breadth-first order of the graph of primary items that share
+//! the item to branch on is the first open item in the branching order, after any item with
+//! a single option left (a forced move costs no branching). The branching order is a
+//! breadth-first order of the graph of primary items that share
 //! an option, from an end of a longest shortest path (Cuthill and McKee's idea): on a grid
 //! it sweeps the board diagonal by diagonal, so the covered cells form a staircase whose
 //! edge, the only part of the board a state can differ in, stays as narrow as the board.
@@ -48,15 +47,6 @@ use super::budget::{Budget, End};
 use super::memo::{Memo, MemoStats};
 use super::problem::Problem;
 use super::stats::Stats;
-
-/// How [`Parts`] chooses the item to branch on.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Order {
-    /// The open item with the fewest live options, the first in declaration order on ties.
-    Mrv,
-    /// The first open item in a breadth-first order of the item graph (a forced move first).
-    Frontier,
-}
 
 /// The most primary items [`Parts`] takes (its recursion is as deep as the primary items).
 pub(crate) const PARTS_MAX_PRIMARIES: usize = 4096;
@@ -96,7 +86,6 @@ pub(crate) struct Parts {
     joins: Vec<u32>,
     /// The first primary item of each option (branching numbering; every option has one).
     first: Vec<u32>,
-    order: Order,
     /// One state per level (`words + pwords` words each).
     states: Vec<u64>,
     sizes: Vec<u32>,
@@ -113,10 +102,10 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    /// The search for `problem` with `order`, a table of at most `memo_bytes`; `None` when
+    /// The search for `problem` with a table of at most `memo_bytes`; `None` when
     /// the problem has multiplicities, more options than the bitset engine takes or more than
     /// [`PARTS_MAX_PRIMARIES`] primary items.
-    pub(crate) fn new(problem: &Problem, order: Order, memo_bytes: u64) -> Option<Parts> {
+    pub(crate) fn new(problem: &Problem, memo_bytes: u64) -> Option<Parts> {
         let m = problem.option_count();
         if problem.has_multiplicities() || m > super::DENSE_MAX_OPTIONS {
             return None;
@@ -136,10 +125,7 @@ impl Parts {
             }
             index
         };
-        let rank = match order {
-            Order::Mrv => (0..p as u32).collect(),
-            Order::Frontier => frontier_rank(problem, &declared, p),
-        };
+        let rank = frontier_rank(problem, &declared, p);
         let mut number = vec![u32::MAX; problem.item_count()];
         let mut next_secondary = p as u32;
         for i in problem.items() {
@@ -184,7 +170,6 @@ impl Parts {
             jstart,
             joins,
             first,
-            order,
             states: Vec::new(),
             sizes: vec![0; p],
             parent: vec![0; n],
@@ -197,11 +182,6 @@ impl Parts {
             overflow: false,
             hopeless,
         })
-    }
-
-    /// The branching order.
-    pub(crate) fn order(&self) -> Order {
-        self.order
     }
 
     /// What the table did so far.
@@ -351,8 +331,6 @@ impl Parts {
             }
         }
         // Wipe-outs, the branching item, and whether the open items are in one part.
-        let mut best = u32::MAX;
-        let mut best_size = u32::MAX;
         let mut forced = u32::MAX;
         let mut root = u32::MAX;
         let mut parts = false;
@@ -368,10 +346,6 @@ impl Parts {
                 if size == 1 && forced == u32::MAX {
                     forced = i;
                 }
-                if size < best_size {
-                    best_size = size;
-                    best = i;
-                }
                 let r = self.find(i);
                 if root == u32::MAX {
                     root = r;
@@ -383,10 +357,10 @@ impl Parts {
         let count = if parts {
             self.parts(d, budget)?
         } else {
-            let item = match self.order {
-                Order::Mrv => best,
-                Order::Frontier if forced != u32::MAX => forced,
-                Order::Frontier => first_bit(&self.states[base + w..base + w + pw]),
+            let item = if forced != u32::MAX {
+                forced
+            } else {
+                first_bit(&self.states[base + w..base + w + pw])
             };
             self.branch(d, item as usize, budget)?
         };
@@ -545,7 +519,7 @@ fn first_bit(set: &[u64]) -> u32 {
     unreachable!("a non-empty set")
 }
 
-/// The branching order of [`Order::Frontier`]: for each primary item (by its index among
+/// The branching order: for each primary item (by its index among
 /// the primary items, `declared`), its rank in a breadth-first order of the graph of primary
 /// items that share an option, started from an end of a longest shortest path (found by two
 /// sweeps), neighbours taken in declaration order; each part of the graph in turn.
@@ -616,31 +590,28 @@ mod tests {
     use crate::engine::{Dense, ProblemBuilder};
     use crate::random::SplitMix64;
 
-    fn both_orders(problem: &Problem) -> [u128; 2] {
-        [Order::Mrv, Order::Frontier].map(|order| {
-            let mut parts = Parts::new(problem, order, 1 << 20).expect("taken");
-            let out = parts.count(&Budget::unlimited());
-            assert_eq!(out.end, End::Exhausted);
-            out.count
-        })
+    fn count(problem: &Problem) -> u128 {
+        let mut parts = Parts::new(problem, 1 << 20).expect("taken");
+        let out = parts.count(&Budget::unlimited());
+        assert_eq!(out.end, End::Exhausted);
+        out.count
     }
 
-    /// Thousands of random problems (colours, secondary items): the count in both orders is
-    /// the bitset search's, and a count resumed after node limits of every size is too.
+    /// Thousands of random problems (colours, secondary items): the count is the bitset
+    /// search's, and a count resumed after node limits of every size is too.
     #[test]
     fn random_problems_agree_with_the_bitset_search() {
         let mut rng = SplitMix64::new(47);
-        for _ in 0..4000 {
+        for _ in 0..2000 {
             let problem = random_problem(&mut rng);
             let Ok(mut dense) = Dense::new(&problem) else {
                 continue;
             };
             let want = u128::from(dense.count(&Budget::unlimited()).stats.solutions());
-            if Parts::new(&problem, Order::Mrv, 1 << 20).is_none() {
+            let Some(mut parts) = Parts::new(&problem, 1 << 16) else {
                 continue;
-            }
-            assert_eq!(both_orders(&problem), [want, want]);
-            let mut parts = Parts::new(&problem, Order::Frontier, 1 << 16).unwrap();
+            };
+            assert_eq!(count(&problem), want);
             let slice = 1 + rng.below(5);
             loop {
                 let out = parts.count(&Budget {
@@ -682,12 +653,12 @@ mod tests {
             b.build().unwrap()
         };
         let p = blocks(40, None);
-        assert_eq!(both_orders(&p), [1 << 40, 1 << 40]);
+        assert_eq!(count(&p), 1 << 40);
         let p = blocks(40, Some(17));
-        assert_eq!(both_orders(&p), [0, 0]);
+        assert_eq!(count(&p), 0);
         // 2^130 does not fit: the count says so, never wraps.
         let p = blocks(130, None);
-        let mut parts = Parts::new(&p, Order::Mrv, 1 << 20).unwrap();
+        let mut parts = Parts::new(&p, 1 << 20).unwrap();
         assert_eq!(parts.count(&Budget::unlimited()).end, End::Overflow);
     }
 }

@@ -4,7 +4,7 @@
 //! # The guarantee
 //!
 //! The searches are the bitset search ([`Dense`], no memo) and the memoised search with parts
-//! ([`Parts`]) in two branching orders (fewest options first, and the frontier order). After
+//! in frontier order ([`Parts`]). After
 //! the bitset search's first slice (a count that ends within it pays nothing more), the
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least
@@ -19,7 +19,7 @@
 //! memoised one walks the path back through hits), so the shares add up. So the default
 //! costs at most `2 / LEAST_SHARE` times the best of the three, plus the first slice — and
 //! when the estimates point at the best search, about `1 + (k − 1) · LEAST_SHARE` times it
-//! (`k` searches).
+//! (`k` = 2 searches).
 //!
 //! Slices are given in nodes, from each search's measured time per node (so only the slices'
 //! lengths depend on the clock, not the count).
@@ -29,12 +29,12 @@ use std::time::{Duration, Instant};
 use super::budget::{Budget, End};
 use super::dense::{Dense, Shared};
 use super::memo::MemoStats;
-use super::parts::{Order, Parts, PartsOutcome};
+use super::parts::{Parts, PartsOutcome};
 use super::stats::Stats;
 
 /// The least part of each round every search gets: the guarantee's factor is
 /// `2 / LEAST_SHARE`, the overhead when the leader is the best search about
-/// `(k − 1) · LEAST_SHARE` (k = 3 searches: 6%).
+/// `(k − 1) · LEAST_SHARE` (k = 2 searches: 3%).
 pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// On threads, the time the plain search counts alone before the others join (on one
@@ -91,7 +91,7 @@ pub(crate) struct Finish {
     pub count: u128,
     /// The nodes of every search, and the bitset search's other statistics.
     pub stats: Stats,
-    /// The memoised searches' tables, when the count is theirs.
+    /// The memoised search's table, when the count is its.
     pub memo: Option<MemoStats>,
     /// The split, when the plain search ran on threads.
     pub split: Option<super::SplitInfo>,
@@ -106,8 +106,8 @@ pub(crate) enum Plain<'p> {
     Threads(Shared<'p>),
 }
 
-/// Counts with the plain search given and the memoised searches (with `memo_bytes` of
-/// tables between them) within `budget` (its deadline and stop apply; its node and mem limits
+/// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
+/// within `budget` (its deadline and stop apply; its node and mem limits
 /// are the caller's to refuse).
 pub(crate) fn count(
     plain: Plain<'_>,
@@ -153,15 +153,13 @@ pub(crate) fn count(
     // The first round is as long as the plain search's first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
-    for order in [Order::Mrv, Order::Frontier] {
-        if let Some(parts) = Parts::new(problem, order, memo_bytes / 2) {
-            entrants.push(Entrant {
-                search: Search::Memo(parts),
-                time: Duration::ZERO,
-                nodes: 0,
-                progress: 0.0,
-            });
-        }
+    if let Some(parts) = Parts::new(problem, memo_bytes) {
+        entrants.push(Entrant {
+            search: Search::Memo(parts),
+            time: Duration::ZERO,
+            nodes: 0,
+            progress: 0.0,
+        });
     }
     let k = entrants.len();
     loop {
@@ -235,7 +233,7 @@ pub(crate) fn count(
                 let name = match &e.search {
                     Search::Plain(_) => "plain".to_string(),
                     Search::Threads(_) => "plain on threads".to_string(),
-                    Search::Memo(p) => format!("memo {:?}", p.order()),
+                    Search::Memo(_) => "memo".to_string(),
                 };
                 eprintln!(
                     "portfolio: {name}: {nodes} nodes in {:.3}s (total {:.3}s, {} nodes), progress {:.3e}, end {end:?}",

@@ -20,11 +20,12 @@
 //! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
 //! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
 //! *portfolio* (`portfolio.rs`): the bitset search first alone, then beside the memoised
-//! search with parts (`parts.rs`) in two branching orders, in rounds of growing length, each
+//! search with parts in frontier order (`parts.rs`), in rounds of growing length, each
 //! search resuming where it stopped, until one ends the count. Its guarantee: whatever the
-//! problem, at most `2 / LEAST_SHARE` (64) times the time of the best of the three searches
-//! alone, plus the first slice; about `1 + 2·LEAST_SHARE` (1.06) times it when the searches'
-//! estimates of the time they still need point at the best one. Every other count (a budget
+//! problem, at most `2 / LEAST_SHARE` (64) times the time of the better of the two searches
+//! alone, plus the first slice; about `1 + LEAST_SHARE` (1.03) times it when the searches'
+//! estimates of the time they still need point at the better one. A problem that falls apart
+//! into parts no option joins is first cut into them, each counted so, the smallest first. Every other count (a budget
 //! of nodes, mems or solutions, `--knuth`, a shard, multiplicities, more than 16,384 options)
 //! follows the rules of [`MemoMode`].
 //!
@@ -32,10 +33,10 @@
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^20 nodes | 2^16–2^24 | counts under a million nodes (13-queens, word squares) end before any other search starts |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`](super::portfolio::THREADS_FIRST_SLICE) | 100 ms | 10 ms–1 s | the plain search's progress estimate needs some sub-problems done |
-//! | every search's least part of each round | [`LEAST_SHARE`](super::portfolio::LEAST_SHARE) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is 2·LEAST_SHARE |
+//! | every search's least part of each round | [`LEAST_SHARE`](super::portfolio::LEAST_SHARE) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`](super::portfolio::LEAD_MARGIN) | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
 //! | rounds double | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee |
-//! | the memo tables' memory | [`Plan::memo_bytes`] | 256 MiB | — | half to each memoised search |
+//! | the memo table's memory | [`Plan::memo_bytes`] | 256 MiB | — | the memoised search's table |
 //! | the memoised search takes at most | `PARTS_MAX_PRIMARIES` | 4,096 primary items | — | its recursion is as deep as the primary items |
 //!
 //! ```
@@ -436,7 +437,7 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 
 /// The default count of a problem the bitset search takes, without a limit of solutions,
 /// nodes or mems: the bitset search's first [`DENSE_SLICE_NODES`] nodes on one thread, then
-/// the portfolio of the plain and the memoised searches (`portfolio.rs`); on threads the
+/// the portfolio of the plain and the memoised search (`portfolio.rs`); on threads the
 /// plain search is the bitset search on the plan's threads, from the start.
 fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> Count {
     use super::portfolio::{self, Plain};
