@@ -182,7 +182,8 @@ def graphillion_count(name):
 def child(peer, name):
     path = os.path.join(INSTANCES, name + ".dlx")
     n, secs = ganak_count(path) if peer == "ganak" else graphillion_count(name)
-    print(n, f"{secs:.3f}")
+    # The last line: Ganak may print its own lines ("c o ...") on stdout before it.
+    print(f"count {n} {secs:.3f}")
 
 
 def installed(module):
@@ -242,11 +243,12 @@ def main():
             except subprocess.TimeoutExpired:
                 print(f"{name:<18} {peer:<12} {'-':>34} {'>' + format(a.timeout, 'g'):>9}  not finished")
                 continue
-            if r.returncode != 0 or not r.stdout.strip():
+            last = [ln for ln in r.stdout.splitlines() if ln.startswith("count ")]
+            if r.returncode != 0 or not last:
                 print(f"{name:<18} {peer:<12} failed (exit {r.returncode}): {r.stderr.strip()[-200:]}")
                 bad += 1
                 continue
-            n, secs = r.stdout.split()
+            _, n, secs = last[-1].split()
             ok = int(n) == int(row["count"])
             print(f"{name:<18} {peer:<12} {n:>34} {secs:>9}  {'ok' if ok else 'MISMATCH, counts.csv: ' + row['count']}", flush=True)
             bad += not ok
