@@ -18,7 +18,8 @@
 # each round running every solver once. Solvers: xcover's default, `--knuth`, `--memo off`,
 # `--memo on`; Knuth's DLX2, SSXCC and DLX6 on problems without multiplicities, DLX3 on those
 # with them (his programs count in 64 bits: on an instance with 2^64 solutions or more they are
-# not run). A run that takes longer than KNUTH_TIMEOUT is killed and shown as `>T`.
+# not run). A run that takes longer than KNUTH_TIMEOUT is killed and shown as `>T` (and that
+# solver is not run again on that instance).
 #
 # The table gives the median wall-clock seconds (process start and input included, for every
 # solver alike), the ratio xcover default ÷ each solver's time (below 1: xcover is faster) and
@@ -156,6 +157,8 @@ bench() {
     declare -A times=() sols=() nodes=()
     for ((round = 1; round <= reps; round++)); do
         for s in "${solvers[@]}"; do
+            # A solver killed once is not run again: it is `>T` on this instance.
+            [[ ${times[$s]:-} == *">T"* ]] && continue
             read -r t n k < <(run "$s" "$file")
             times[$s]+="$t "
             if [[ $t != ">T" && $t != failed ]]; then
