@@ -24,9 +24,9 @@
 //! Then the suite (benches/suite/counts.csv) as `python3 benches/suite/gen.py` writes it into
 //! target/suite/instances/: xcover's solvers only (the crates `dlx` and `exact-covers` take no
 //! time limit), each run stopped after `XCOVER_BENCH_TIMEOUT` seconds (default 60) and shown
-//! as `>T` (that solver is not run again on that instance), every finished count checked against counts.csv; then, per instance, the default's
-//! time ÷ the best of `xc-knuth`, `xc-memo-on` and `xc-memo-off`. Without the generated files
-//! the suite is skipped, saying so.
+//! as `>T` (that solver is not run again on that instance), every finished count checked
+//! against counts.csv; then, per instance, the default's time ÷ the best of `xc-knuth`,
+//! `xc-memo-on` and `xc-memo-off`. Without the generated files the suite is skipped, saying so.
 //!
 //! Run: `cargo bench --bench xcc` (`-- quick`: one round at smaller sizes, without the suite;
 //! `-- suite`: the suite alone). Set `XCOVER_BENCH_REPS` for more rounds.
@@ -598,7 +598,8 @@ fn suite(rounds: usize) {
         summary.push(format!("{name:<18} {set:<6} {ratio:>8}"));
     }
     println!(
-        "the default's time ÷ the best of xc-knuth, xc-memo-on, xc-memo-off ('>x': the default stopped):"
+        "the default's time ÷ the best of xc-knuth, xc-memo-on, xc-memo-off \
+         ('>x': the default stopped):"
     );
     for row in summary {
         println!("{row}");
