@@ -400,9 +400,9 @@ def word_list(letters, path):
 
 
 def board_file(rows, path):
+    """A board for `xcover model pentominoes --board`: `.` a cell, `#` a hole."""
     with open(path, "w") as f:
-        for r in range(len(rows)):
-            f.write(rows[r] + "\n")
+        f.write("\n".join(rows) + "\n")
 
 
 CORNERS8 = ["#......#"] + ["........"] * 6 + ["#......#"]
@@ -412,8 +412,10 @@ def double_factorial(n):
     return math.prod(range(n, 0, -2))
 
 
-# name: (family, set, how, maker, check)
-#   maker: ("model", args) for `xcover model`, or ("gen", function returning DLX text);
+# name: (family, set, maker, check)
+#   set: "tune" (rules may be fitted on it) or "aside" (kept for judging them);
+#   maker: ("model", args) for `xcover model` (an `@...` argument is a file or puzzle this
+#   script makes, see `resolve`), or ("gen", a function returning the DLX text);
 #   check: a function returning the count by a second method, or None.
 INSTANCES = {}
 
