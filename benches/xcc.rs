@@ -21,14 +21,23 @@
 //! (`xcover model edge-matching 7x7 --colours 7 --seed 1`; `-- quick`: 6×6) and MacMahon's 24
 //! squares on 4×6 (full runs only).
 //!
-//! Run: `cargo bench --bench xcc` (`-- quick`: one round at smaller sizes). Set
-//! `XCOVER_BENCH_REPS` for more rounds.
+//! Then the suite (benches/suite/counts.csv) as `python3 benches/suite/gen.py` writes it into
+//! target/suite/instances/: xcover's solvers only (the crates `dlx` and `exact-covers` take no
+//! time limit), each run stopped after `XCOVER_BENCH_TIMEOUT` seconds (default 60) and shown
+//! as `>T` (that solver is not run again on that instance), every finished count checked
+//! against counts.csv; then, per instance, the default's time ÷ the best of `xc-knuth`,
+//! `xc-memo-on` and `xc-memo-off`. Without the generated files the suite is skipped, saying so.
+//!
+//! Run: `cargo bench --bench xcc` (`-- quick`: one round at smaller sizes, without the suite;
+//! `-- suite`: the suite alone). Set `XCOVER_BENCH_REPS` for more rounds.
 
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use dancelinks::engine::run::{self, Plan};
-use dancelinks::engine::{Budget, Cells, MemoMode, Problem};
+use dancelinks::engine::{Budget, Cells, End, MemoMode, Problem};
+use dancelinks::io::dlx_format;
 use dancelinks::models::Model;
 use dancelinks::models::dominoes::Dominoes;
 use dancelinks::models::edge_matching::EdgeMatching;
@@ -74,12 +83,23 @@ struct Run {
     /// Whether xcover's count used the memo (`None` for the other solvers).
     memo: Option<bool>,
     time: Duration,
+    /// Whether the count ended (not stopped by the time limit).
+    finished: bool,
 }
 
-fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode) -> Run {
+/// The budget of one run: unlimited, or stopped after `limit`.
+fn budget(limit: Option<Duration>) -> Budget {
+    match limit {
+        Some(l) => Budget::unlimited().with_time(l),
+        None => Budget::unlimited(),
+    }
+}
+
+fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode, limit: Option<Duration>) -> Run {
     let plan = Plan {
         knuth,
         memo: mode,
+        budget: budget(limit),
         ..Plan::default()
     };
     let t = Instant::now();
@@ -90,20 +110,22 @@ fn xcover_run(problem: &Problem, knuth: bool, mode: MemoMode) -> Run {
         nodes: Some(c.stats.nodes()),
         memo: Some(c.memo.is_some()),
         time,
+        finished: c.end == End::Exhausted,
     }
 }
 
 /// The sparse-set engine, [`Cells`], counting all solutions (its node count is SSXCC's).
-fn cells_run(problem: &Problem) -> Run {
+fn cells_run(problem: &Problem, limit: Option<Duration>) -> Run {
     let mut engine = Cells::new(problem).expect("no multiplicities");
     let t = Instant::now();
-    let o = engine.count(&Budget::unlimited());
+    let o = engine.count(&budget(limit));
     let time = t.elapsed();
     Run {
         solutions: u128::from(o.stats.solutions()),
         nodes: Some(o.stats.nodes()),
         memo: None,
         time,
+        finished: o.end == End::Exhausted,
     }
 }
 
@@ -156,6 +178,7 @@ fn dlx_solve<P: dlx::Solve>(problem: &mut P) -> Run {
         nodes: Some(nodes),
         memo: None,
         time,
+        finished: true,
     }
 }
 
@@ -230,6 +253,7 @@ fn ec_run(ec: &Ec) -> Run {
         nodes: None,
         memo: None,
         time: t.elapsed(),
+        finished: true,
     }
 }
 
@@ -276,10 +300,23 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
+    let suite_only = std::env::args().any(|a| a == "suite");
     let rounds: usize = std::env::var("XCOVER_BENCH_REPS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(if quick { 1 } else { 2 });
+    if !suite_only {
+        models(quick, rounds);
+    }
+    if quick && !suite_only {
+        println!("suite: skipped in a quick run (`cargo bench --bench xcc -- suite` runs it)");
+    } else {
+        suite(rounds);
+    }
+}
+
+/// The models of `dancelinks::models`, every solver.
+fn models(quick: bool, rounds: usize) {
     let size = |full: usize, small: usize| if quick { small } else { full };
 
     let (lf, pent, q, m, clues, words, dom, em) = (
@@ -389,11 +426,11 @@ fn main() {
         for _ in 0..rounds {
             for (k, kind) in kinds.iter().enumerate() {
                 let r = match kind {
-                    Kind::Xcover => xcover_run(problem, false, MemoMode::Auto),
-                    Kind::Knuth => xcover_run(problem, true, MemoMode::Off),
-                    Kind::MemoOn => xcover_run(problem, false, MemoMode::On),
-                    Kind::MemoOff => xcover_run(problem, false, MemoMode::Off),
-                    Kind::Cells => cells_run(problem),
+                    Kind::Xcover => xcover_run(problem, false, MemoMode::Auto, None),
+                    Kind::Knuth => xcover_run(problem, true, MemoMode::Off, None),
+                    Kind::MemoOn => xcover_run(problem, false, MemoMode::On, None),
+                    Kind::MemoOff => xcover_run(problem, false, MemoMode::Off, None),
+                    Kind::Cells => cells_run(problem, None),
                     Kind::Dlx => dlx_run(problem, text.as_deref().unwrap()),
                     Kind::ExactCovers => ec_run(ec.as_ref().unwrap()),
                 };
@@ -437,4 +474,134 @@ fn main() {
     println!(
         "exact-covers: its dancing-cells solver (DcSolver) is unimplemented in 0.3.0, skipped"
     );
+}
+
+/// The suite written by `benches/suite/gen.py`, xcover's solvers with a time limit, counts
+/// checked against benches/suite/counts.csv.
+fn suite(rounds: usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/suite/instances");
+    let table = root.join("benches/suite/counts.csv");
+    if !dir.is_dir() {
+        println!(
+            "suite: skipped, no {} (run python3 benches/suite/gen.py first)",
+            dir.display()
+        );
+        return;
+    }
+    let csv = std::fs::read_to_string(&table).expect("benches/suite/counts.csv");
+    let limit = Duration::from_secs_f64(
+        std::env::var("XCOVER_BENCH_TIMEOUT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60.0),
+    );
+    println!(
+        "suite: {rounds} round(s), one thread per solver, each run stopped after {:.0} s (>T)",
+        limit.as_secs_f64()
+    );
+    println!(
+        "{:<18} {:<6} {:<13} {:>34} {:>12} {:>5} {:>10} {:>7}",
+        "instance", "set", "solver", "solutions", "nodes", "memo", "median(s)", "ratio"
+    );
+    let mut summary = Vec::new();
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let (name, set) = (fields[0], fields[2]);
+        let want: u128 = fields[3].parse().expect("a count in counts.csv");
+        let path = dir.join(format!("{name}.dlx"));
+        let Ok(bytes) = std::fs::read(&path) else {
+            println!("{name:<18} skipped: no {}", path.display());
+            continue;
+        };
+        let problem = dlx_format::parse(&bytes, name).expect("a DLX file").problem;
+        let mut kinds = vec![Kind::Xcover, Kind::Knuth];
+        if !problem.has_multiplicities() {
+            kinds.extend([Kind::MemoOn, Kind::MemoOff, Kind::Cells]);
+        }
+        let mut runs: Vec<Vec<Run>> = kinds.iter().map(|_| Vec::new()).collect();
+        for _ in 0..rounds {
+            for (k, kind) in kinds.iter().enumerate() {
+                // A solver stopped once is not run again: it is `>T` on this instance.
+                if runs[k].iter().any(|r| !r.finished) {
+                    continue;
+                }
+                let l = Some(limit);
+                let r = match kind {
+                    Kind::Xcover => xcover_run(&problem, false, MemoMode::Auto, l),
+                    Kind::Knuth => xcover_run(&problem, true, MemoMode::Off, l),
+                    Kind::MemoOn => xcover_run(&problem, false, MemoMode::On, l),
+                    Kind::MemoOff => xcover_run(&problem, false, MemoMode::Off, l),
+                    Kind::Cells => cells_run(&problem, l),
+                    Kind::Dlx | Kind::ExactCovers => unreachable!("not run on the suite"),
+                };
+                runs[k].push(r);
+            }
+        }
+        // The median of a solver's times, or None when any of its runs was stopped.
+        let times: Vec<Option<Duration>> = runs
+            .iter()
+            .map(|rs| {
+                rs.iter()
+                    .all(|r| r.finished)
+                    .then(|| median(rs.iter().map(|r| r.time).collect()))
+            })
+            .collect();
+        for ((kind, rs), t) in kinds.iter().zip(&runs).zip(&times) {
+            let r = &rs[0];
+            if r.finished {
+                assert_eq!(
+                    r.solutions,
+                    want,
+                    "{name}: {} counts {} solutions, counts.csv {want}",
+                    kind.name(),
+                    r.solutions
+                );
+            }
+            let memo = match r.memo {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "-",
+            };
+            let (solutions, nodes) = if r.finished {
+                (
+                    r.solutions.to_string(),
+                    r.nodes.map_or("-".to_string(), |n| n.to_string()),
+                )
+            } else {
+                ("-".to_string(), "-".to_string())
+            };
+            let (time, ratio) = match (t, times[0]) {
+                (Some(t), Some(base)) => (
+                    format!("{:.3}", t.as_secs_f64()),
+                    format!("{:.2}", t.as_secs_f64() / base.as_secs_f64()),
+                ),
+                (Some(t), None) => (format!("{:.3}", t.as_secs_f64()), "-".to_string()),
+                (None, _) => (">T".to_string(), "-".to_string()),
+            };
+            println!(
+                "{name:<18} {set:<6} {:<13} {solutions:>34} {nodes:>12} {memo:>5} {time:>10} {ratio:>7}",
+                kind.name()
+            );
+        }
+        let best = kinds
+            .iter()
+            .zip(&times)
+            .filter(|(k, _)| matches!(k, Kind::Knuth | Kind::MemoOn | Kind::MemoOff))
+            .filter_map(|(_, t)| *t)
+            .min();
+        let ratio = match (times[0], best) {
+            (Some(d), Some(b)) => format!("{:.2}", d.as_secs_f64() / b.as_secs_f64()),
+            (None, Some(b)) => format!(">{:.2}", limit.as_secs_f64() / b.as_secs_f64()),
+            _ => "-".to_string(),
+        };
+        summary.push(format!("{name:<18} {set:<6} {ratio:>8}"));
+    }
+    println!(
+        "the default's time ÷ the best of xc-knuth, xc-memo-on, xc-memo-off \
+         ('>x': the default stopped):"
+    );
+    for row in summary {
+        println!("{row}");
+    }
 }
