@@ -463,7 +463,10 @@ impl Parts {
         }
         part_sizes.sort_unstable();
         let total = part_sizes.len() as f64;
-        let mut product = 1u128;
+        // A product past 128 bits is an overflow only if no later part has no solution (nor
+        // a part whose own count overflowed: its completions are many, but the product may
+        // still be 0).
+        let mut product = Some(1u128);
         for (done, &(_, j)) in part_sizes.iter().enumerate() {
             {
                 let (_, to) = self.two_states(d);
@@ -471,10 +474,8 @@ impl Parts {
             }
             match self.node(d + 1, budget) {
                 Ok(0) => return Ok(0),
-                Ok(c) => match product.checked_mul(c) {
-                    Some(p) => product = p,
-                    None => return Err(self.overflowed()),
-                },
+                Ok(c) => product = product.and_then(|p| p.checked_mul(c)),
+                Err(h) if h.end == End::Overflow => product = None,
                 Err(h) => {
                     return Err(Halt {
                         end: h.end,
@@ -483,7 +484,7 @@ impl Parts {
                 }
             }
         }
-        Ok(product)
+        product.ok_or_else(|| self.overflowed())
     }
 
     fn overflowed(&mut self) -> Halt {
@@ -612,12 +613,15 @@ mod tests {
                 continue;
             };
             assert_eq!(count(&problem), want);
-            let slice = 1 + rng.below(5);
+            // Slices that grow, as the portfolio's do (a slice shorter than the way back to
+            // where the last one stopped would make no progress).
+            let mut slice = 1 + rng.below(5);
             loop {
                 let out = parts.count(&Budget {
                     nodes: Some(slice),
                     ..Budget::default()
                 });
+                slice += slice / 2 + 1;
                 if out.end == End::Exhausted {
                     assert_eq!(out.count, want);
                     break;
