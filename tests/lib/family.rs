@@ -94,7 +94,7 @@ proptest! {
         // Ranks are iteration order.
         let listed: Vec<Vec<OptionId>> = f.iter().collect();
         for (r, s) in listed.iter().enumerate() {
-            prop_assert_eq!(f.solution(r as u128).unwrap().as_ref(), Some(s));
+            prop_assert_eq!(f.solution(r as u128).unwrap(), Some(s.clone()));
         }
         prop_assert_eq!(f.solution(all.len() as u128).unwrap(), None);
         // Marginals.
