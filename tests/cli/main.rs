@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod docs;
 mod faults;
+mod family;
 mod formats;
 // The instances of the library's tests (Knuth's queens, pentominoes, ...).
 #[path = "../lib/instances.rs"]
