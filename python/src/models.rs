@@ -90,6 +90,15 @@ impl NativeModel {
         NativeModel { kind, name }
     }
 
+    /// The side of the square board whose square (r, c) is option r·n + c (queens), whose
+    /// marginals are drawn as a heat map; None for the other models.
+    pub(crate) fn heat_board(&self) -> Option<usize> {
+        match &self.kind {
+            Kind::Queens(_, n) => Some(*n),
+            _ => None,
+        }
+    }
+
     /// A solution's options, checked against the problem.
     fn options(&self, solution: &[u32]) -> PyResult<Vec<OptionId>> {
         let count = self.kind.model().problem().option_count();

@@ -135,8 +135,7 @@ pub fn run_model(
     } else if let (Some(n), Format::Text | Format::Svg) = (board, args.format) {
         let (total, counts) = marginals(&family)?;
         if args.format == Format::Svg {
-            let title = format!("{n}-queens: where the queens stand ({total} solutions)");
-            svg::heatmap(&mut out, n, &counts, &title)?;
+            svg::queens_heatmap(&mut out, n, &counts, total, false)?;
         } else {
             crate::io::records::write_heatmap_text(&mut out, n, &counts, total, false)?;
         }

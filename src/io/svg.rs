@@ -269,6 +269,24 @@ pub fn heatmap(out: &mut impl Write, n: usize, counts: &[u128], title: &str) -> 
     writeln!(out, "</svg>")
 }
 
+/// The heat map of `xcover queens heatmap --format svg`: [`heatmap`] titled with the board and
+/// the number of solutions (or, with `unique`, of fundamental solutions) the counts are of.
+pub fn queens_heatmap(
+    out: &mut impl Write,
+    n: usize,
+    counts: &[u128],
+    total: u128,
+    unique: bool,
+) -> io::Result<()> {
+    let what = if unique {
+        "fundamental solutions"
+    } else {
+        "solutions"
+    };
+    let title = format!("{n}-queens: where the queens stand ({total} {what})");
+    heatmap(out, n, counts, &title)
+}
+
 /// One cell of a [`CellGrid`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
