@@ -3,6 +3,27 @@
 //! `setset`): how many, how often each option, the solutions including or excluding given
 //! options, the k best under option weights, uniform samples, each solution in turn.
 //!
+//! ```
+//! use dancelinks::engine::family::{Direction, Family};
+//! use dancelinks::engine::OptionId;
+//! use dancelinks::models::{Model, queens::Queens};
+//!
+//! let queens = Queens::new(8).unwrap();
+//! let family = Family::build(queens.problem(), 64 << 20, &mut || false).unwrap();
+//! assert_eq!(family.count(), Ok(92));
+//! // Option 8·r + c is the queen on (r, c): 4 solutions have a queen in the corner.
+//! assert_eq!(family.marginals().unwrap()[0], 4);
+//! let corner = family.including(&[OptionId(0)]).unwrap();
+//! assert_eq!(corner.count(), Ok(4));
+//! assert_eq!(family.excluding(&[OptionId(0)]).unwrap().count(), Ok(88));
+//! // The 3 solutions with the most queens on the upper half (weights 1 on ranks 0 to 3).
+//! let weights: Vec<i64> = (0..64).map(|o| i64::from(o < 32)).collect();
+//! let best = family.best(&weights, 3, Direction::Maximize).unwrap();
+//! assert!(best.iter().all(|(v, s)| *v == 4 && s.len() == 8));
+//! assert_eq!(family.sample(5, 1).unwrap().len(), 5);
+//! assert_eq!(family.iter().count(), 92);
+//! ```
+//!
 //! # Passes over the diagram
 //!
 //! Node ids grow bottom-up (a node's HI and LO are smaller ids), so every question is one or

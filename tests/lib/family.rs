@@ -189,3 +189,62 @@ fn samples_cover_the_solutions_evenly() {
     // Mean 1000, standard deviation about 31.
     assert!(seen.values().all(|&c| (845..=1155).contains(&c)), "{seen:?}");
 }
+
+/// Weighted n-queens two ways: the best of the family of all n-queens solutions under the
+/// board's weights (option r·n + c is the queen on (r, c)) and `queens max`'s optimiser, on
+/// random boards of fixed seeds, n = 4 to 10; the number of optimal layouts too (the k best
+/// with k the count, cut where the value drops).
+#[test]
+fn the_best_queens_of_the_family_are_queens_max() {
+    use dancelinks::models::{Model, queens::Queens};
+    use dancelinks::queens::weighted::{Method, Request, WeightedQueens, random_boards};
+    for n in 4..=10 {
+        let q = Queens::new(n).unwrap();
+        let f = Family::build(q.problem(), 1 << 28, &mut || false).unwrap();
+        let count = f.count().unwrap() as usize;
+        let mut model = WeightedQueens::new(n);
+        for (t, board) in random_boards(n, 3, 100 + n as u64, 0, 9).iter().enumerate() {
+            let r = model.solve(
+                board,
+                &Request {
+                    keep: dancelinks::engine::optimize::Keep::AllOptimal { limit: usize::MAX },
+                    method: Method::Enumerate,
+                    threads: 1,
+                    ..Request::default()
+                },
+            );
+            let all = f.best(board, count, Direction::Maximize).unwrap();
+            assert_eq!(all.len(), count);
+            let best = all[0].0;
+            assert_eq!(Some(i128::from(best)), r.maximum(), "n={n} board {t}");
+            let optimal = all.iter().take_while(|(v, _)| *v == best).count();
+            assert_eq!(Some(optimal as u64), r.optimal_count, "n={n} board {t}");
+            // Each of the family's optimal solutions is one of the optimiser's layouts.
+            let layouts: std::collections::BTreeSet<Vec<u32>> =
+                r.layouts.iter().map(|l| l.queens.clone()).collect();
+            for (_, s) in all.iter().take(optimal) {
+                let mut files = vec![0u32; n];
+                for o in s {
+                    files[o.0 as usize / n] = o.0 % n as u32;
+                }
+                assert!(layouts.contains(&files), "n={n} board {t}: {files:?}");
+            }
+        }
+    }
+}
+
+/// The generator of the property test makes problems with solutions, often several: a test
+/// over problems without any would check little.
+#[test]
+fn the_random_problems_have_solutions() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut some, mut many) = (0, 0);
+    for _ in 0..500 {
+        let p = problem().new_tree(&mut runner).unwrap().current();
+        let n = brute(&p).len();
+        some += usize::from(n > 0);
+        many += usize::from(n > 2);
+    }
+    assert!(some > 200 && many > 50, "{some} with solutions, {many} with 3 or more");
+}
