@@ -43,7 +43,7 @@ def timed(f):
     return out, time.perf_counter() - t
 
 
-def xcover(vertices, edges, weights, edge):
+def with_xcover(vertices, edges, weights, edge):
     """The family as a dancelinks.Problem: the vertices are the items, each edge an option."""
     p = dancelinks.Problem([f"v{v}" for v in vertices], [[f"v{a}", f"v{b}"] for a, b in edges])
     times = {}
@@ -58,7 +58,7 @@ def xcover(vertices, edges, weights, edge):
     return count, [b[0] for b in best], times
 
 
-def graphillion(vertices, edges, weights, edge):
+def with_graphillion(vertices, edges, weights, edge):
     from graphillion import GraphSet
 
     GraphSet.set_universe(edges, traversal="bfs")
@@ -99,15 +99,16 @@ def main():
         rng = random.Random(len(edges))
         weights = [rng.randint(0, 99) for _ in edges]
         edge = edges[len(edges) // 2]
-        count, xbest, xt = xcover(vertices, edges, weights, edge)
+        count, xbest, xt = with_xcover(vertices, edges, weights, edge)
         gt = None
         if not args.xcover_only:
-            gcount, gbest, gt = graphillion(vertices, edges, weights, edge)
+            gcount, gbest, gt = with_graphillion(vertices, edges, weights, edge)
             assert gcount == count, (name, gcount, count)
             assert gbest == xbest, (name, gbest, xbest)
         for op in ops:
             g = "" if gt is None else f"{gt[op]:.4f}"
-            ratio = "" if gt is None else f"{gt[op] / max(xt[op], 1e-6):.0f}×"
+            r = None if gt is None else gt[op] / max(xt[op], 1e-6)
+            ratio = "" if r is None else (f"{r:.0f}×" if r >= 10 else f"{r:.1f}×")
             print(f"| {name} | {count} | {op} | {xt[op]:.4f} | {g} | {ratio} |")
         sys.stdout.flush()
     return 0

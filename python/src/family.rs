@@ -9,20 +9,22 @@ use pyo3::exceptions::{PyOSError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use dancelinks::engine::{DEFAULT_MEMO_BYTES, OptionId};
 use dancelinks::engine::family::{Cursor, Direction, Family, FamilyError};
+use dancelinks::engine::{DEFAULT_MEMO_BYTES, OptionId};
 use dancelinks::io::svg;
 use dancelinks::io::zdd_text;
 
+use crate::NativeProblem;
 use crate::models::NativeModel;
 use crate::pictures::written;
 use crate::worker::{Stop, run_polled};
-use crate::NativeProblem;
 
 /// A family's error as Python's: an overflow is `OverflowError`, the rest `ValueError`.
 fn family_error(e: FamilyError) -> PyErr {
     match e {
-        FamilyError::Overflow | FamilyError::ValueOverflow => PyOverflowError::new_err(e.to_string()),
+        FamilyError::Overflow | FamilyError::ValueOverflow => {
+            PyOverflowError::new_err(e.to_string())
+        }
         _ => PyValueError::new_err(e.to_string()),
     }
 }
@@ -144,10 +146,7 @@ impl NativeFamily {
         let f = Arc::clone(&self.family);
         let m = py.detach(move || f.marginals()).map_err(family_error)?;
         if m.iter().all(|&c| c <= i64::MAX as u128) {
-            let bytes: Vec<u8> = m
-                .iter()
-                .flat_map(|&c| (c as i64).to_ne_bytes())
-                .collect();
+            let bytes: Vec<u8> = m.iter().flat_map(|&c| (c as i64).to_ne_bytes()).collect();
             Ok((Some(PyBytes::new(py, &bytes)), None))
         } else {
             Ok((None, Some(m)))

@@ -39,7 +39,10 @@ const FORMATS: &[(Format, &str)] = &[
         Format::Csv,
         "--marginals: `option,line,text,solutions,share`, one row per option",
     ),
-    (Format::Json, "--marginals: JSON Lines, the fields of the CSV"),
+    (
+        Format::Json,
+        "--marginals: JSON Lines, the fields of the CSV",
+    ),
 ];
 
 /// The options of `xcover model NAME` that ask the model's family of solutions.
@@ -82,7 +85,11 @@ pub fn run_model(
     output: Option<&Path>,
     board: Option<usize>,
 ) -> anyhow::Result<ExitCode> {
-    let flag = if args.marginals { "--marginals" } else { "--sample" };
+    let flag = if args.marginals {
+        "--marginals"
+    } else {
+        "--sample"
+    };
     if args.sample.is_some() && args.format.is_records() {
         return Err(InputError(format!(
             "--sample draws the solutions as pictures (--format text or svg); for records of \
@@ -173,7 +180,10 @@ impl Record for MarginalRecord<'_> {
 /// A family's count and marginals, or its error as the command's.
 pub fn marginals(family: &Family) -> anyhow::Result<(u128, Vec<u128>)> {
     let err = |e: FamilyError| anyhow::anyhow!("--marginals: {e}");
-    Ok((family.count().map_err(err)?, family.marginals().map_err(err)?))
+    Ok((
+        family.count().map_err(err)?,
+        family.marginals().map_err(err)?,
+    ))
 }
 
 /// Writes the marginals of `family` in `format` (text, CSV, JSON Lines); `describe` gives an
@@ -209,7 +219,11 @@ pub fn write_marginals<W: Write>(
         }
         Err(out) => {
             writeln!(out, "{total} solution{}", if total == 1 { "" } else { "s" })?;
-            let width = counts.iter().map(|c| c.to_string().len()).max().unwrap_or(1);
+            let width = counts
+                .iter()
+                .map(|c| c.to_string().len())
+                .max()
+                .unwrap_or(1);
             for (o, &c) in counts.iter().enumerate() {
                 let (line, text) = describe(OptionId(o as u32));
                 writeln!(out, "{c:>width$} {line}: {text}")?;
@@ -256,7 +270,11 @@ pub fn text_pictures_svg<W: Write>(
                         }
                     };
                     Cell {
-                        text: if ch == '.' { String::new() } else { ch.to_string() },
+                        text: if ch == '.' {
+                            String::new()
+                        } else {
+                            ch.to_string()
+                        },
                         region,
                         strong: false,
                     }

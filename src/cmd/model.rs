@@ -285,7 +285,10 @@ fn write_model(model: &dyn Model, out: &Out) -> anyhow::Result<ExitCode> {
 fn write_model_on(model: &dyn Model, out: &Out, board: Option<usize>) -> anyhow::Result<ExitCode> {
     if out.family.wanted() {
         if out.solve {
-            return Err(InputError("--solve cannot be combined with --sample or --marginals".into()).into());
+            return Err(InputError(
+                "--solve cannot be combined with --sample or --marginals".into(),
+            )
+            .into());
         }
         return super::family_out::run_model(model, &out.family, out.output.as_deref(), board);
     }

@@ -354,8 +354,10 @@ impl Family {
                 m.node(n.option, image[n.hi as usize], image[n.lo as usize])?
             };
         }
-        Ok(m.family(image[self.root as usize], self.options, self.budget)
-            .trimmed())
+        Ok(
+            m.family(image[self.root as usize], self.options, self.budget)
+                .trimmed(),
+        )
     }
 
     /// The solutions that take every one of `options`, as a new family.

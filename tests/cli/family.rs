@@ -43,7 +43,11 @@ fn marginals_of_langford_pairs_count_the_solutions_taking_each_option() {
     // dropped: every option that meets it removed).
     for i in [0usize, 5, 17, 40] {
         let chosen: BTreeSet<&str> = options[i].split(' ').collect();
-        let mut forced = dlx.lines().take(2).map(|l| l.to_string() + "\n").collect::<String>();
+        let mut forced = dlx
+            .lines()
+            .take(2)
+            .map(|l| l.to_string() + "\n")
+            .collect::<String>();
         forced.push_str(options[i]);
         forced.push('\n');
         for (j, o) in options.iter().enumerate() {
@@ -86,10 +90,21 @@ fn the_queens_heat_map_is_one_case_of_the_marginals() {
     let heat = stdout(&["queens", "heatmap", "6", "--format", "csv"], "");
     let marg = model(&["queens", "6", "--marginals", "--format", "csv"]);
     // rank,file,solutions,share against option,line,text,solutions,share: the same counts.
-    let a: Vec<&str> = heat.lines().skip(1).map(|l| l.split(',').nth(2).unwrap()).collect();
-    let b: Vec<&str> = marg.lines().skip(1).map(|l| l.split(',').nth(3).unwrap()).collect();
+    let a: Vec<&str> = heat
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
+    let b: Vec<&str> = marg
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(3).unwrap())
+        .collect();
     assert_eq!(a, b);
-    assert_eq!(a.iter().map(|c| c.parse::<u32>().unwrap()).sum::<u32>(), 4 * 6);
+    assert_eq!(
+        a.iter().map(|c| c.parse::<u32>().unwrap()).sum::<u32>(),
+        4 * 6
+    );
 }
 
 #[test]
@@ -143,13 +158,26 @@ fn what_has_no_answer_is_refused() {
         .assert()
         .code(2);
     xcover()
-        .args(["model", "langford", "12", "--marginals", "--memo-mem", "64K"])
+        .args([
+            "model",
+            "langford",
+            "12",
+            "--marginals",
+            "--memo-mem",
+            "64K",
+        ])
         .assert()
         .failure()
         .stdout("")
         .stderr(predicate::str::contains("memory budget"));
     xcover()
-        .args(["solve", "--marginals", "--sample", "3", "examples/data/langford3.dlx"])
+        .args([
+            "solve",
+            "--marginals",
+            "--sample",
+            "3",
+            "examples/data/langford3.dlx",
+        ])
         .assert()
         .code(2);
     // No solution: every count is 0.

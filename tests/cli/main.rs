@@ -6,8 +6,8 @@ mod args;
 mod cli;
 mod common;
 mod docs;
-mod faults;
 mod family;
+mod faults;
 mod formats;
 // The instances of the library's tests (Knuth's queens, pentominoes, ...).
 #[path = "../lib/instances.rs"]

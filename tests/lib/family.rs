@@ -187,7 +187,10 @@ fn samples_cover_the_solutions_evenly() {
     }
     assert_eq!(seen.len(), 16);
     // Mean 1000, standard deviation about 31.
-    assert!(seen.values().all(|&c| (845..=1155).contains(&c)), "{seen:?}");
+    assert!(
+        seen.values().all(|&c| (845..=1155).contains(&c)),
+        "{seen:?}"
+    );
 }
 
 /// Weighted n-queens two ways: the best of the family of all n-queens solutions under the
@@ -246,5 +249,8 @@ fn the_random_problems_have_solutions() {
         some += usize::from(n > 0);
         many += usize::from(n > 2);
     }
-    assert!(some > 200 && many > 50, "{some} with solutions, {many} with 3 or more");
+    assert!(
+        some > 200 && many > 50,
+        "{some} with solutions, {many} with 3 or more"
+    );
 }

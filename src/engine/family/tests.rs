@@ -43,7 +43,11 @@ fn known_counts_of_the_models() {
     assert_eq!(k12.including(&[e]).unwrap().count(), Ok(945));
     assert_eq!(k12.excluding(&[e]).unwrap().count(), Ok(10395 - 945));
     assert_eq!(
-        k12.including(&[e]).unwrap().excluding(&[e]).unwrap().count(),
+        k12.including(&[e])
+            .unwrap()
+            .excluding(&[e])
+            .unwrap()
+            .count(),
         Ok(0)
     );
 }
@@ -59,7 +63,7 @@ fn the_best_queens_by_weights_agree_with_a_search() {
         all.push((s.iter().map(|o| weights[o.0 as usize]).sum(), sorted(s)));
         ControlFlow::Continue(())
     });
-    all.sort_by(|a, b| b.0.cmp(&a.0));
+    all.sort_by_key(|a| std::cmp::Reverse(a.0));
     let best = f.best(&weights, 5, Direction::Maximize).unwrap();
     let values: Vec<i64> = best.iter().map(|b| b.0).collect();
     let expected: Vec<i64> = all.iter().take(5).map(|a| a.0).collect();
