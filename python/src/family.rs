@@ -37,6 +37,12 @@ fn indices(s: &[OptionId]) -> Vec<u32> {
     s.iter().map(|o| o.0).collect()
 }
 
+/// An option named by a loaded file: (index, input line, text).
+type Label = (u32, usize, String);
+
+/// The marginals: the int64 array's bytes when every count fits, else the counts.
+type Marginals<'py> = (Option<Bound<'py, PyBytes>>, Option<Vec<u128>>);
+
 /// NativeFamily: see `dancelinks.Family`.
 #[pyclass(module = "dancelinks._native", frozen)]
 pub(crate) struct NativeFamily {
@@ -75,11 +81,7 @@ impl NativeFamily {
     /// solve --zdd`; a mistake is `FILE:LINE: message`.
     #[staticmethod]
     #[pyo3(signature = (path, memory=None))]
-    fn load(
-        py: Python<'_>,
-        path: PathBuf,
-        memory: Option<u64>,
-    ) -> PyResult<(Self, Vec<(u32, usize, String)>)> {
+    fn load(py: Python<'_>, path: PathBuf, memory: Option<u64>) -> PyResult<(Self, Vec<Label>)> {
         let memory = memory.unwrap_or(DEFAULT_MEMO_BYTES);
         let shown = path.display().to_string();
         let file = std::fs::File::open(&path)
@@ -139,10 +141,7 @@ impl NativeFamily {
 
     /// marginals() -> (bytes of int64 or None, list of ints or None): the int64 array when
     /// every count fits, else the counts.
-    fn marginals<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Vec<u128>>)> {
+    fn marginals<'py>(&self, py: Python<'py>) -> PyResult<Marginals<'py>> {
         let f = Arc::clone(&self.family);
         let m = py.detach(move || f.marginals()).map_err(family_error)?;
         if m.iter().all(|&c| c <= i64::MAX as u128) {
