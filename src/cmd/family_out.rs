@@ -53,8 +53,15 @@ pub struct FamilyArgs {
     #[arg(long, value_name = "K", conflicts_with = "marginals",
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub sample: Option<u64>,
-    /// The seed of --sample: the same seed, the same draws.
-    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    /// The seed of --sample: the same seed, the same draws (edge-matching, whose --seed makes
+    /// the puzzle: --sample-seed).
+    #[arg(
+        id = "sample_seed",
+        long = "seed",
+        value_name = "S",
+        default_value_t = 0,
+        requires = "sample"
+    )]
     pub seed: u64,
     /// For each option, the number of solutions that take it: a table (text, CSV, JSON
     /// Lines) or, for queens, the heat map (text, SVG).

@@ -44,7 +44,8 @@ pub enum ModelCommand {
     MacMahon(MacMahonArgs),
     /// A random edge-matching puzzle made from a seed: a solved grid of coloured edges cut into
     /// its tiles and shuffled (colours).
-    #[command(after_help = EDGE_MATCHING_EXAMPLES)]
+    #[command(after_help = EDGE_MATCHING_EXAMPLES,
+              mut_arg("sample_seed", |a| a.long("sample-seed")))]
     EdgeMatching(EdgeMatchingArgs),
 }
 

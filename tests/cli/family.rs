@@ -184,3 +184,36 @@ fn what_has_no_answer_is_refused() {
     let none = stdout(&["solve", "--marginals", "--format", "csv"], "a b\na\n");
     assert_eq!(none, "option,line,text,solutions,share\n0,2,a,0,\n");
 }
+
+/// edge-matching's --seed makes the puzzle: its draws take --sample-seed.
+#[test]
+fn edge_matching_samples_take_their_own_seed() {
+    let args = [
+        "edge-matching",
+        "3x3",
+        "--colours",
+        "2",
+        "--seed",
+        "1",
+        "--sample",
+        "5",
+    ];
+    let a = model(&[&args[..], &["--sample-seed", "4"]].concat());
+    let b = model(&[&args[..], &["--sample-seed", "4"]].concat());
+    assert_eq!(a, b);
+    assert_eq!(a.matches("\n\n").count(), 5);
+    let solved = model(&[
+        "edge-matching",
+        "3x3",
+        "--colours",
+        "2",
+        "--seed",
+        "1",
+        "--solve",
+        "--limit",
+        "1000",
+    ]);
+    for draw in a.split("\n\n").filter(|d| !d.is_empty()) {
+        assert!(solved.contains(draw), "{draw}");
+    }
+}
