@@ -344,7 +344,11 @@ impl Family {
             self.check_option(o)?;
             out_set[o.0 as usize] = true;
         }
-        let mut m = Maker::new(self.budget, "the family excluding the options");
+        let mut m = Maker::new(
+            self.budget,
+            "the family excluding the options",
+            self.nodes.len(),
+        );
         let mut image = vec![BOTTOM; self.nodes.len() + 2];
         image[TOP as usize] = TOP;
         for (i, n) in self.nodes.iter().enumerate() {
@@ -378,7 +382,11 @@ impl Family {
     }
 
     fn including_one(&self, o: OptionId) -> Result<Family, FamilyError> {
-        let mut m = Maker::new(self.budget, "the family including the options");
+        let mut m = Maker::new(
+            self.budget,
+            "the family including the options",
+            2 * self.nodes.len(),
+        );
         // The "taken" images are the nodes themselves, copied first with their ids.
         for n in &self.nodes {
             m.node(n.option, n.hi, n.lo)?;
@@ -550,19 +558,46 @@ struct Entry {
     index: u32,
 }
 
+/// The hash of the table of nodes made: a node's three words mixed by multiplication (the
+/// table's keys are small integers, which SipHash spends far more time on than they need).
+#[derive(Default)]
+struct NodeHasher(u64);
+
+impl std::hash::Hasher for NodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type NodeTable = HashMap<ZddNode, u32, std::hash::BuildHasherDefault<NodeHasher>>;
+
 /// Makes the nodes of a new diagram: equal nodes once, HI ⊥ the LO, within a budget.
 struct Maker {
     nodes: Vec<ZddNode>,
-    unique: HashMap<ZddNode, u32>,
+    unique: NodeTable,
     budget: u64,
     what: &'static str,
 }
 
 impl Maker {
-    fn new(budget: u64, what: &'static str) -> Maker {
+    /// A maker for about `size` nodes (the tables are made that large at once, within the
+    /// budget).
+    fn new(budget: u64, what: &'static str, size: usize) -> Maker {
+        let size = size.min((budget / BUILD_NODE_BYTES) as usize);
         Maker {
-            nodes: Vec::new(),
-            unique: HashMap::new(),
+            nodes: Vec::with_capacity(size),
+            unique: NodeTable::with_capacity_and_hasher(size, Default::default()),
             budget,
             what,
         }
