@@ -11,6 +11,8 @@ answers)::
 - :func:`maximise`: weighted n-queens (the Sultan's successors) for one board or a stack.
 - :class:`Problem`: any exact-cover model (colours, costs, multiplicities), or
   :func:`read_dlx` for a file in Knuth's DLX format.
+- :class:`Family` (from :meth:`Problem.family`): the solutions as one value — count,
+  marginals, including/excluding, the k best by weights, uniform samples, save and load.
 
 Long calls run on a worker thread without the interpreter lock. Ctrl-C stops them at the
 search's next stopping point: the call raises :class:`Interrupted` (a ``KeyboardInterrupt``)
