@@ -33,7 +33,7 @@ const FORMATS: &[(Format, &str)] = &[
     ),
     (
         Format::Svg,
-        "--sample: the draws drawn one under the other; --marginals: the heat map (queens)",
+        "--sample: the draws drawn one under the other; --marginals: the heat map (queens), a heat map per mark of the picture (the other grid models)",
     ),
     (
         Format::Csv,
@@ -64,7 +64,8 @@ pub struct FamilyArgs {
     )]
     pub seed: u64,
     /// For each option, the number of solutions that take it: a table (text, CSV, JSON
-    /// Lines) or, for queens, the heat map (text, SVG).
+    /// Lines) or a heat map (SVG: queens as `queens heatmap` draws it, the other models drawn
+    /// as a grid one panel per mark; queens also in text).
     #[arg(long)]
     pub marginals: bool,
     /// The format of --sample or --marginals.
@@ -105,14 +106,6 @@ pub fn run_model(
         ))
         .into());
     }
-    if args.marginals && args.format == Format::Svg && board.is_none() {
-        return Err(InputError(
-            "--marginals --format svg: this model has no heat-map picture (queens has); \
-             --format csv or json gives the table"
-                .into(),
-        )
-        .into());
-    }
     let family = match Family::build(model.problem(), args.memo_mem, &mut || false) {
         Ok(f) => f,
         Err(FamilyError::Build(e @ ZddError::Multiplicities)) => {
@@ -146,6 +139,34 @@ pub fn run_model(
                 writeln!(out, "{p}")?;
             }
         }
+    } else if let (None, Format::Svg) = (board, args.format) {
+        let (total, counts) = marginals(&family)?;
+        let Some(heat) = crate::models::heat::text_heat(model, &counts) else {
+            return Err(InputError(
+                "--marginals --format svg: this model's picture is not a grid of cells, so it \
+                 has no heat map; --format csv or json gives the table"
+                    .into(),
+            )
+            .into());
+        };
+        let panels: Vec<(String, Vec<Option<u128>>)> = heat
+            .panels
+            .into_iter()
+            .map(|(c, cells)| (c.to_string(), cells))
+            .collect();
+        let title = format!(
+            "{}: where each mark stands ({total} solutions)",
+            model.title()
+        );
+        svg::heat_panels(
+            &mut out,
+            heat.rows,
+            heat.cols,
+            &panels,
+            total,
+            &title,
+            "solutions with the mark on the cell",
+        )?;
     } else if let (Some(n), Format::Text | Format::Svg) = (board, args.format) {
         let (total, counts) = marginals(&family)?;
         if args.format == Format::Svg {

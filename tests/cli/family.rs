@@ -107,6 +107,24 @@ fn the_queens_heat_map_is_one_case_of_the_marginals() {
     );
 }
 
+/// A tiling's heat map: a panel per piece, each cell's count the solutions with that piece
+/// on it (the 8 tilings of 3x20: every cell covered by some piece in each).
+#[test]
+fn a_tiling_has_a_heat_map_per_piece() {
+    let svg = model(&["pentominoes", "3x20", "--marginals", "--format", "svg"]);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<g class=\"panel\"").count(), 12);
+    // Per cell, the counts of the 12 panels add up to the 8 solutions.
+    let mut per_cell = std::collections::BTreeMap::new();
+    for t in svg.split("<title>").skip(1) {
+        let t = &t[..t.find("</title>").unwrap()];
+        let (cell, count) = t.rsplit_once(": ").unwrap();
+        *per_cell.entry(cell.to_string()).or_insert(0u32) += count.parse::<u32>().unwrap();
+    }
+    assert_eq!(per_cell.len(), 60);
+    assert!(per_cell.values().all(|&c| c == 8), "{per_cell:?}");
+}
+
 #[test]
 fn samples_are_solutions_drawn_as_the_model_draws_them() {
     // The 8 tilings of 3x20 by the pentominoes, drawn by --solve.
@@ -143,11 +161,11 @@ fn what_has_no_answer_is_refused() {
         .stdout("")
         .stderr(predicate::str::contains("multiplicities"));
     xcover()
-        .args(["model", "langford", "7", "--marginals", "--format", "svg"])
+        .args(["model", "matchings", "6", "--marginals", "--format", "svg"])
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains("no heat-map picture"));
+        .stderr(predicate::str::contains("no heat map"));
     xcover()
         .args(["model", "langford", "7", "--sample", "2", "--format", "csv"])
         .assert()
