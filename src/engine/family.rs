@@ -684,6 +684,3 @@ impl Iterator for Solutions<'_> {
         self.cursor.next(self.family)
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -334,7 +334,7 @@ impl Zdd {
             .map(|(i, &n)| (i as u32 + 2, n))
     }
 
-    /// The nodes (node `id` at `id - 2`) and the root, for a [`super::family::Family`].
+    /// The nodes (node `id` at `id - 2`) and the root, taken out of the diagram.
     pub fn into_parts(self) -> (Vec<ZddNode>, u32) {
         (self.nodes, self.root)
     }
