@@ -7,7 +7,8 @@ including or excluding options (new families), the k best under option weights (
 uniform samples (seeded: the draws of ``xcover solve --sample K --seed S``), each solution
 in turn. For a model of :mod:`dancelinks.models` the solutions are
 :class:`dancelinks.models.Solution` objects that decode and draw themselves, and
-:meth:`Family.heatmap` draws the marginals (queens: the heat map of ``xcover queens heatmap``).
+:meth:`Family.heatmap` draws the marginals (queens: the heat map of ``xcover queens heatmap``;
+a tiling: where each piece lies).
 """
 
 from __future__ import annotations
@@ -183,14 +184,17 @@ class Family:
         return self._solution(s)
 
     def heatmap(self) -> Picture:
-        """The marginals drawn as the model's heat map (queens: as ``xcover queens heatmap
-        --format svg``); ValueError for a family without a picture of them (use
-        :meth:`marginals`)."""
+        """The marginals of a model's family drawn as ``xcover model NAME --marginals
+        --format svg`` draws them: queens as ``xcover queens heatmap --format svg``, a model
+        whose picture is a grid of characters (a tiling, a sudoku, Langford pairs up to 9) as
+        one heat map per character (a tiling: per piece, where it lies). ValueError for a
+        family of a plain problem or of a model without a grid (matchings): :meth:`marginals`
+        gives the counts."""
         svg = None if self._model is None else self._f.heatmap_svg(self._model._model)
         if svg is None:
             raise ValueError(
-                "this family's marginals have no heat-map picture (a queens model has one); "
-                "marginals() gives the counts"
+                "this family's marginals have no heat-map picture (the models whose picture "
+                "is a grid have one); marginals() gives the counts"
             )
         return Picture(svg)
 

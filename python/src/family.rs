@@ -13,6 +13,7 @@ use dancelinks::engine::family::{Cursor, Direction, Family, FamilyError};
 use dancelinks::engine::{DEFAULT_MEMO_BYTES, OptionId};
 use dancelinks::io::svg;
 use dancelinks::io::zdd_text;
+use dancelinks::models::heat;
 
 use crate::NativeProblem;
 use crate::models::NativeModel;
@@ -220,21 +221,26 @@ impl NativeFamily {
         }
     }
 
-    /// heatmap_svg(model, title) -> str or None: the marginals drawn as the model's heat map
-    /// (queens: `xcover model queens N --marginals --format svg`), None for a model without
-    /// one.
+    /// heatmap_svg(model) -> str or None: the marginals drawn as `xcover model NAME
+    /// --marginals --format svg` draws them (queens: the heat map of `queens heatmap`; a model
+    /// whose picture is a grid: a heat map per mark), None for a model without a grid.
     fn heatmap_svg(&self, model: &NativeModel) -> PyResult<Option<String>> {
-        let Some(n) = model.heat_board() else {
-            return Ok(None);
-        };
         let total = self.family.count().map_err(family_error)?;
         let counts = self.family.marginals().map_err(family_error)?;
-        if counts.len() != n * n {
+        if counts.len() != model.option_count() {
             return Err(PyValueError::new_err(
                 "the family is not of this model's problem",
             ));
         }
-        written(|out| svg::queens_heatmap(out, n, &counts, total, false)).map(Some)
+        if let Some(n) = model.heat_board() {
+            return written(|out| svg::queens_heatmap(out, n, &counts, total, false)).map(Some);
+        }
+        let mut drawn = false;
+        let svg = written(|out| {
+            drawn = heat::write_svg(out, model.model(), total, &counts)?;
+            Ok(())
+        })?;
+        Ok(drawn.then_some(svg))
     }
 }
 

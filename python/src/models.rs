@@ -99,6 +99,16 @@ impl NativeModel {
         }
     }
 
+    /// The model, for the crate's functions of any model.
+    pub(crate) fn model(&self) -> &dyn Model {
+        self.kind.model()
+    }
+
+    /// The number of options of the model's problem.
+    pub(crate) fn option_count(&self) -> usize {
+        self.kind.model().problem().option_count()
+    }
+
     /// A solution's options, checked against the problem.
     fn options(&self, solution: &[u32]) -> PyResult<Vec<OptionId>> {
         let count = self.kind.model().problem().option_count();

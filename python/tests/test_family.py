@@ -72,7 +72,17 @@ def test_eight_queens_family_and_heat_map():
     assert isinstance(s, m.Solution)
     assert s.text.count("Q") == 8 and "<svg" in s.picture().svg
     with pytest.raises(ValueError, match="no heat-map picture"):
-        m.langford(7).family().heatmap()
+        m.matchings(6).family().heatmap()
+    with pytest.raises(ValueError, match="no heat-map picture"):
+        dancelinks.Problem(["a"], ["a"]).family().heatmap()
+    # A tiling: a panel per piece, and per cell the panels add up to the solutions.
+    svg = m.pentominoes("3x20").family().heatmap().svg
+    assert svg.count('<g class="panel"') == 12
+    counts = {}
+    for t in svg.split("<title>")[1:]:
+        cell, n = t.split("</title>")[0].rsplit(": ", 1)
+        counts[cell] = counts.get(cell, 0) + int(n)
+    assert len(counts) == 60 and set(counts.values()) == {8}
 
 
 def test_the_best_queens_agree_with_maximise():

@@ -141,32 +141,17 @@ pub fn run_model(
         }
     } else if let (None, Format::Svg) = (board, args.format) {
         let (total, counts) = marginals(&family)?;
-        let Some(heat) = crate::models::heat::text_heat(model, &counts) else {
+        // Written into a buffer first: a model without a grid refuses before any output.
+        let mut svg = Vec::new();
+        if !crate::models::heat::write_svg(&mut svg, model, total, &counts)? {
             return Err(InputError(
                 "--marginals --format svg: this model's picture is not a grid of cells, so it \
                  has no heat map; --format csv or json gives the table"
                     .into(),
             )
             .into());
-        };
-        let panels: Vec<(String, Vec<Option<u128>>)> = heat
-            .panels
-            .into_iter()
-            .map(|(c, cells)| (c.to_string(), cells))
-            .collect();
-        let title = format!(
-            "{}: where each mark stands ({total} solutions)",
-            model.title()
-        );
-        svg::heat_panels(
-            &mut out,
-            heat.rows,
-            heat.cols,
-            &panels,
-            total,
-            &title,
-            "solutions with the mark on the cell",
-        )?;
+        }
+        out.write_all(&svg)?;
     } else if let (Some(n), Format::Text | Format::Svg) = (board, args.format) {
         let (total, counts) = marginals(&family)?;
         if args.format == Format::Svg {

@@ -71,6 +71,39 @@ pub fn text_heat(model: &dyn Model, marginals: &[u128]) -> Option<TextHeat> {
     Some(TextHeat { rows, cols, panels })
 }
 
+/// Writes the heat maps of `model` as one SVG picture (a panel per character, on one scale
+/// from 0 to `total`, the number of solutions; `crate::io::svg::heat_panels`), or returns
+/// false, writing nothing, when its pictures are not a fixed grid.
+pub fn write_svg(
+    out: &mut impl std::io::Write,
+    model: &dyn Model,
+    total: u128,
+    marginals: &[u128],
+) -> std::io::Result<bool> {
+    let Some(heat) = text_heat(model, marginals) else {
+        return Ok(false);
+    };
+    let panels: Vec<(String, Vec<Option<u128>>)> = heat
+        .panels
+        .into_iter()
+        .map(|(c, cells)| (c.to_string(), cells))
+        .collect();
+    let title = format!(
+        "{}: where each mark stands ({total} solutions)",
+        model.title()
+    );
+    crate::io::svg::heat_panels(
+        out,
+        heat.rows,
+        heat.cols,
+        &panels,
+        total,
+        &title,
+        "solutions with the mark on the cell",
+    )?;
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
