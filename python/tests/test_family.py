@@ -54,6 +54,10 @@ def test_every_question_agrees_with_the_listing():
         assert [v for v, _ in best] == values[:3]
         assert all(v == sum(weights[o] for o in s) for v, s in best)
         assert [v for v, _ in f.best(weights, k=2, maximize=False)] == sorted(values)[:2]
+        if listed:
+            assert list(f[0]) == list(next(iter(f))) and list(f[-1]) == list(list(f)[-1])
+        with pytest.raises(IndexError):
+            f[len(listed)]
         draws = f.sample(10, seed=3)
         assert len(draws) == (10 if listed else 0)
         assert all(as_set(d) in listed for d in draws)
