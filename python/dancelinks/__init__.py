@@ -11,6 +11,8 @@ answers)::
 - :func:`maximise`: weighted n-queens (the Sultan's successors) for one board or a stack.
 - :class:`Problem`: any exact-cover model (colours, costs, multiplicities), or
   :func:`read_dlx` for a file in Knuth's DLX format.
+- :class:`Family` (from :meth:`Problem.family`): the solutions as one value — count,
+  marginals, including/excluding, the k best by weights, uniform samples, save and load.
 
 Long calls run on a worker thread without the interpreter lock. Ctrl-C stops them at the
 search's next stopping point: the call raises :class:`Interrupted` (a ``KeyboardInterrupt``)
@@ -54,6 +56,7 @@ except ImportError as _e:  # the source folder (python/) rather than the install
     ) from _e
 from . import _display
 from ._display import Picture, draw_heatmap, draw_solution, draw_solutions
+from .family import Family
 
 if TYPE_CHECKING:  # optional libraries, for the annotations only
     import pandas  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -70,6 +73,7 @@ __all__ = [
     "MaxResult",
     "MaxResults",
     "CountResult",
+    "Family",
     "Optimum",
     "Picture",
     "Problem",
@@ -803,6 +807,15 @@ class Problem:
 
     minimize = minimise
     maximize = maximise
+
+    def family(self, memory: Optional[int] = None) -> "Family":
+        """The solutions as one value, a :class:`dancelinks.Family` (count, marginals,
+        including/excluding, the k best by weights, uniform samples, iteration, save): the
+        ZDD of ``xcover solve --zdd``, built on a worker thread within ``memory`` bytes
+        (default 256 MiB, as ``--memo-mem``); a diagram that would outgrow it raises
+        ValueError. Ctrl-C stops the build and raises :class:`Interrupted` (``partial``
+        None)."""
+        return Family._of(self, memory)
 
 
 def read_dlx(path: Union[str, "os.PathLike[str]"]) -> Problem:

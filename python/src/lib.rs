@@ -33,6 +33,7 @@ use dancelinks::records::Status;
 
 use worker::{CHUNK, Progress, Stop, Stream, run_polled};
 
+mod family;
 mod models;
 mod pictures;
 mod weighted;
@@ -326,8 +327,8 @@ type Optimised = (String, Option<i128>, Vec<(i128, Vec<u32>)>, u64, bool);
 
 /// An exact-cover problem (items, options, colours, costs, multiplicities), built once.
 #[pyclass(module = "dancelinks._native", frozen)]
-struct NativeProblem {
-    problem: Arc<dancelinks::engine::Problem>,
+pub(crate) struct NativeProblem {
+    pub(crate) problem: Arc<dancelinks::engine::Problem>,
     /// The input line of each option (read_dlx), else empty.
     lines: Vec<usize>,
     warnings: Vec<String>,
@@ -579,5 +580,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     weighted::register(m)?;
     pictures::register(m)?;
     models::register(m)?;
+    family::register(m)?;
     Ok(())
 }

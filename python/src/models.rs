@@ -90,6 +90,25 @@ impl NativeModel {
         NativeModel { kind, name }
     }
 
+    /// The side of the square board whose square (r, c) is option r·n + c (queens), whose
+    /// marginals are drawn as a heat map; None for the other models.
+    pub(crate) fn heat_board(&self) -> Option<usize> {
+        match &self.kind {
+            Kind::Queens(_, n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The model, for the crate's functions of any model.
+    pub(crate) fn model(&self) -> &dyn Model {
+        self.kind.model()
+    }
+
+    /// The number of options of the model's problem.
+    pub(crate) fn option_count(&self) -> usize {
+        self.kind.model().problem().option_count()
+    }
+
     /// A solution's options, checked against the problem.
     fn options(&self, solution: &[u32]) -> PyResult<Vec<OptionId>> {
         let count = self.kind.model().problem().option_count();

@@ -10,6 +10,7 @@ use crate::engine::Stop;
 use clap::{Parser, Subcommand};
 
 pub mod completions;
+pub mod family_out;
 pub mod merge;
 pub mod model;
 pub mod queens_count;

@@ -44,7 +44,8 @@ pub enum ModelCommand {
     MacMahon(MacMahonArgs),
     /// A random edge-matching puzzle made from a seed: a solved grid of coloured edges cut into
     /// its tiles and shuffled (colours).
-    #[command(after_help = EDGE_MATCHING_EXAMPLES)]
+    #[command(after_help = EDGE_MATCHING_EXAMPLES,
+              mut_arg("sample_seed", |a| a.long("sample-seed")))]
     EdgeMatching(EdgeMatchingArgs),
 }
 
@@ -72,6 +73,8 @@ pub struct Out {
     #[arg(long, value_name = "N", default_value_t = 1, requires = "solve",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
+    #[command(flatten)]
+    pub family: super::family_out::FamilyArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -275,6 +278,21 @@ fn read_text(path: &Path, what: &str) -> anyhow::Result<(String, String)> {
 /// Writes a model's DLX text to `-o FILE` or stdout; with `--solve`, its first `--limit`
 /// solutions as pictures instead.
 fn write_model(model: &dyn Model, out: &Out) -> anyhow::Result<ExitCode> {
+    write_model_on(model, out, None)
+}
+
+/// [`write_model`]; `board`: the side of the square board whose square (r, c) is option
+/// r·n + c (queens), whose marginals are drawn as a heat map.
+fn write_model_on(model: &dyn Model, out: &Out, board: Option<usize>) -> anyhow::Result<ExitCode> {
+    if out.family.wanted() {
+        if out.solve {
+            return Err(InputError(
+                "--solve cannot be combined with --sample or --marginals".into(),
+            )
+            .into());
+        }
+        return super::family_out::run_model(model, &out.family, out.output.as_deref(), board);
+    }
     let mut o = Output::create(out.output.as_deref())?;
     if out.solve {
         let mut result = Ok(());
@@ -314,9 +332,10 @@ pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
             &models::matchings::Matchings::new(a.n as usize).map_err(invalid)?,
             &a.out,
         ),
-        ModelCommand::Queens(a) => write_model(
+        ModelCommand::Queens(a) => write_model_on(
             &models::queens::Queens::new(a.n as usize).map_err(invalid)?,
             &a.out,
+            Some(a.n as usize),
         ),
         ModelCommand::Pentominoes(a) => {
             use models::polyomino::{Board, Tiling};

@@ -93,13 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             w.end()?;
         }
         Err(out) if args.format == Format::Svg => {
-            let what = if h.unique {
-                "fundamental solutions"
-            } else {
-                "solutions"
-            };
-            let title = format!("{n}-queens: where the queens stand ({} {what})", h.total);
-            svg::heatmap(out, n, &h.counts, &title)?;
+            svg::queens_heatmap(out, n, &h.counts, h.total, h.unique)?;
         }
         Err(out) => write_heatmap_text(out, n, &h.counts, h.total, h.unique)?,
     }

@@ -90,7 +90,7 @@ impl MemoArg {
 }
 
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("memoised").multiple(true).args(["count", "zdd", "sample"])))]
+#[command(group(clap::ArgGroup::new("memoised").multiple(true).args(["count", "zdd", "sample", "marginals"])))]
 pub struct Args {
     /// The DLX file to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE|-")]
@@ -193,6 +193,11 @@ pub struct Args {
     /// The seed of --sample: the same seed, the same draws.
     #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
     pub seed: u64,
+
+    /// For each option, the number of solutions that take it (option, line, text,
+    /// solutions, share), counted on the ZDD (see --zdd).
+    #[arg(long, conflicts_with_all = ZDD_CONFLICTS, conflicts_with = "sample")]
+    pub marginals: bool,
 }
 
 /// What --zdd and --sample do not combine with.

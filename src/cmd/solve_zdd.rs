@@ -10,12 +10,16 @@
 //! interrupt before the diagram is complete writes nothing either. Items with
 //! multiplicities are refused (the memo's keys do not describe their sub-problems); costs
 //! are carried along (an option is written as in the input) but play no part.
+//!
+//! `--marginals` writes, from the same diagram, the number of solutions taking each option
+//! ([`super::family_out::write_marginals`]) to stdout or `-o FILE`.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::cmd::{InputError, diag};
+use crate::engine::family::Family;
 use crate::engine::zdd::{Sampler, Zdd, ZddError};
 use crate::engine::{OptionId, Solver, Stop};
 use crate::io::dlx_format::DlxFile;
@@ -29,7 +33,7 @@ use super::solve::Args;
 
 /// Whether `solve` was asked for the ZDD or samples (then [`run`] does the work).
 pub fn wanted(args: &Args) -> bool {
-    args.zdd.is_some() || args.sample.is_some()
+    args.zdd.is_some() || args.sample.is_some() || args.marginals
 }
 
 /// Builds the diagram of `dlx`'s problem and writes what `args` ask for.
@@ -47,7 +51,17 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
-    if args.sample.is_none() && args.output.is_some() {
+    if args.marginals
+        && args.zdd.as_deref().is_some_and(to_stdout)
+        && args.output.as_deref().is_none_or(to_stdout)
+    {
+        return Err(InputError(
+            "--zdd - and --marginals would both write to stdout: give --zdd a file, or -o FILE"
+                .into(),
+        )
+        .into());
+    }
+    if args.sample.is_none() && !args.marginals && args.output.is_some() {
         return Err(InputError(
             "-o writes the samples of --sample: --zdd takes its own FILE".into(),
         )
@@ -108,6 +122,14 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
             diag::notice("no solution to sample from");
         }
     }
+    if args.marginals {
+        let family = Family::from_zdd(zdd, dlx.problem.option_count(), args.memo_mem);
+        let mut out = Output::create(args.output.as_deref())?;
+        super::family_out::write_marginals(&mut out, args.format, &family, |o| {
+            (dlx.line_of(o), dlx.problem.format_option(o))
+        })?;
+        out.finish()?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -115,6 +137,8 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
 fn flag(args: &Args) -> &'static str {
     if args.zdd.is_some() {
         "--zdd"
+    } else if args.marginals {
+        "--marginals"
     } else {
         "--sample"
     }

@@ -334,6 +334,11 @@ impl Zdd {
             .map(|(i, &n)| (i as u32 + 2, n))
     }
 
+    /// The nodes (node `id` at `id - 2`) and the root, taken out of the diagram.
+    pub fn into_parts(self) -> (Vec<ZddNode>, u32) {
+        (self.nodes, self.root)
+    }
+
     /// What the build did.
     pub fn stats(&self) -> ZddStats {
         self.stats

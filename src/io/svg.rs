@@ -269,6 +269,131 @@ pub fn heatmap(out: &mut impl Write, n: usize, counts: &[u128], title: &str) -> 
     writeln!(out, "</svg>")
 }
 
+/// The heat map of `xcover queens heatmap --format svg`: [`heatmap`] titled with the board and
+/// the number of solutions (or, with `unique`, of fundamental solutions) the counts are of.
+pub fn queens_heatmap(
+    out: &mut impl Write,
+    n: usize,
+    counts: &[u128],
+    total: u128,
+    unique: bool,
+) -> io::Result<()> {
+    let what = if unique {
+        "fundamental solutions"
+    } else {
+        "solutions"
+    };
+    let title = format!("{n}-queens: where the queens stand ({total} {what})");
+    heatmap(out, n, counts, &title)
+}
+
+/// Heat maps side by side, one panel per label, each `rows × cols` counts (row-major; `None`:
+/// no cell there) coloured on one scale from 0 to `total` (a count's share of the
+/// solutions), with the count in the square when it fits and in its tooltip, the label above
+/// each panel, `title` above all and the scale below (`legend` says what a count is).
+pub fn heat_panels(
+    out: &mut impl Write,
+    rows: usize,
+    cols: usize,
+    panels: &[(String, Vec<Option<u128>>)],
+    total: u128,
+    title: &str,
+    legend: &str,
+) -> io::Result<()> {
+    let side = rows.max(cols);
+    let cell = if side <= 8 {
+        36
+    } else if side <= 20 {
+        22
+    } else {
+        12
+    };
+    let per_row = (960 / (cols * cell + GAP)).clamp(1, panels.len().max(1));
+    let (pw, ph) = (cols * cell + GAP, LABEL + rows * cell + GAP);
+    let lines = panels.len().div_ceil(per_row).max(1);
+    let legend_h = 56;
+    let w = (GAP + per_row * pw).max(360);
+    let h = GAP + LABEL + lines * ph + legend_h;
+    let mut digits = itoa::Buffer::new();
+    let widest = digits.format(total).len();
+    let font = ((cell as f64 * 0.9 / widest as f64 / 0.62).floor() as usize).min(12);
+    open_svg(out, w, h, 11)?;
+    writeln!(
+        out,
+        "<text x=\"{GAP}\" y=\"{}\">{}</text>",
+        GAP + 12,
+        escape(title)
+    )?;
+    for (i, (label, counts)) in panels.iter().enumerate() {
+        let x0 = GAP + (i % per_row) * pw;
+        let y0 = GAP + LABEL + (i / per_row) * ph;
+        writeln!(
+            out,
+            "<g class=\"panel\" transform=\"translate({x0},{y0})\">\
+             <text x=\"0\" y=\"12\">{}</text>",
+            escape(label)
+        )?;
+        for (k, c) in counts.iter().enumerate() {
+            let Some(c) = *c else { continue };
+            let t = if total > 0 {
+                c as f64 / total as f64
+            } else {
+                0.0
+            };
+            let (red, green, blue) = heat_colour(t);
+            let (x, y) = ((k % cols) * cell, LABEL + (k / cols) * cell);
+            write!(
+                out,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" \
+                 fill=\"rgb({red},{green},{blue})\" stroke=\"#999\" stroke-width=\"0.5\">\
+                 <title>row {}, column {}: {c}</title></rect>",
+                k / cols,
+                k % cols
+            )?;
+            if font >= 7 {
+                let fg = if t > 0.6 { "white" } else { "black" };
+                write!(
+                    out,
+                    "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"{font}\" \
+                     fill=\"{fg}\">{c}</text>",
+                    x + cell / 2,
+                    y + cell / 2 + font / 3
+                )?;
+            }
+        }
+        writeln!(out, "</g>")?;
+    }
+    let (lx, ly, lw) = (GAP, GAP + LABEL + lines * ph, w - 2 * GAP);
+    writeln!(
+        out,
+        "<g class=\"legend\" transform=\"translate({lx},{ly})\">"
+    )?;
+    writeln!(
+        out,
+        "<defs><linearGradient id=\"heat\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">"
+    )?;
+    for k in 0..=10 {
+        let (red, green, blue) = heat_colour(k as f64 / 10.0);
+        writeln!(
+            out,
+            "<stop offset=\"{}%\" stop-color=\"rgb({red},{green},{blue})\"/>",
+            k * 10
+        )?;
+    }
+    writeln!(out, "</linearGradient></defs>")?;
+    writeln!(
+        out,
+        "<text x=\"0\" y=\"10\">{}</text>\
+         <rect x=\"0\" y=\"16\" width=\"{lw}\" height=\"14\" fill=\"url(#heat)\" \
+         stroke=\"#999\"/>\
+         <text x=\"0\" y=\"44\">0</text>\
+         <text x=\"{lw}\" y=\"44\" text-anchor=\"end\">{total}</text>",
+        escape(legend)
+    )?;
+    writeln!(out, "</g>")?;
+    writeln!(out, "</svg>")
+}
+
 /// One cell of a [`CellGrid`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cell {

@@ -33,6 +33,7 @@ use crate::engine::{Budget, BuildError, OptionId, Problem};
 
 pub mod dominoes;
 pub mod edge_matching;
+pub mod heat;
 pub mod langford;
 pub mod matchings;
 pub mod polyomino;

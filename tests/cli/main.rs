@@ -6,6 +6,7 @@ mod args;
 mod cli;
 mod common;
 mod docs;
+mod family;
 mod faults;
 mod formats;
 // The instances of the library's tests (Knuth's queens, pentominoes, ...).

@@ -5,6 +5,7 @@
 
 mod common;
 mod engine;
+mod family;
 mod instances;
 mod layering;
 mod merge;

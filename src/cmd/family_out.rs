@@ -1,0 +1,307 @@
+//! What the commands write from a family of solutions ([`crate::engine::family`]): the
+//! marginals (`solve --marginals`, `model NAME --marginals`) and the samples of a model drawn
+//! as the model draws a solution (`model NAME --sample K`).
+//!
+//! The marginals are one record per option of the problem, in index order: `option` (its
+//! index, from 0), `line` (its line in the DLX text), `text` (as written there), `solutions`
+//! (how many solutions take it) and `share` (that over the number of solutions; empty when
+//! there is none). Text: a first line `N solutions`, then one line per option,
+//! `SOLUTIONS LINE: TEXT`, the counts right-aligned.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use crate::cmd::{InputError, diag};
+use crate::engine::OptionId;
+use crate::engine::family::{Family, FamilyError};
+use crate::engine::zdd::ZddError;
+use crate::io::dlx_format;
+use crate::io::export::{Format, Record, Writer};
+use crate::io::output::Output;
+use crate::io::svg::{self, Cell, CellGrid};
+use crate::models::Model;
+use crate::records::rows::Decimal;
+
+/// The formats of `model NAME --sample` and `--marginals`.
+const FORMATS: &[(Format, &str)] = &[
+    (
+        Format::Text,
+        "--sample: each draw as --solve draws a solution; --marginals: a line per option (queens: the heat map's table)",
+    ),
+    (
+        Format::Svg,
+        "--sample: the draws drawn one under the other; --marginals: the heat map (queens), a heat map per mark of the picture (the other grid models)",
+    ),
+    (
+        Format::Csv,
+        "--marginals: `option,line,text,solutions,share`, one row per option",
+    ),
+    (
+        Format::Json,
+        "--marginals: JSON Lines, the fields of the CSV",
+    ),
+];
+
+/// The options of `xcover model NAME` that ask the model's family of solutions.
+#[derive(clap::Args, Debug)]
+pub struct FamilyArgs {
+    /// Draw K solutions (1 to 1,000) exactly uniformly, with replacement, from the model's
+    /// solutions (as a ZDD), each drawn as --solve draws a solution.
+    #[arg(long, value_name = "K", conflicts_with = "marginals",
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub sample: Option<u64>,
+    /// The seed of --sample: the same seed, the same draws (edge-matching, whose --seed makes
+    /// the puzzle: --sample-seed).
+    #[arg(
+        id = "sample_seed",
+        long = "seed",
+        value_name = "S",
+        default_value_t = 0,
+        requires = "sample"
+    )]
+    pub seed: u64,
+    /// For each option, the number of solutions that take it: a table (text, CSV, JSON
+    /// Lines) or a heat map (SVG: queens as `queens heatmap` draws it, the other models drawn
+    /// as a grid one panel per mark; queens also in text).
+    #[arg(long)]
+    pub marginals: bool,
+    /// The format of --sample or --marginals.
+    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
+    pub format: Format,
+    /// The memory the diagram of --sample or --marginals may use, e.g. `64M`, `2G`; beyond
+    /// it the command stops and writes nothing.
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, default_value = "256M")]
+    pub memo_mem: u64,
+}
+
+impl FamilyArgs {
+    /// Whether --sample or --marginals was asked.
+    pub fn wanted(&self) -> bool {
+        self.sample.is_some() || self.marginals
+    }
+}
+
+/// `model NAME --sample K` or `--marginals`: the model's family built, then what was asked
+/// written to `output` (stdout when `None`). `board`: the side of the square board whose
+/// square (r, c) is option r·n + c (queens), whose marginals are a heat map.
+pub fn run_model(
+    model: &dyn Model,
+    args: &FamilyArgs,
+    output: Option<&Path>,
+    board: Option<usize>,
+) -> anyhow::Result<ExitCode> {
+    let flag = if args.marginals {
+        "--marginals"
+    } else {
+        "--sample"
+    };
+    if args.sample.is_some() && args.format.is_records() {
+        return Err(InputError(format!(
+            "--sample draws the solutions as pictures (--format text or svg); for records of \
+             samples write the model and use `xcover solve --sample K --format {}`",
+            args.format.name()
+        ))
+        .into());
+    }
+    let family = match Family::build(model.problem(), args.memo_mem, &mut || false) {
+        Ok(f) => f,
+        Err(FamilyError::Build(e @ ZddError::Multiplicities)) => {
+            return Err(InputError(format!("{flag}: {e}")).into());
+        }
+        Err(e @ FamilyError::Build(ZddError::Memory { .. })) => {
+            anyhow::bail!("{flag}: {e}: nothing written (a larger --memo-mem may do)")
+        }
+        Err(e) => anyhow::bail!("{flag}: {e}"),
+    };
+    let mut out = Output::create(output)?;
+    if let Some(k) = args.sample {
+        let draws = family
+            .sample(k as usize, args.seed)
+            .map_err(|e| anyhow::anyhow!("--sample: {e}"))?;
+        if draws.is_empty() {
+            diag::notice("no solution to sample from");
+        }
+        let pictures: Vec<String> = draws.iter().map(|s| model.decode(s)).collect();
+        if args.format == Format::Svg {
+            let title = format!(
+                "{}: {} uniform sample{} (seed {})",
+                model.title(),
+                draws.len(),
+                if draws.len() == 1 { "" } else { "s" },
+                args.seed
+            );
+            text_pictures_svg(&mut out, &pictures, &title)?;
+        } else {
+            for p in &pictures {
+                writeln!(out, "{p}")?;
+            }
+        }
+    } else if let (None, Format::Svg) = (board, args.format) {
+        let (total, counts) = marginals(&family)?;
+        // Written into a buffer first: a model without a grid refuses before any output.
+        let mut svg = Vec::new();
+        if !crate::models::heat::write_svg(&mut svg, model, total, &counts)? {
+            return Err(InputError(
+                "--marginals --format svg: this model's picture is not a grid of cells, so it \
+                 has no heat map; --format csv or json gives the table"
+                    .into(),
+            )
+            .into());
+        }
+        out.write_all(&svg)?;
+    } else if let (Some(n), Format::Text | Format::Svg) = (board, args.format) {
+        let (total, counts) = marginals(&family)?;
+        if args.format == Format::Svg {
+            svg::queens_heatmap(&mut out, n, &counts, total, false)?;
+        } else {
+            crate::io::records::write_heatmap_text(&mut out, n, &counts, total, false)?;
+        }
+    } else {
+        // The options' lines in the DLX text the model writes.
+        let text = dlx_format::to_string(model.problem(), &model.title())?;
+        let dlx = dlx_format::parse(text.as_bytes(), "model")?;
+        write_marginals(&mut out, args.format, &family, |o| {
+            (dlx.line_of(o), model.problem().format_option(o))
+        })?;
+    }
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One option's marginal.
+#[derive(Serialize)]
+pub struct MarginalRecord<'a> {
+    /// The option's index, from 0.
+    pub option: u32,
+    /// Its line in the DLX text.
+    pub line: usize,
+    /// Its text as written there.
+    pub text: &'a str,
+    /// The number of solutions that take it.
+    pub solutions: u128,
+    /// Its share of all solutions (`None` when there is none).
+    pub share: Option<Decimal>,
+}
+
+impl Record for MarginalRecord<'_> {
+    const KIND: &'static str = "marginal";
+}
+
+/// A family's count and marginals, or its error as the command's.
+pub fn marginals(family: &Family) -> anyhow::Result<(u128, Vec<u128>)> {
+    let err = |e: FamilyError| anyhow::anyhow!("--marginals: {e}");
+    Ok((
+        family.count().map_err(err)?,
+        family.marginals().map_err(err)?,
+    ))
+}
+
+/// Writes the marginals of `family` in `format` (text, CSV, JSON Lines); `describe` gives an
+/// option's line and text.
+pub fn write_marginals<W: Write>(
+    out: &mut W,
+    format: Format,
+    family: &Family,
+    describe: impl Fn(OptionId) -> (usize, String),
+) -> anyhow::Result<()> {
+    let (total, counts) = marginals(family)?;
+    let share = |c: u128| (total != 0).then(|| Decimal(c as f64 / total as f64));
+    match Writer::new(format, &mut *out, false) {
+        Ok(mut w) => {
+            w.begin(&MarginalRecord {
+                option: 0,
+                line: 0,
+                text: "",
+                solutions: 0,
+                share: None,
+            })?;
+            for (o, &c) in counts.iter().enumerate() {
+                let (line, text) = describe(OptionId(o as u32));
+                w.record(&MarginalRecord {
+                    option: o as u32,
+                    line,
+                    text: &text,
+                    solutions: c,
+                    share: share(c),
+                })?;
+            }
+            w.end()?;
+        }
+        Err(out) => {
+            writeln!(out, "{total} solution{}", if total == 1 { "" } else { "s" })?;
+            let width = counts
+                .iter()
+                .map(|c| c.to_string().len())
+                .max()
+                .unwrap_or(1);
+            for (o, &c) in counts.iter().enumerate() {
+                let (line, text) = describe(OptionId(o as u32));
+                writeln!(out, "{c:>width$} {line}: {text}")?;
+            }
+            out.flush()?;
+        }
+    }
+    Ok(())
+}
+
+/// Pictures in text (lines of characters, as a model decodes a solution) as one SVG: each
+/// picture a grid of cells, one under the other in order, a blank row between; each character
+/// a region of its own colour (a tiling's pieces, a board's queens), `#` a hole. `title` is
+/// written above.
+pub fn text_pictures_svg<W: Write>(
+    out: &mut W,
+    pictures: &[String],
+    title: &str,
+) -> std::io::Result<()> {
+    let cols = pictures
+        .iter()
+        .flat_map(|p| p.lines().map(|r| r.chars().count()))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let mut cells: Vec<Option<Cell>> = Vec::new();
+    let mut regions: Vec<char> = Vec::new();
+    let mut rows = 0;
+    for (k, picture) in pictures.iter().enumerate() {
+        if k > 0 {
+            cells.extend(std::iter::repeat_n(None, cols));
+            rows += 1;
+        }
+        for line in picture.lines() {
+            let mut n = 0;
+            for ch in line.chars() {
+                n += 1;
+                cells.push((ch != '#').then(|| {
+                    let region = match regions.iter().position(|&r| r == ch) {
+                        Some(i) => i,
+                        None => {
+                            regions.push(ch);
+                            regions.len() - 1
+                        }
+                    };
+                    Cell {
+                        text: if ch == '.' {
+                            String::new()
+                        } else {
+                            ch.to_string()
+                        },
+                        region,
+                        strong: false,
+                    }
+                }));
+            }
+            cells.extend(std::iter::repeat_n(None, cols - n));
+            rows += 1;
+        }
+    }
+    let grid = CellGrid {
+        rows: rows.max(1),
+        cols,
+        cells: if rows == 0 { vec![None; cols] } else { cells },
+        coloured: true,
+    };
+    svg::cell_grid(out, &grid, title)
+}
