@@ -1138,6 +1138,42 @@ mod tests {
         }
     }
 
+    /// A count on threads stopped by deadlines again and again, its sub-problems suspended and
+    /// resumed by the engines that hold them, ends with the count and nodes of one search.
+    #[test]
+    fn a_count_on_threads_resumed_after_deadlines_is_the_count() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut rng = SplitMix64::new(0x5_4a7e);
+        let mut problems: Vec<Problem> = (0..200).map(|_| random_problem(&mut rng)).collect();
+        problems.push(Queens::new(10).unwrap().problem().clone());
+        for (round, problem) in problems.iter().enumerate() {
+            let mut engine = Dense::new(problem).unwrap();
+            let whole = engine.count(&Budget::unlimited());
+            let mut shared = pool.install(|| Shared::new(engine.sibling(), 2));
+            let mut calls = 0;
+            let mut slice = std::time::Duration::from_micros(20);
+            loop {
+                calls += 1;
+                let budget = Budget::unlimited().with_time(slice);
+                let end = pool.install(|| shared.resume(&budget));
+                assert!((0.0..=1.0).contains(&shared.progress()), "round {round}");
+                if end == End::Exhausted {
+                    break;
+                }
+                assert_eq!(end, End::TimeLimit, "round {round}");
+                slice += slice / 4;
+            }
+            assert_eq!(shared.progress(), 1.0, "round {round}");
+            let stats = shared.stats();
+            assert_eq!(stats.solutions(), whole.stats.solutions(), "round {round}");
+            assert_eq!(stats.nodes(), whole.stats.nodes(), "round {round}");
+            assert!(calls >= 1);
+        }
+    }
+
     /// The node counts are at most SSXCC's on problems with colours, within 1% of them
     /// without (his figures, as in the sparse-set engine's test `node_counts_equal_ssxccs`:
     /// `xcover model ... | ssxcc`), the counts the same.
