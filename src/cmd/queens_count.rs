@@ -11,7 +11,7 @@ use anyhow::Context;
 
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::write_queens_count_text;
+use crate::io::records::{write_count_text, write_queens_count_text};
 use crate::io::shard;
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::model::Reduction;
@@ -218,42 +218,41 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
         eprintln!("{line} seconds={seconds:.3}");
     }
     let mut out = Output::create(args.output.as_deref())?;
+    let record = QueensCountRecord {
+        n: request.n as u32,
+        solutions: counted.solutions,
+        unique: counted.unique,
+        status: if counted.interrupted {
+            Status::Interrupted
+        } else {
+            Status::Complete
+        },
+        engine: request.engine.name(),
+        symmetry: request.reduction().name(),
+        nodes: counted.work.nodes,
+        seconds,
+    };
     match args.format {
         _ if args.shard.is_some() => {
             let record = counted.record(request, seconds);
             shard::write_records(&mut out, [&record], args.format)?;
         }
-        Format::Text if !counted.interrupted => {
-            let c = if args.unique {
-                counted.unique.unwrap_or(0)
-            } else {
-                counted.solutions
-            };
-            writeln!(out, "{c}")?;
-        }
-        format => {
-            let record = QueensCountRecord {
-                n: request.n as u32,
-                solutions: counted.solutions,
-                unique: counted.unique,
-                status: if counted.interrupted {
-                    Status::Interrupted
-                } else {
-                    Status::Complete
-                },
-                engine: request.engine.name(),
-                symmetry: request.reduction().name(),
-                nodes: counted.work.nodes,
-                seconds,
-            };
-            match Writer::new(format, &mut out, false) {
-                Ok(mut w) => {
-                    w.record(&record)?;
-                    w.end()?;
-                }
-                Err(out) => write_queens_count_text(out, &record)?,
+        format => match Writer::new(format, &mut out, false) {
+            Ok(mut w) => {
+                w.record(&record)?;
+                w.end()?;
             }
-        }
+            Err(out) => {
+                let c = if args.unique {
+                    counted.unique.unwrap_or(0)
+                } else {
+                    counted.solutions
+                };
+                write_count_text(out, c, record.status, |out| {
+                    write_queens_count_text(out, &record)
+                })?
+            }
+        },
     }
     out.finish()?;
     if counted.interrupted {

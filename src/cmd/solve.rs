@@ -32,7 +32,6 @@
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
 
-use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +45,7 @@ use crate::engine::{Budget, MemoMode, OptionId, Outcome, SplitInfo, Stats, Stop,
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::write_solution_text;
+use crate::io::records::{self, write_solution_text};
 use crate::io::shard;
 use crate::records::rows::{CountRecord, OptimumRecord, SolutionRecord, SummaryRecord};
 use crate::records::solve as solve_record;
@@ -632,7 +631,15 @@ fn write_count(
             })?;
             w.end()?;
         }
-        Err(out) => writeln!(out, "{count}")?,
+        Err(out) => {
+            let record = CountRecord {
+                solutions: count,
+                status,
+            };
+            records::write_count_text(out, count, status, |out| {
+                records::write_solve_count_text(out, &record)
+            })?
+        }
     }
     Ok(())
 }
