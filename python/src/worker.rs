@@ -47,7 +47,7 @@ impl Stop {
     }
 }
 
-/// A progress report for the Python callback: `(done, total, found)`.
+/// A progress report for the Python callback: `(done, total, found)`, posted by the work.
 #[derive(Default)]
 pub(crate) struct Progress {
     pub(crate) done: AtomicUsize,
@@ -56,14 +56,33 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// The callback's arguments.
-    fn args(&self) -> (usize, usize, u64) {
-        (
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-            self.found.load(Ordering::Relaxed),
-        )
+    /// The reader of the posted values, for [`run_polled`].
+    pub(crate) fn reader(self: Arc<Self>) -> Report {
+        Box::new(move || {
+            (
+                self.done.load(Ordering::Relaxed) as u64,
+                self.total.load(Ordering::Relaxed) as u64,
+                u128::from(self.found.load(Ordering::Relaxed)),
+            )
+        })
     }
+}
+
+/// What the progress callback is called with, read when it is called: `(done, total, found)`
+/// (total 0: not known).
+pub(crate) type Report = Box<dyn Fn() -> (u64, u64, u128) + Send>;
+
+/// The reader of the engine's progress board of a call's searches: the parts of a split done
+/// and in all (0 and 0 without a split), and `found` read from the board by `found`.
+pub(crate) fn engine_report(
+    stop: &Stop,
+    found: impl Fn(&dancelinks::engine::ProgressSnapshot) -> u128 + Send + 'static,
+) -> Report {
+    let stop = stop.clone();
+    Box::new(move || {
+        let p = stop.engine().progress().snapshot();
+        (p.parts_done, p.parts_total, found(&p))
+    })
 }
 
 /// Runs `work` on a worker thread while the calling thread, without the interpreter lock,
@@ -76,7 +95,7 @@ impl Progress {
 pub(crate) fn run_polled<T: Send + 'static>(
     py: Python<'_>,
     stop: &Stop,
-    progress: Option<(&Bound<'_, PyAny>, Arc<Progress>)>,
+    progress: Option<(&Bound<'_, PyAny>, Report)>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<(Option<T>, bool)> {
     let report = progress.map(|(f, p)| (f.clone().unbind(), p));
@@ -97,7 +116,7 @@ pub(crate) fn run_polled<T: Send + 'static>(
                     if let Some((f, p)) = &report
                         && failure.is_none()
                     {
-                        failure = Python::attach(|py| f.call1(py, p.args()).err());
+                        failure = Python::attach(|py| f.call1(py, p()).err());
                     }
                     return (Ok(Some(r)), signals, failure);
                 }
@@ -125,7 +144,7 @@ pub(crate) fn run_polled<T: Send + 'static>(
                 }
                 if let Some((f, p)) = &report
                     && failure.is_none()
-                    && let Err(e) = f.call1(py, p.args())
+                    && let Err(e) = f.call1(py, p())
                 {
                     failure = Some(e);
                     stop.set();

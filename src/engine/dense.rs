@@ -817,7 +817,10 @@ pub(crate) fn count_on_threads(
             let mut guard = workers[slot].lock().expect("a worker's own engine");
             let engine = guard.get_or_insert_with(|| proto.sibling());
             let out = engine.count_below(prefix, &budget);
-            budget.stop.progress().part_done();
+            budget
+                .stop
+                .progress()
+                .part_counted(out.stats.solutions().into());
             (out.stats, out.end)
         })
         .reduce(
