@@ -458,12 +458,16 @@ impl NativeProblem {
         let problem = Arc::clone(&self.problem);
         let stop = Stop::new();
         plan.budget = plan.budget.with_stop(stop.engine());
-        let report = engine_report(&stop, |p| u128::from(p.solutions));
+        let (report, ended) = engine_report(&stop, |p| u128::from(p.solutions));
         let (c, interrupted) = run_polled(
             py,
             &stop,
             progress.as_ref().map(|f| (f, report)),
-            move || run::count(&problem, &plan),
+            move || {
+                let c = run::count(&problem, &plan);
+                ended.set(c.count);
+                c
+            },
         )?;
         let Some(c) = c else {
             return Ok((0, "abandoned".into(), 0, true));
@@ -514,12 +518,16 @@ impl NativeProblem {
         };
         let keep = top.map_or(Keep::Best, Keep::Top);
         let problem = Arc::clone(&self.problem);
-        let report = engine_report(&stop, |p| u128::from(p.nodes));
+        let (report, ended) = engine_report(&stop, |p| u128::from(p.nodes));
         let (best, interrupted) = run_polled(
             py,
             &stop,
             progress.as_ref().map(|f| (f, report)),
-            move || run::optimize(&problem, &plan, sense, keep).0,
+            move || {
+                let best = run::optimize(&problem, &plan, sense, keep).0;
+                ended.set(u128::from(best.stats.nodes()));
+                best
+            },
         )?;
         let Some(best) = best else {
             return Ok(("abandoned".into(), None, Vec::new(), 0, true));

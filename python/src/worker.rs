@@ -73,16 +73,35 @@ impl Progress {
 pub(crate) type Report = Box<dyn Fn() -> (u64, u64, u128) + Send>;
 
 /// The reader of the engine's progress board of a call's searches: the parts of a split done
-/// and in all (0 and 0 without a split), and `found` read from the board by `found`.
+/// and in all (0 and 0 without a split), and `found` read from the board by `found`; once the
+/// work has posted its end to the returned [`Ended`] (the whole `found` of its result), that
+/// instead, so that the last report is the answer.
 pub(crate) fn engine_report(
     stop: &Stop,
     found: impl Fn(&dancelinks::engine::ProgressSnapshot) -> u128 + Send + 'static,
-) -> Report {
+) -> (Report, Ended) {
     let stop = stop.clone();
-    Box::new(move || {
+    let ended = Ended::default();
+    let end = ended.clone();
+    let report = Box::new(move || {
         let p = stop.engine().progress().snapshot();
-        (p.parts_done, p.parts_total, found(&p))
-    })
+        let total = p.parts_total.max(p.parts_done);
+        match *end.0.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(all) => (total, total, all),
+            None => (p.parts_done, p.parts_total, found(&p)),
+        }
+    });
+    (report, ended)
+}
+
+/// The end of a call's work for [`engine_report`]: its whole `found`.
+#[derive(Clone, Default)]
+pub(crate) struct Ended(Arc<Mutex<Option<u128>>>);
+
+impl Ended {
+    pub(crate) fn set(&self, found: u128) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
+    }
 }
 
 /// Runs `work` on a worker thread while the calling thread, without the interpreter lock,

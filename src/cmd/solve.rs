@@ -32,6 +32,7 @@
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
 
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,7 +42,9 @@ use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
 use crate::engine::run::{self, Plan};
-use crate::engine::{Budget, MemoMode, OptionId, Outcome, SplitInfo, Stats, Stop, structure_bytes};
+use crate::engine::{
+    Budget, End, MemoMode, OptionId, Outcome, Solver, SplitInfo, Stats, Stop, structure_bytes,
+};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
@@ -98,6 +101,12 @@ pub struct Args {
     /// Print only the number of solutions.
     #[arg(long)]
     pub count: bool,
+
+    /// Print only an estimate of a count's work, in milliseconds to a second: the search
+    /// tree's nodes by Knuth's random probes, and the time that means on this machine (the
+    /// count's own engine timed for a quarter of a second).
+    #[arg(long, conflicts_with_all = ["count", "minimize", "maximize", "limit", "zdd", "sample", "shard", "top"])]
+    pub estimate: bool,
 
     /// Stop after N solutions (on one thread).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -258,6 +267,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
     let mut plan = plan(&args, budget)?;
+    if args.estimate {
+        return estimate(&args, &dlx, &plan);
+    }
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
     crate::io::output::stop_gracefully_on_interrupt(plan.stop());
@@ -548,6 +560,67 @@ fn preprocess(dlx: DlxFile, args: &Args) -> anyhow::Result<DlxFile> {
         option_lines,
         warnings: dlx.warnings,
     })
+}
+
+/// Random probes of `--estimate`.
+const ESTIMATE_PROBES: u32 = 10_000;
+
+/// How long `--estimate` times the count's engine.
+const ESTIMATE_SAMPLE: Duration = Duration::from_millis(250);
+
+/// `--estimate`: Knuth's estimate of the search tree ([`crate::engine::estimate`]) and the
+/// time that means here, from the rate of the count's own engine (with the plan's threads and
+/// memo) over [`ESTIMATE_SAMPLE`]; a count that ends within the sample is reported as it is.
+fn estimate(args: &Args, dlx: &DlxFile, plan: &Plan) -> anyhow::Result<ExitCode> {
+    use crate::engine::estimate::{self as knuth, SolverWalk};
+    if dlx.problem.has_multiplicities() {
+        return Err(InputError(
+            "--estimate walks the dancing links' tree, which items with multiplicities \
+             (u:v|name) do not have: count with a --time-limit instead"
+                .into(),
+        )
+        .into());
+    }
+    let mut solver = Solver::new(&dlx.problem);
+    let tree = knuth::estimate(
+        &mut SolverWalk::new(&mut solver),
+        ESTIMATE_PROBES,
+        0x9e37_79b9_7f4a_7c15,
+    );
+    let mut sample = plan.clone();
+    sample.budget.deadline = Some(Instant::now() + ESTIMATE_SAMPLE);
+    let began = Instant::now();
+    let counted = run::count(&dlx.problem, &sample);
+    let seconds = began.elapsed().as_secs_f64().max(1e-6);
+    let nodes = counted.stats.nodes();
+    let threads = plan.thread_count();
+    let mut line = format!(
+        "estimate: tree~{:.3e} nodes (±{:.0}%, {} probes)",
+        tree.nodes,
+        100.0 * tree.std_error / tree.nodes.max(1.0),
+        tree.probes
+    );
+    if counted.end == End::Exhausted {
+        line += &format!(
+            "; the count ended within the sample: {} solutions, {nodes} nodes in {}",
+            counted.count,
+            super::queens_count::human(seconds)
+        );
+    } else {
+        let rate = nodes as f64 / seconds;
+        line += &format!(
+            "; about {} on {threads} thread{} on this machine ({:.2e} nodes/s over {:.2} s; \
+             rough: within a factor of a few, less where the memo pays)",
+            super::queens_count::human(tree.nodes / rate.max(1.0)),
+            if threads == 1 { "" } else { "s" },
+            rate,
+            seconds
+        );
+    }
+    let mut out = Output::create(args.output.as_deref())?;
+    writeln!(out, "{line}")?;
+    out.finish()?;
+    Ok(interrupted_or_success())
 }
 
 /// 128 + the signal after an interrupt (130 for Ctrl-C), else success.

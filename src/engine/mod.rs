@@ -14,6 +14,7 @@ mod budget;
 mod cells;
 mod dense;
 mod dlx;
+pub mod estimate;
 mod memo;
 mod memo_split;
 mod multiplicity;

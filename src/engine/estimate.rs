@@ -1,0 +1,188 @@
+//! Knuth's estimate of the size of a backtrack tree by random probes (TAOCP 7.2.2, (21);
+//! Knuth 1975, "Estimating the efficiency of backtrack programs"): a walk from the root that
+//! goes down to a child chosen uniformly at random, seeing `d_k` children at depth k, is an
+//! unbiased estimate of the number of nodes, `1 + d_1 + d_1·d_2 + ...`; the mean of many
+//! walks is the estimate. The one place for the idea: any tree that can be walked
+//! ([`Walk`]) is estimated by [`estimate`] — the n-queens counter's rank-by-rank tree, and the
+//! search tree of any exact-cover problem ([`SolverWalk`]: the dancing links' tree, branching
+//! on the item with the fewest options, as the search does).
+
+use super::dlx::Solver;
+use crate::random::SplitMix64;
+
+/// A tree that a probe walks from its root down to a leaf.
+pub trait Walk {
+    /// The children of the node the walk is at (0 at a leaf: a solution or a dead end).
+    fn degree(&mut self) -> u32;
+    /// Goes down to child `k` (`k < degree()`).
+    fn down(&mut self, k: u32);
+    /// Back to the root.
+    fn reset(&mut self);
+}
+
+/// What the probes say of a tree.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TreeEstimate {
+    /// The estimated number of nodes (the root included; a solution counts as a node, as in
+    /// Knuth's statistics).
+    pub nodes: f64,
+    /// The standard error of `nodes` (the probes' spread over the square root of their
+    /// number): the estimate's own measure of how far off it may be. Trees with a few heavy
+    /// branches are underestimated by most probe sets, so read it as a lower bound of the
+    /// error.
+    pub std_error: f64,
+    /// Probes made.
+    pub probes: u32,
+}
+
+/// The mean of `probes` random walks of `tree` (at least one), from a generator seeded with
+/// `seed` (so the estimate is the same on every run and platform). Each walk picks child
+/// `⌊r·d / 2³²⌋` for the high 32 bits `r` of the next draw.
+pub fn estimate(tree: &mut impl Walk, probes: u32, seed: u64) -> TreeEstimate {
+    let mut g = SplitMix64::new(seed);
+    let probes = probes.max(1);
+    let (mut sum, mut squares) = (0.0f64, 0.0f64);
+    for _ in 0..probes {
+        tree.reset();
+        let (mut weight, mut total) = (1.0f64, 1.0f64);
+        loop {
+            let d = tree.degree();
+            if d == 0 {
+                break;
+            }
+            weight *= f64::from(d);
+            total += weight;
+            let k = (((g.next_u64() >> 32) * u64::from(d)) >> 32) as u32;
+            tree.down(k);
+        }
+        sum += total;
+        squares += total * total;
+    }
+    tree.reset();
+    let m = f64::from(probes);
+    let mean = sum / m;
+    let variance = (squares / m - mean * mean).max(0.0);
+    TreeEstimate {
+        nodes: mean,
+        std_error: (variance / m).sqrt(),
+        probes,
+    }
+}
+
+/// The search tree of an exact-cover problem on a [`Solver`], walked by hand: at each node
+/// the active primary item with the fewest options (leftmost on ties, the search's own
+/// choice), one child per option left on it. The walk forces the options it goes down
+/// through and takes them back at [`Walk::reset`]; options forced before the walk stay.
+pub struct SolverWalk<'s, 'p> {
+    solver: &'s mut Solver<'p>,
+    /// Options this walk forced (taken back at reset).
+    forced: usize,
+}
+
+impl<'s, 'p> SolverWalk<'s, 'p> {
+    /// A walk from the solver's current state (its forced options are the root).
+    pub fn new(solver: &'s mut Solver<'p>) -> Self {
+        SolverWalk { solver, forced: 0 }
+    }
+}
+
+impl Walk for SolverWalk<'_, '_> {
+    fn degree(&mut self) -> u32 {
+        let state = self.solver.state();
+        match state.shortest_item() {
+            Some(item) => state.len(item) as u32,
+            None => 0,
+        }
+    }
+
+    fn down(&mut self, k: u32) {
+        let state = self.solver.state();
+        let option = state
+            .shortest_item()
+            .and_then(|item| state.options(item).nth(k as usize))
+            .expect("a child below the degree");
+        self.solver
+            .force(option)
+            .expect("an option still on an active item can be forced");
+        self.forced += 1;
+    }
+
+    fn reset(&mut self) {
+        for _ in 0..self.forced {
+            self.solver.unforce_last();
+        }
+        self.forced = 0;
+    }
+}
+
+impl Drop for SolverWalk<'_, '_> {
+    fn drop(&mut self) {
+        self.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A complete tree of given degrees per level.
+    struct Complete {
+        degrees: Vec<u32>,
+        depth: usize,
+    }
+
+    impl Walk for Complete {
+        fn degree(&mut self) -> u32 {
+            self.degrees.get(self.depth).copied().unwrap_or(0)
+        }
+        fn down(&mut self, _: u32) {
+            self.depth += 1;
+        }
+        fn reset(&mut self) {
+            self.depth = 0;
+        }
+    }
+
+    /// On a tree whose nodes at each depth all have the same degree every probe is exact.
+    #[test]
+    fn a_uniform_tree_is_estimated_exactly() {
+        let mut t = Complete {
+            degrees: vec![3, 2, 4],
+            depth: 0,
+        };
+        let e = estimate(&mut t, 10, 1);
+        assert_eq!(e.nodes, 1.0 + 3.0 + 6.0 + 24.0);
+        assert_eq!(e.std_error, 0.0);
+        assert_eq!(e.probes, 10);
+    }
+
+    /// The exact-cover tree of a small problem: the probes average to its real node count,
+    /// and the walk leaves the solver as it found it.
+    #[test]
+    fn the_solver_walk_estimates_the_search_tree() {
+        use crate::engine::{Budget, ProblemBuilder};
+        // Exact covers of {0..5} by the pairs {i, i+1 mod 6} and the singletons: a tree
+        // whose branches differ.
+        let mut b = ProblemBuilder::new();
+        for i in 0..6 {
+            b.primary(&format!("x{i}")).unwrap();
+        }
+        for i in 0..6 {
+            b.add_option_named(&format!("x{i} x{}", (i + 1) % 6), 0)
+                .unwrap();
+            b.add_option_named(&format!("x{i}"), 0).unwrap();
+        }
+        let problem = b.build().unwrap();
+        let mut solver = Solver::new(&problem);
+        let counted = solver.count(&Budget::unlimited());
+        let e = estimate(&mut SolverWalk::new(&mut solver), 20_000, 7);
+        let real = counted.stats.nodes() as f64;
+        // The search counts every node but the root.
+        assert!(
+            (e.nodes - 1.0 - real).abs() < 0.05 * real,
+            "{e:?} against {real}"
+        );
+        assert!(solver.forced().is_empty());
+        assert_eq!(solver.count(&Budget::unlimited()).stats, counted.stats);
+    }
+}
