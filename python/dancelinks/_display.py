@@ -149,12 +149,9 @@ def draw_heatmap(
 
 
 def _board_label(res: Any) -> str:
-    """The label of a board of ``xcover queens max --format svg``."""
-    if res.value is not None:
-        return f"board {res.board}: {res.value} ({res.status})"
-    if res.status == "below-floor":
-        return f"board {res.board}: none ({res.status})"
-    return f"board {res.board}: none"
+    """The label of a board of ``xcover queens max --format svg`` (the crate's), with the
+    bound proven when the value is not."""
+    return str(_native.weighted_title(res.board, res.value, res.status, res.bound))
 
 
 def _weighted_boards(results: Sequence[Any]) -> Picture:

@@ -103,6 +103,9 @@ def svg_boards(
     per_row: int = 8,
 ) -> str: ...
 def svg_heatmap(n: int, counts: Sequence[int], title: str) -> str: ...
+def weighted_title(
+    board: int, value: Optional[int], status: str, bound: Optional[int] = None
+) -> str: ...
 def svg_cell_grid(
     rows: int,
     cols: int,

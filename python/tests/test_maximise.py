@@ -232,3 +232,5 @@ def test_a_time_limit_is_spent_unless_the_answer_is_proven():
     assert r.status == "feasible", r
     assert took >= 0.9 * 1.5, (took, r.status)
     assert r.value <= r.bound
+    # Its picture says how far off it may be.
+    assert f"board 1: {r.value} (feasible, bound {r.bound})" in r.to_svg()

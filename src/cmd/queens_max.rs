@@ -260,11 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 suspend(&mut || w.flush())?;
             }
             View::Svg(out, pic) => {
-                let title = match res.maximum() {
-                    Some(m) => format!("board {}: {m} ({status})", k + 1),
-                    None if below_floor => format!("board {}: none ({status})", k + 1),
-                    None => format!("board {}: none", k + 1),
-                };
+                let title = svg::weighted_title(k + 1, res.maximum(), status, res.bound);
                 let queens = res.layouts.first().map(|l| l.queens.as_slice());
                 pic.board(out, k, &title, Some(board), queens)?;
             }

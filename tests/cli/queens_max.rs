@@ -264,10 +264,17 @@ fn time_limit_reports_feasible_with_a_valid_bound() {
     // Text mode says so on the line.
     xcover()
         .args(["queens", "max", "--time-limit", "0.05"])
-        .write_stdin(text)
+        .write_stdin(text.clone())
         .assert()
         .success()
         .stdout(predicate::str::is_match(r"^\d+ feasible bound=\d+\n$").unwrap());
+    // The picture of a result cut short carries its bound.
+    xcover()
+        .args(["queens", "max", "--time-limit", "0.05", "--format", "svg"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"board 1: \d+ \(feasible, bound \d+\)").unwrap());
 }
 
 /// A time limit is spent to the end unless the answer is proven first: on a board that the
