@@ -581,12 +581,16 @@ fn estimate(args: &Args, dlx: &DlxFile, plan: &Plan) -> anyhow::Result<ExitCode>
         )
         .into());
     }
+    // The tree the count searches: DLX2's with --knuth, else without the options that leave
+    // an item no option (the bitset engine's and the links' default).
     let mut solver = Solver::new(&dlx.problem);
-    let tree = knuth::estimate(
-        &mut SolverWalk::new(&mut solver),
-        ESTIMATE_PROBES,
-        0x9e37_79b9_7f4a_7c15,
-    );
+    let mut walk = if args.knuth {
+        SolverWalk::new(&mut solver)
+    } else {
+        SolverWalk::without_wipe_outs(&mut solver)
+    };
+    let tree = knuth::estimate(&mut walk, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15);
+    drop(walk);
     let mut sample = plan.clone();
     sample.budget.deadline = Some(Instant::now() + ESTIMATE_SAMPLE);
     let began = Instant::now();

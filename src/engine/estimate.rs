@@ -71,39 +71,81 @@ pub fn estimate(tree: &mut impl Walk, probes: u32, seed: u64) -> TreeEstimate {
 
 /// The search tree of an exact-cover problem on a [`Solver`], walked by hand: at each node
 /// the active primary item with the fewest options (leftmost on ties, the search's own
-/// choice), one child per option left on it. The walk forces the options it goes down
-/// through and takes them back at [`Walk::reset`]; options forced before the walk stay.
+/// choice), one child per option left on it — the dancing links' tree (`--knuth`) — or, as
+/// the bitset engine's tree ([`SolverWalk::without_wipe_outs`]), one child per option whose
+/// choice leaves every uncovered primary item an option (SSXCC abandons the others without
+/// entering them). The walk forces the options it goes down through and takes them back at
+/// [`Walk::reset`]; options forced before the walk stay.
 pub struct SolverWalk<'s, 'p> {
     solver: &'s mut Solver<'p>,
     /// Options this walk forced (taken back at reset).
     forced: usize,
+    /// Children that wipe out an item are not nodes.
+    prune: bool,
+    /// The children of the node the walk is at, when `prune`.
+    children: Vec<super::OptionId>,
 }
 
 impl<'s, 'p> SolverWalk<'s, 'p> {
-    /// A walk from the solver's current state (its forced options are the root).
+    /// The dancing links' tree from the solver's current state (its forced options are the
+    /// root).
     pub fn new(solver: &'s mut Solver<'p>) -> Self {
-        SolverWalk { solver, forced: 0 }
+        SolverWalk {
+            solver,
+            forced: 0,
+            prune: false,
+            children: Vec::new(),
+        }
+    }
+
+    /// The bitset engine's tree: children that wipe out an item are left out. Each node costs
+    /// a trial of each option of its item.
+    pub fn without_wipe_outs(solver: &'s mut Solver<'p>) -> Self {
+        let mut walk = SolverWalk::new(solver);
+        walk.prune = true;
+        walk
+    }
+
+    fn force(&mut self, option: super::OptionId) {
+        self.solver
+            .force(option)
+            .expect("an option still on an active item can be forced");
     }
 }
 
 impl Walk for SolverWalk<'_, '_> {
     fn degree(&mut self) -> u32 {
         let state = self.solver.state();
-        match state.shortest_item() {
-            Some(item) => state.len(item) as u32,
-            None => 0,
+        let Some(item) = state.shortest_item() else {
+            return 0;
+        };
+        if !self.prune {
+            return state.len(item) as u32;
         }
+        let options: Vec<_> = state.options(item).collect();
+        self.children.clear();
+        for o in options {
+            self.force(o);
+            let state = self.solver.state();
+            if state.shortest_item().is_none_or(|i| state.len(i) > 0) {
+                self.children.push(o);
+            }
+            self.solver.unforce_last();
+        }
+        self.children.len() as u32
     }
 
     fn down(&mut self, k: u32) {
-        let state = self.solver.state();
-        let option = state
-            .shortest_item()
-            .and_then(|item| state.options(item).nth(k as usize))
-            .expect("a child below the degree");
-        self.solver
-            .force(option)
-            .expect("an option still on an active item can be forced");
+        let option = if self.prune {
+            self.children[k as usize]
+        } else {
+            let state = self.solver.state();
+            state
+                .shortest_item()
+                .and_then(|item| state.options(item).nth(k as usize))
+                .expect("a child below the degree")
+        };
+        self.force(option);
         self.forced += 1;
     }
 
@@ -156,24 +198,17 @@ mod tests {
         assert_eq!(e.probes, 10);
     }
 
-    /// The exact-cover tree of a small problem: the probes average to its real node count,
-    /// and the walk leaves the solver as it found it.
+    /// The exact-cover trees of a small problem, the links' (DLX2's) and the bitset engine's:
+    /// the probes average to their real node counts, and the walk leaves the solver as it
+    /// found it.
     #[test]
     fn the_solver_walk_estimates_the_search_tree() {
-        use crate::engine::{Budget, ProblemBuilder};
-        // Exact covers of {0..5} by the pairs {i, i+1 mod 6} and the singletons: a tree
-        // whose branches differ.
-        let mut b = ProblemBuilder::new();
-        for i in 0..6 {
-            b.primary(&format!("x{i}")).unwrap();
-        }
-        for i in 0..6 {
-            b.add_option_named(&format!("x{i} x{}", (i + 1) % 6), 0)
-                .unwrap();
-            b.add_option_named(&format!("x{i}"), 0).unwrap();
-        }
-        let problem = b.build().unwrap();
+        use crate::engine::Budget;
+        use crate::queens::board::{Corners, exact_cover};
+        // 7-queens (ranks, files, diagonals): many options wipe out an item.
+        let problem = exact_cover(7, Corners::Keep).problem;
         let mut solver = Solver::new(&problem);
+        solver.knuth_tree(true);
         let counted = solver.count(&Budget::unlimited());
         let e = estimate(&mut SolverWalk::new(&mut solver), 20_000, 7);
         let real = counted.stats.nodes() as f64;
@@ -184,5 +219,17 @@ mod tests {
         );
         assert!(solver.forced().is_empty());
         assert_eq!(solver.count(&Budget::unlimited()).stats, counted.stats);
+        // Without the children that wipe out an item: the bitset engine's tree.
+        let dense = crate::engine::Dense::new(&problem)
+            .unwrap()
+            .count(&Budget::unlimited());
+        let e = estimate(&mut SolverWalk::without_wipe_outs(&mut solver), 20_000, 7);
+        let real = dense.stats.nodes() as f64;
+        assert!(real < counted.stats.nodes() as f64);
+        assert!(
+            (e.nodes - 1.0 - real).abs() < 0.05 * real,
+            "{e:?} against {real}"
+        );
+        assert!(solver.forced().is_empty());
     }
 }
