@@ -39,6 +39,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use crate::cmd::{InputError, diag};
+use crate::engine::estimate::{self, SolverWalk, TreeEstimate};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
 use crate::engine::run::{self, Plan};
@@ -282,7 +283,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.output.as_deref(),
     );
     plan.stop().progress().reset();
-    let _watch = watch(&args, &plan, pb.as_ref(), streams);
+    let _watch = watch(&args, &dlx, &plan, pb.as_ref(), streams);
     if args.minimize || args.maximize {
         plan.budget.solutions = None;
         optimise(&args, &dlx, &plan, out, pb.as_ref())?;
@@ -350,12 +351,23 @@ fn sense(args: &Args) -> Sense {
 /// ([`enumerate`]).
 fn watch(
     args: &Args,
+    dlx: &DlxFile,
     plan: &Plan,
     pb: Option<&indicatif::ProgressBar>,
     streams: bool,
 ) -> Option<super::ProgressWatch> {
     let sense = sense(args);
     let optimises = args.minimize || args.maximize;
+    // A count's line is driven by Knuth's estimate of its tree, made on a thread of its own
+    // while the count runs (on a terminal only).
+    let tree = (pb.is_some() && args.count && !dlx.problem.has_multiplicities()).then(|| {
+        let estimate = std::sync::Arc::new(std::sync::OnceLock::<f64>::new());
+        let (problem, knuth, made) = (dlx.problem.clone(), args.knuth, estimate.clone());
+        std::thread::spawn(move || {
+            let _ = made.set(tree_estimate(&problem, knuth).nodes);
+        });
+        estimate
+    });
     match pb {
         Some(pb) if !streams => Some(super::watch_progress(pb, plan.stop(), move |p, elapsed| {
             let mut s = String::from("searching");
@@ -367,7 +379,8 @@ fn watch(
                     s += &format!(", bound {}", sense.value(b));
                 }
             }
-            let parts = super::parts_line(p, elapsed);
+            let estimate = tree.as_ref().and_then(|t| t.get().copied());
+            let parts = super::count_line(p, elapsed, estimate);
             if !parts.is_empty() {
                 s += ", ";
                 s += &parts;
@@ -568,11 +581,23 @@ const ESTIMATE_PROBES: u32 = 10_000;
 /// How long `--estimate` times the count's engine.
 const ESTIMATE_SAMPLE: Duration = Duration::from_millis(250);
 
+/// Knuth's estimate of the tree a count of `problem` searches: DLX2's with `knuth`, else
+/// without the options that leave an item no option (the bitset engine's and the links'
+/// default).
+fn tree_estimate(problem: &crate::engine::Problem, knuth: bool) -> TreeEstimate {
+    let mut solver = Solver::new(problem);
+    let mut walk = if knuth {
+        SolverWalk::new(&mut solver)
+    } else {
+        SolverWalk::without_wipe_outs(&mut solver)
+    };
+    estimate::estimate(&mut walk, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15)
+}
+
 /// `--estimate`: Knuth's estimate of the search tree ([`crate::engine::estimate`]) and the
 /// time that means here, from the rate of the count's own engine (with the plan's threads and
 /// memo) over [`ESTIMATE_SAMPLE`]; a count that ends within the sample is reported as it is.
 fn estimate(args: &Args, dlx: &DlxFile, plan: &Plan) -> anyhow::Result<ExitCode> {
-    use crate::engine::estimate::{self as knuth, SolverWalk};
     if dlx.problem.has_multiplicities() {
         return Err(InputError(
             "--estimate walks the dancing links' tree, which items with multiplicities \
@@ -581,16 +606,7 @@ fn estimate(args: &Args, dlx: &DlxFile, plan: &Plan) -> anyhow::Result<ExitCode>
         )
         .into());
     }
-    // The tree the count searches: DLX2's with --knuth, else without the options that leave
-    // an item no option (the bitset engine's and the links' default).
-    let mut solver = Solver::new(&dlx.problem);
-    let mut walk = if args.knuth {
-        SolverWalk::new(&mut solver)
-    } else {
-        SolverWalk::without_wipe_outs(&mut solver)
-    };
-    let tree = knuth::estimate(&mut walk, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15);
-    drop(walk);
+    let tree = tree_estimate(&dlx.problem, args.knuth);
     let mut sample = plan.clone();
     sample.budget.deadline = Some(Instant::now() + ESTIMATE_SAMPLE);
     let began = Instant::now();

@@ -12,6 +12,12 @@ use crate::random::SplitMix64;
 
 /// A tree that a probe walks from its root down to a leaf.
 pub trait Walk {
+    /// What the node the walk is at counts for (1 by default): the estimate is of the sum of
+    /// this over the nodes (Knuth's estimate of a cost), so a node that costs 0 is not
+    /// counted though the walk may pass it.
+    fn cost(&mut self) -> f64 {
+        1.0
+    }
     /// The children of the node the walk is at (0 at a leaf: a solution or a dead end).
     fn degree(&mut self) -> u32;
     /// Goes down to child `k` (`k < degree()`).
@@ -44,14 +50,14 @@ pub fn estimate(tree: &mut impl Walk, probes: u32, seed: u64) -> TreeEstimate {
     let (mut sum, mut squares) = (0.0f64, 0.0f64);
     for _ in 0..probes {
         tree.reset();
-        let (mut weight, mut total) = (1.0f64, 1.0f64);
+        let (mut weight, mut total) = (1.0f64, 0.0f64);
         loop {
+            total += weight * tree.cost();
             let d = tree.degree();
             if d == 0 {
                 break;
             }
             weight *= f64::from(d);
-            total += weight;
             let k = (((g.next_u64() >> 32) * u64::from(d)) >> 32) as u32;
             tree.down(k);
         }
@@ -71,19 +77,18 @@ pub fn estimate(tree: &mut impl Walk, probes: u32, seed: u64) -> TreeEstimate {
 
 /// The search tree of an exact-cover problem on a [`Solver`], walked by hand: at each node
 /// the active primary item with the fewest options (leftmost on ties, the search's own
-/// choice), one child per option left on it — the dancing links' tree (`--knuth`) — or, as
-/// the bitset engine's tree ([`SolverWalk::without_wipe_outs`]), one child per option whose
-/// choice leaves every uncovered primary item an option (SSXCC abandons the others without
-/// entering them). The walk forces the options it goes down through and takes them back at
-/// [`Walk::reset`]; options forced before the walk stay.
+/// choice), one child per option left on it — the dancing links' tree (`--knuth`). The
+/// bitset engine's tree ([`SolverWalk::without_wipe_outs`]) does not enter a child that
+/// leaves an uncovered primary item without an option (a *wipe-out*, SSXCC's rule): it is
+/// that tree less its wiped-out leaves, so the same walk estimates it with those leaves
+/// costing 0 ([`Walk::cost`]), at the same price. The walk forces the options it goes down
+/// through and takes them back at [`Walk::reset`]; options forced before the walk stay.
 pub struct SolverWalk<'s, 'p> {
     solver: &'s mut Solver<'p>,
     /// Options this walk forced (taken back at reset).
     forced: usize,
-    /// Children that wipe out an item are not nodes.
+    /// Wiped-out nodes cost 0.
     prune: bool,
-    /// The children of the node the walk is at, when `prune`.
-    children: Vec<super::OptionId>,
 }
 
 impl<'s, 'p> SolverWalk<'s, 'p> {
@@ -94,58 +99,41 @@ impl<'s, 'p> SolverWalk<'s, 'p> {
             solver,
             forced: 0,
             prune: false,
-            children: Vec::new(),
         }
     }
 
-    /// The bitset engine's tree: children that wipe out an item are left out. Each node costs
-    /// a trial of each option of its item.
+    /// The bitset engine's tree (and the links' default): wiped-out nodes are not counted.
     pub fn without_wipe_outs(solver: &'s mut Solver<'p>) -> Self {
         let mut walk = SolverWalk::new(solver);
         walk.prune = true;
         walk
     }
-
-    fn force(&mut self, option: super::OptionId) {
-        self.solver
-            .force(option)
-            .expect("an option still on an active item can be forced");
-    }
 }
 
 impl Walk for SolverWalk<'_, '_> {
+    fn cost(&mut self) -> f64 {
+        let state = self.solver.state();
+        let wiped = self.prune && state.shortest_item().is_some_and(|i| state.len(i) == 0);
+        if wiped { 0.0 } else { 1.0 }
+    }
+
     fn degree(&mut self) -> u32 {
         let state = self.solver.state();
-        let Some(item) = state.shortest_item() else {
-            return 0;
-        };
-        if !self.prune {
-            return state.len(item) as u32;
+        match state.shortest_item() {
+            Some(item) => state.len(item) as u32,
+            None => 0,
         }
-        let options: Vec<_> = state.options(item).collect();
-        self.children.clear();
-        for o in options {
-            self.force(o);
-            let state = self.solver.state();
-            if state.shortest_item().is_none_or(|i| state.len(i) > 0) {
-                self.children.push(o);
-            }
-            self.solver.unforce_last();
-        }
-        self.children.len() as u32
     }
 
     fn down(&mut self, k: u32) {
-        let option = if self.prune {
-            self.children[k as usize]
-        } else {
-            let state = self.solver.state();
-            state
-                .shortest_item()
-                .and_then(|item| state.options(item).nth(k as usize))
-                .expect("a child below the degree")
-        };
-        self.force(option);
+        let state = self.solver.state();
+        let option = state
+            .shortest_item()
+            .and_then(|item| state.options(item).nth(k as usize))
+            .expect("a child below the degree");
+        self.solver
+            .force(option)
+            .expect("an option still on an active item can be forced");
         self.forced += 1;
     }
 
