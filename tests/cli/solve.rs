@@ -1035,3 +1035,49 @@ fn a_coloured_count_runs_the_bitset_search_the_same_on_threads() {
     assert_ne!(knuth_line, line);
     assert_eq!(run(&["-t", "2", "--memo", "off"]), (count, line));
 }
+
+/// `--estimate`: Knuth's estimate of the tree the count searches (the default tree, or DLX2's
+/// with --knuth) is within 3× of the count's own nodes; multiplicities are refused.
+#[test]
+fn the_estimate_is_near_the_count_nodes() {
+    let f = "examples/data/queens13.dlx";
+    let nodes_of = |line: &str| -> f64 {
+        line.split_whitespace()
+            .rev()
+            .nth(1)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"))
+    };
+    for knuth in [false, true] {
+        let flag: &[&str] = if knuth { &["--knuth"] } else { &[] };
+        let out = xcover()
+            .args(["solve", "--estimate", f])
+            .args(flag)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let line = String::from_utf8(out.stdout).unwrap();
+        let tree: f64 = line
+            .split_once("tree~")
+            .and_then(|(_, r)| r.split_whitespace().next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        let count = xcover()
+            .args(["solve", "--count", "--stats", "--memo", "off", "-t", "1", f])
+            .args(flag)
+            .output()
+            .unwrap();
+        let stats = String::from_utf8(count.stderr).unwrap();
+        let real = nodes_of(stats.lines().find(|l| l.starts_with("Altogether")).unwrap());
+        assert!(
+            tree < 3.0 * real && real < 3.0 * tree,
+            "knuth={knuth}: {tree} against {real}: {line}"
+        );
+        assert!(line.contains("on this machine") || line.contains("within the sample"));
+    }
+    xcover()
+        .args(["solve", "--estimate", "examples/data/multiplicity.dlx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("multiplicities"));
+}
