@@ -324,6 +324,10 @@ impl AimSteps {
     }
 }
 
+/// One search of [`aim_loop`]: its window, its config, and a solution an aim found to start
+/// from (besides the seeds).
+pub(super) type AimSearch<'a> = dyn FnMut(Window, &Config, Option<&[OptionId]>) -> Optimum + 'a;
+
 /// The seeds and a solution found by an aim, to start the next search from.
 fn with(seeds: &[Vec<OptionId>], found: Option<&[OptionId]>) -> Vec<Vec<OptionId>> {
     let mut all = seeds.to_vec();
@@ -340,11 +344,7 @@ fn with(seeds: &[Vec<OptionId>], found: Option<&[OptionId]>) -> Vec<Vec<OptionId
 /// aims' half with a solution reaching it hands that solution to the ordinary search, which
 /// goes on from it until it proves it or the deadline comes. So a deadline is spent to the
 /// end unless the search ends first.
-pub(super) fn aim_loop(
-    config: &Config,
-    probe: Optimum,
-    run: &mut dyn FnMut(Window, &Config, Option<&[OptionId]>) -> Optimum,
-) -> Optimum {
+pub(super) fn aim_loop(config: &Config, probe: Optimum, run: &mut AimSearch<'_>) -> Optimum {
     if probe.status != Status::Feasible {
         // Solved at the root: nothing to aim at.
         return probe;
