@@ -352,7 +352,7 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
     Ok(())
 }
 
-/// Random probes of [`estimate`] (each costs one walk of at most n ranks).
+/// Random probes of [`estimate()`] (each costs one walk of at most n ranks).
 pub const ESTIMATE_PROBES: u32 = 20_000;
 
 /// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
