@@ -105,8 +105,12 @@ def solve_xcover(binary, path, limit, threads):
          "--threads", str(threads)],
         check=True, capture_output=True, text=True).stdout
     secs = time.perf_counter() - t
+    # The first layout record of the board (its fields: docs/formats.md).
     rec = json.loads(out.splitlines()[0])
-    return secs, rec["score"] or float("nan"), rec["bound"] or float("nan"), rec["status"]
+    nan = float("nan")
+    value = nan if rec.get("score") is None else rec["score"]
+    bound = nan if rec.get("board_bound") is None else rec["board_bound"]
+    return secs, value, bound, rec["board_status"]
 
 
 def available(name):
