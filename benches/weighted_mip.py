@@ -95,7 +95,9 @@ def solve_cpsat(n, w, limit, threads):
     t = time.perf_counter()
     st = s.Solve(m)
     secs = time.perf_counter() - t
-    return secs, s.ObjectiveValue(), s.BestObjectiveBound(), s.StatusName(st)
+    # No solution found (UNKNOWN): no value (CP-SAT then reports 0).
+    found = st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return secs, s.ObjectiveValue() if found else float("nan"), s.BestObjectiveBound(), s.StatusName(st)
 
 
 def solve_xcover(binary, path, limit, threads):
