@@ -359,12 +359,16 @@ fn watch(
     let sense = sense(args);
     let optimises = args.minimize || args.maximize;
     // A count's line is driven by Knuth's estimate of its tree, made on a thread of its own
-    // while the count runs (on a terminal only).
-    let tree = (pb.is_some() && args.count && !dlx.problem.has_multiplicities()).then(|| {
+    // while the count runs (on a terminal only), when the count runs on the bitset engine,
+    // whose searches post the nodes they enter.
+    let dense = !args.knuth
+        && !dlx.problem.has_multiplicities()
+        && dlx.problem.option_count() <= crate::engine::DENSE_MAX_OPTIONS;
+    let tree = (pb.is_some() && args.count && dense).then(|| {
         let estimate = std::sync::Arc::new(std::sync::OnceLock::<f64>::new());
-        let (problem, knuth, made) = (dlx.problem.clone(), args.knuth, estimate.clone());
+        let (problem, made) = (dlx.problem.clone(), estimate.clone());
         std::thread::spawn(move || {
-            let _ = made.set(tree_estimate(&problem, knuth).nodes);
+            let _ = made.set(tree_estimate(&problem, false).nodes);
         });
         estimate
     });
