@@ -372,6 +372,9 @@ fn watch(
         });
         estimate
     });
+    // The nodes last posted and when they changed: a count whose nodes stop moving has left
+    // the bitset engine (for the memo), and its line goes back to the sub-problems.
+    let moved = std::sync::Mutex::new((0u64, Duration::ZERO));
     match pb {
         Some(pb) if !streams => Some(super::watch_progress(pb, plan.stop(), move |p, elapsed| {
             let mut s = String::from("searching");
@@ -383,7 +386,15 @@ fn watch(
                     s += &format!(", bound {}", sense.value(b));
                 }
             }
-            let estimate = tree.as_ref().and_then(|t| t.get().copied());
+            let mut m = moved.lock().unwrap_or_else(|e| e.into_inner());
+            if m.0 != p.nodes {
+                *m = (p.nodes, elapsed);
+            }
+            let still = elapsed.saturating_sub(m.1) > Duration::from_secs(2);
+            let estimate = tree
+                .as_ref()
+                .and_then(|t| t.get().copied())
+                .filter(|_| !still);
             let parts = super::count_line(p, elapsed, estimate);
             if !parts.is_empty() {
                 s += ", ";
