@@ -95,7 +95,9 @@ def solve_cpsat(n, w, limit, threads):
     t = time.perf_counter()
     st = s.Solve(m)
     secs = time.perf_counter() - t
-    return secs, s.ObjectiveValue(), s.BestObjectiveBound(), s.StatusName(st)
+    # No solution found (UNKNOWN): no value (CP-SAT then reports 0).
+    found = st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return secs, s.ObjectiveValue() if found else float("nan"), s.BestObjectiveBound(), s.StatusName(st)
 
 
 def solve_xcover(binary, path, limit, threads):
@@ -105,8 +107,12 @@ def solve_xcover(binary, path, limit, threads):
          "--threads", str(threads)],
         check=True, capture_output=True, text=True).stdout
     secs = time.perf_counter() - t
+    # The first layout record of the board (its fields: docs/formats.md).
     rec = json.loads(out.splitlines()[0])
-    return secs, rec["score"] or float("nan"), rec["bound"] or float("nan"), rec["status"]
+    nan = float("nan")
+    value = nan if rec.get("score") is None else rec["score"]
+    bound = nan if rec.get("board_bound") is None else rec["board_bound"]
+    return secs, value, bound, rec["board_status"]
 
 
 def available(name):

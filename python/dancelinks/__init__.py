@@ -122,13 +122,16 @@ class Interrupted(KeyboardInterrupt):
         self.total = total
 
 
-def _progress_callback(progress: Progress, unit: str) -> Tuple[Any, Callable[[], Any]]:
+def _progress_callback(
+    progress: Progress, unit: str, found: str = "found"
+) -> Tuple[Any, Callable[[], Any]]:
     """A callback ``(done, total, found)`` for ``progress``: itself, a tqdm bar for True
-    (when tqdm is installed), or None. Returns (callback, close)."""
+    (when tqdm is installed; ``found`` names the third number), or None. Returns (callback,
+    close)."""
     if progress is None or progress is False:
         return None, lambda: None
     if progress is True:
-        return _display.progress_bar(unit)
+        return _display.progress_bar(unit, found)
     if not callable(progress):
         raise TypeError("progress must be None, True or a callable (done, total, found)")
     return progress, lambda: None
@@ -700,18 +703,26 @@ class Problem:
         time_limit: Optional[float] = None,
         threads: int = 0,
         memo: Optional[bool] = None,
+        progress: Progress = None,
     ) -> CountResult:
         """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
         (``int(result)`` is the count). ``limit`` stops after that many solutions (one
         thread), ``time_limit`` after that many seconds; ``memo``: None runs the plain and the
         memoised search in turns (at most 64 times the better of them), True/False forces it.
+        ``progress``: a callable ``(parts_done, parts, solutions)`` (the sub-problems of the
+        split done and in all, 0 and 0 before the split is made or without one, and the
+        solutions counted in those done), or True for a tqdm bar.
 
         A first Ctrl-C stops the search and raises :class:`Interrupted` with the count so far
         (status ``interrupted``, a lower bound); a second abandons the call at once
         (``partial`` None)."""
-        c, status, nodes, interrupted = self._p.count(
-            _optional_limit(limit), _seconds(time_limit), _threads(threads), memo
-        )
+        cb, close = _progress_callback(progress, "parts", "solutions")
+        try:
+            c, status, nodes, interrupted = self._p.count(
+                _optional_limit(limit), _seconds(time_limit), _threads(threads), memo, cb
+            )
+        finally:
+            close()
         if status == "abandoned":
             raise Interrupted(None)
         result = CountResult(c, status, nodes)
@@ -724,15 +735,18 @@ class Problem:
         limit: Optional[int] = None,
         time_limit: Optional[float] = None,
         threads: int = 0,
+        progress: Progress = None,
     ) -> List[List[int]]:
         """Every solution as a list of option indices (into :attr:`options`, in the order the
         engine chose them), in the order of ``xcover solve``; at most ``limit``, for at most
         ``time_limit`` seconds. :meth:`iter_solutions` gives them one at a time.
+        ``progress``: a callable ``(found, limit, found)`` (limit 0 when there is none), or
+        True for a tqdm bar.
 
         On Ctrl-C raises :class:`Interrupted` with the solutions found so far."""
         found: List[List[int]] = []
         try:
-            for solution in self.iter_solutions(limit, time_limit, threads):
+            for solution in self.iter_solutions(limit, time_limit, threads, progress):
                 found.append(solution)
         except KeyboardInterrupt as e:
             raise Interrupted(found) from e
@@ -743,15 +757,24 @@ class Problem:
         limit: Optional[int] = None,
         time_limit: Optional[float] = None,
         threads: int = 0,
+        progress: Progress = None,
     ) -> Iterator[List[int]]:
         """The solutions of :meth:`solutions`, lazily: the search runs ahead on a worker
         thread; leaving the loop stops it. Ctrl-C while it waits raises
-        ``KeyboardInterrupt``."""
-        stream = _native.ProblemStream(
-            self._p, _optional_limit(limit), _seconds(time_limit), _threads(threads)
-        )
-        for chunk in stream:
-            yield from chunk
+        ``KeyboardInterrupt``. ``progress`` as for :meth:`solutions`, called at each batch
+        of solutions the worker hands over."""
+        limit = _optional_limit(limit)
+        stream = _native.ProblemStream(self._p, limit, _seconds(time_limit), _threads(threads))
+        cb, close = _progress_callback(progress, "solutions", "found")
+        found = 0
+        try:
+            for chunk in stream:
+                found += len(chunk)
+                if cb is not None:
+                    cb(found, limit or 0, found)
+                yield from chunk
+        finally:
+            close()
 
     def format(self, solution: Sequence[int]) -> List[str]:
         """A solution's options as DLX text. An index that is not one of :attr:`options`
@@ -768,14 +791,24 @@ class Problem:
         return out
 
     def _optimise(
-        self, maximise: bool, top: Optional[int], time_limit: Optional[float], threads: int
+        self,
+        maximise: bool,
+        top: Optional[int],
+        time_limit: Optional[float],
+        threads: int,
+        progress: Progress,
     ) -> Optimum:
-        status, bound, sols, nodes, interrupted = self._p.optimise(
-            maximise,
-            None if top is None else _index(top, "top", 1),
-            _seconds(time_limit),
-            _threads(threads),
-        )
+        cb, close = _progress_callback(progress, "parts", "nodes")
+        try:
+            status, bound, sols, nodes, interrupted = self._p.optimise(
+                maximise,
+                None if top is None else _index(top, "top", 1),
+                _seconds(time_limit),
+                _threads(threads),
+                cb,
+            )
+        finally:
+            close()
         if status == "abandoned":
             raise Interrupted(None)
         values = [v for v, _ in sols]
@@ -792,18 +825,28 @@ class Problem:
         return result
 
     def minimise(
-        self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0
+        self,
+        top: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+        progress: Progress = None,
     ) -> Optimum:
         """A solution of least total cost (or the ``top`` best), by branch and bound, as
-        ``xcover solve --minimize``."""
-        return self._optimise(False, top, time_limit, threads)
+        ``xcover solve --minimize``. ``progress``: a callable ``(parts_done, parts, nodes)``
+        (the sub-problems of a search on threads done and in all, 0 and 0 without them, and
+        the nodes searched), or True for a tqdm bar."""
+        return self._optimise(False, top, time_limit, threads, progress)
 
     def maximise(
-        self, top: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 0
+        self,
+        top: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: int = 0,
+        progress: Progress = None,
     ) -> Optimum:
         """A solution of greatest total cost (or the ``top`` best), as ``xcover solve
-        --maximize``."""
-        return self._optimise(True, top, time_limit, threads)
+        --maximize``; ``progress`` as for :meth:`minimise`."""
+        return self._optimise(True, top, time_limit, threads, progress)
 
     minimize = minimise
     maximize = maximise
@@ -821,7 +864,8 @@ class Problem:
 def read_dlx(path: Union[str, "os.PathLike[str]"]) -> Problem:
     """A :class:`Problem` from a file in Knuth's DLX format (with DLX3's multiplicities and
     DLX5's ``|n`` costs), read as ``xcover solve`` reads it. A malformed file raises
-    ValueError ``FILE:LINE:COLUMN: message``; a missing one OSError. Options without a primary
+    ValueError ``FILE:LINE:COLUMN: message``; a missing one FileNotFoundError (an unreadable
+    one PermissionError, a directory IsADirectoryError: OSErrors, as ``open`` raises). Options without a primary
     item are ignored (listed in ``warnings``, as DLX1 does); ``option_lines`` gives each
     option's line in the file."""
     import warnings as _warnings

@@ -149,12 +149,9 @@ def draw_heatmap(
 
 
 def _board_label(res: Any) -> str:
-    """The label of a board of ``xcover queens max --format svg``."""
-    if res.value is not None:
-        return f"board {res.board}: {res.value} ({res.status})"
-    if res.status == "below-floor":
-        return f"board {res.board}: none ({res.status})"
-    return f"board {res.board}: none"
+    """The label of a board of ``xcover queens max --format svg`` (the crate's), with the
+    bound proven when the value is not."""
+    return str(_native.weighted_title(res.board, res.value, res.status, res.bound))
 
 
 def _weighted_boards(results: Sequence[Any]) -> Picture:
@@ -214,23 +211,27 @@ def _tqdm_class() -> Any:
     return tqdm
 
 
-def progress_bar(unit: str) -> Tuple[Optional[Callable[[int, int, int], None]], Callable[[], None]]:
+def progress_bar(
+    unit: str, found: str = "found"
+) -> Tuple[Optional[Callable[[int, int, int], None]], Callable[[], None]]:
     """A callback ``(done, total, found)`` that drives one tqdm bar, and its close function;
     ``(None, no-op)`` without tqdm. The bar is made at the first report, with its total
-    (none made before it is known), so that no empty bar is left above the real one."""
+    (none made before it is known: total 0), so that no empty bar is left above the real
+    one. ``found`` is shown whole (``found=666090624``, not tqdm's ``6.66e+8``), named by
+    ``found``."""
     tqdm = _tqdm_class()
     if tqdm is None:
         return None, lambda: None
     bar: List[Any] = []
 
-    def update(done: int, total: int, found: int) -> None:
+    def update(done: int, total: int, got: int) -> None:
         if not bar:
             bar.append(tqdm(total=total or None, unit=unit, dynamic_ncols=True))
         b = bar[0]
         if total and b.total != total:
             b.total = total
         b.n = done
-        b.set_postfix(found=found, refresh=False)
+        b.set_postfix_str(f"{found}={int(got)}", refresh=False)
         b.refresh()
 
     def close() -> None:

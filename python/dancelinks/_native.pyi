@@ -70,6 +70,7 @@ class NativeProblem:
         time_limit: Optional[float] = None,
         threads: int = 0,
         memo: Optional[bool] = None,
+        progress: _Progress = None,
     ) -> Tuple[int, str, int, bool]: ...
     def optimise(
         self,
@@ -77,6 +78,7 @@ class NativeProblem:
         top: Optional[int] = None,
         time_limit: Optional[float] = None,
         threads: int = 0,
+        progress: _Progress = None,
     ) -> Tuple[str, Optional[int], List[Tuple[int, List[int]]], int, bool]: ...
 
 class ProblemStream(Iterator[List[List[int]]]):
@@ -101,6 +103,9 @@ def svg_boards(
     per_row: int = 8,
 ) -> str: ...
 def svg_heatmap(n: int, counts: Sequence[int], title: str) -> str: ...
+def weighted_title(
+    board: int, value: Optional[int], status: str, bound: Optional[int] = None
+) -> str: ...
 def svg_cell_grid(
     rows: int,
     cols: int,

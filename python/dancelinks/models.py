@@ -30,7 +30,7 @@ from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple, Unio
 import numpy as np
 import numpy.typing as npt
 
-from . import Interrupted, Problem, _index, _native
+from . import Interrupted, Problem, Progress, _index, _native
 from ._display import Picture, SvgMixin
 
 __all__ = [
@@ -116,10 +116,11 @@ class Model(Problem):
         limit: Optional[int] = None,
         time_limit: Optional[float] = None,
         threads: int = 0,
+        progress: Progress = None,
     ) -> Iterator[Solution]:
         """The solutions, lazily, as :class:`Solution` objects (see
         :meth:`dancelinks.Problem.iter_solutions`)."""
-        for s in super().iter_solutions(limit, time_limit, threads):
+        for s in super().iter_solutions(limit, time_limit, threads, progress):
             yield Solution(s, self)
 
     def solutions(  # type: ignore[override]
@@ -127,10 +128,13 @@ class Model(Problem):
         limit: Optional[int] = None,
         time_limit: Optional[float] = None,
         threads: int = 0,
+        progress: Progress = None,
     ) -> List[Solution]:
         """Every solution (at most ``limit``) as a :class:`Solution`, in the order of
-        ``xcover solve``."""
-        return super().solutions(limit, time_limit, threads)  # type: ignore[return-value]
+        ``xcover solve``; ``progress`` as for :meth:`dancelinks.Problem.solutions`."""
+        return super().solutions(  # type: ignore[return-value]
+            limit, time_limit, threads, progress
+        )
 
     def first(self) -> Optional[Solution]:
         """The first solution, or None when there is none."""

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyOSError, PyOverflowError, PyValueError};
+use pyo3::exceptions::{PyIsADirectoryError, PyOSError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -31,13 +31,26 @@ use dancelinks::queens::heatmap::heatmap_until as queens_heatmap;
 use dancelinks::queens::listing;
 use dancelinks::records::Status;
 
-use worker::{CHUNK, Progress, Stop, Stream, run_polled};
+use worker::{CHUNK, Progress, Stop, Stream, engine_report, run_polled};
 
 mod family;
 mod models;
 mod pictures;
 mod weighted;
 mod worker;
+
+/// A file's error as Python's OSError built from its errno, so that Python picks the subclass
+/// (FileNotFoundError, PermissionError, ...) and says `[Errno 2] No such file or directory:
+/// 'FILE'` as `open` does.
+pub(crate) fn os_error(e: &std::io::Error, file: &str) -> PyErr {
+    let text = e.to_string();
+    // The OS's words without std's " (os error N)".
+    let words = text.split(" (os error").next().unwrap_or(&text).to_string();
+    match e.raw_os_error() {
+        Some(errno) => PyOSError::new_err((errno, words, file.to_string())),
+        None => PyOSError::new_err(format!("cannot read {file}: {text}")),
+    }
+}
 
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -146,7 +159,7 @@ fn count(
     let (counted, _) = run_polled(
         py,
         &stop,
-        progress.as_ref().map(|f| (f, Arc::clone(&p))),
+        progress.as_ref().map(|f| (f, Arc::clone(&p).reader())),
         move || {
             qcount::count_until(&request, flag.engine(), &|done, total, found| {
                 report.done.store(done, Ordering::Relaxed);
@@ -360,10 +373,9 @@ impl NativeProblem {
     #[staticmethod]
     fn read_dlx(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
         let shown = path.display().to_string();
-        let file = std::fs::File::open(&path)
-            .map_err(|e| PyOSError::new_err(format!("cannot read {shown}: {e}")))?;
+        let file = std::fs::File::open(&path).map_err(|e| os_error(&e, &shown))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(PyOSError::new_err(format!(
+            return Err(PyIsADirectoryError::new_err(format!(
                 "cannot read {shown}: it is a directory"
             )));
         }
@@ -424,9 +436,11 @@ impl NativeProblem {
         self.problem.has_multiplicities()
     }
 
-    /// count(limit, time_limit, threads, memo) -> (count, status, nodes, interrupted), as
-    /// `xcover solve --count` counts (the memo decided by a probe unless `memo` is false).
-    #[pyo3(signature = (limit=None, time_limit=None, threads=0, memo=None))]
+    /// count(limit, time_limit, threads, memo, progress) -> (count, status, nodes,
+    /// interrupted), as `xcover solve --count` counts (the memo decided by a probe unless
+    /// `memo` is false). `progress(done, total, found)`: the sub-problems of the split done
+    /// and in all (0 and 0 while there is none) and the solutions counted in those done.
+    #[pyo3(signature = (limit=None, time_limit=None, threads=0, memo=None, progress=None))]
     fn count(
         &self,
         py: Python<'_>,
@@ -434,6 +448,7 @@ impl NativeProblem {
         time_limit: Option<f64>,
         threads: usize,
         memo: Option<bool>,
+        progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<(u128, String, u64, bool)> {
         let mut plan = listing_plan(limit, time_limit, threads)?;
         plan.memo = match memo {
@@ -444,7 +459,17 @@ impl NativeProblem {
         let problem = Arc::clone(&self.problem);
         let stop = Stop::new();
         plan.budget = plan.budget.with_stop(stop.engine());
-        let (c, interrupted) = run_polled(py, &stop, None, move || run::count(&problem, &plan))?;
+        let (report, ended) = engine_report(&stop, |p| u128::from(p.solutions));
+        let (c, interrupted) = run_polled(
+            py,
+            &stop,
+            progress.as_ref().map(|f| (f, report)),
+            move || {
+                let c = run::count(&problem, &plan);
+                ended.set(c.count);
+                c
+            },
+        )?;
         let Some(c) = c else {
             return Ok((0, "abandoned".into(), 0, true));
         };
@@ -461,10 +486,13 @@ impl NativeProblem {
         ))
     }
 
-    /// optimise(maximise, top, time_limit, threads)
+    /// optimise(maximise, top, time_limit, threads, progress)
     ///     -> (status, bound, [(value, [option])], nodes, interrupted), as `xcover solve
     ///     --minimize/--maximize` (branch and bound over the options' costs).
-    #[pyo3(signature = (maximise, top=None, time_limit=None, threads=0))]
+    ///     `progress(done, total, found)`: the sub-problems done and in all (0 and 0 without
+    ///     a split) and the nodes searched.
+    #[pyo3(signature = (maximise, top=None, time_limit=None, threads=0, progress=None))]
+    #[allow(clippy::too_many_arguments)]
     fn optimise(
         &self,
         py: Python<'_>,
@@ -472,6 +500,7 @@ impl NativeProblem {
         top: Option<usize>,
         time_limit: Option<f64>,
         threads: usize,
+        progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Optimised> {
         check_threads(threads)?;
         if self.problem.has_multiplicities() {
@@ -495,9 +524,17 @@ impl NativeProblem {
         };
         let keep = top.map_or(Keep::Best, Keep::Top);
         let problem = Arc::clone(&self.problem);
-        let (best, interrupted) = run_polled(py, &stop, None, move || {
-            run::optimize(&problem, &plan, sense, keep).0
-        })?;
+        let (report, ended) = engine_report(&stop, |p| u128::from(p.nodes));
+        let (best, interrupted) = run_polled(
+            py,
+            &stop,
+            progress.as_ref().map(|f| (f, report)),
+            move || {
+                let best = run::optimize(&problem, &plan, sense, keep).0;
+                ended.set(u128::from(best.stats.nodes()));
+                best
+            },
+        )?;
         let Some(best) = best else {
             return Ok(("abandoned".into(), None, Vec::new(), 0, true));
         };

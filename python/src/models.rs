@@ -201,7 +201,13 @@ impl NativeModel {
         let b = if board.contains(['.', '#', '\n']) {
             Board::parse(board).map_err(|e| model_error(e, "board picture"))?
         } else {
-            Board::named(board.trim()).map_err(|e| model_error(e, "board"))?
+            Board::named(board.trim()).map_err(|e| match e {
+                ModelError::Invalid(m) => PyValueError::new_err(format!(
+                    "{m}; or draw the board: a string of '.' (a cell) and '#' (a hole), a \
+                     line per row, or a boolean array"
+                )),
+                other => model_error(other, "board"),
+            })?
         };
         let pieces = match pieces {
             None => dancelinks::models::polyomino::pentominoes(),

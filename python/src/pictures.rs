@@ -128,8 +128,17 @@ pub(crate) fn svg_cell_grid(
 }
 
 /// The functions of this module, added to the native module.
+/// weighted_title(board, value, status, bound): the title of a weighted board's picture, as
+/// `xcover queens max --format svg` writes it (the bound when the value is not proven).
+#[pyfunction]
+#[pyo3(signature = (board, value, status, bound=None))]
+fn weighted_title(board: usize, value: Option<i128>, status: &str, bound: Option<i128>) -> String {
+    svg::weighted_title(board, value, status, bound)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(svg_boards, m)?)?;
+    m.add_function(wrap_pyfunction!(weighted_title, m)?)?;
     m.add_function(wrap_pyfunction!(svg_heatmap, m)?)?;
     m.add_function(wrap_pyfunction!(svg_cell_grid, m)?)?;
     Ok(())

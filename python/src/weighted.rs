@@ -96,7 +96,7 @@ pub(crate) fn maximise<'py>(
     p.total.store(k, Ordering::Relaxed);
     let report = Arc::clone(&p);
     let (answers, interrupted) =
-        run_polled(py, &stop, progress.as_ref().map(|f| (f, p)), move || {
+        run_polled(py, &stop, progress.as_ref().map(|f| (f, p.reader())), move || {
             let stop = flag;
             let mut out = Boards::default();
             if k == 0 {

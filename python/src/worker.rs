@@ -47,7 +47,7 @@ impl Stop {
     }
 }
 
-/// A progress report for the Python callback: `(done, total, found)`.
+/// A progress report for the Python callback: `(done, total, found)`, posted by the work.
 #[derive(Default)]
 pub(crate) struct Progress {
     pub(crate) done: AtomicUsize,
@@ -56,13 +56,51 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// The callback's arguments.
-    fn args(&self) -> (usize, usize, u64) {
-        (
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-            self.found.load(Ordering::Relaxed),
-        )
+    /// The reader of the posted values, for [`run_polled`].
+    pub(crate) fn reader(self: Arc<Self>) -> Report {
+        Box::new(move || {
+            (
+                self.done.load(Ordering::Relaxed) as u64,
+                self.total.load(Ordering::Relaxed) as u64,
+                u128::from(self.found.load(Ordering::Relaxed)),
+            )
+        })
+    }
+}
+
+/// What the progress callback is called with, read when it is called: `(done, total, found)`
+/// (total 0: not known).
+pub(crate) type Report = Box<dyn Fn() -> (u64, u64, u128) + Send>;
+
+/// The reader of the engine's progress board of a call's searches: the parts of a split done
+/// and in all (0 and 0 without a split), and `found` read from the board by `found`; once the
+/// work has posted its end to the returned [`Ended`] (the whole `found` of its result), that
+/// instead, so that the last report is the answer.
+pub(crate) fn engine_report(
+    stop: &Stop,
+    found: impl Fn(&dancelinks::engine::ProgressSnapshot) -> u128 + Send + 'static,
+) -> (Report, Ended) {
+    let stop = stop.clone();
+    let ended = Ended::default();
+    let end = ended.clone();
+    let report = Box::new(move || {
+        let p = stop.engine().progress().snapshot();
+        let total = p.parts_total.max(p.parts_done);
+        match *end.0.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(all) => (total, total, all),
+            None => (p.parts_done, p.parts_total, found(&p)),
+        }
+    });
+    (report, ended)
+}
+
+/// The end of a call's work for [`engine_report`]: its whole `found`.
+#[derive(Clone, Default)]
+pub(crate) struct Ended(Arc<Mutex<Option<u128>>>);
+
+impl Ended {
+    pub(crate) fn set(&self, found: u128) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
     }
 }
 
@@ -76,7 +114,7 @@ impl Progress {
 pub(crate) fn run_polled<T: Send + 'static>(
     py: Python<'_>,
     stop: &Stop,
-    progress: Option<(&Bound<'_, PyAny>, Arc<Progress>)>,
+    progress: Option<(&Bound<'_, PyAny>, Report)>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<(Option<T>, bool)> {
     let report = progress.map(|(f, p)| (f.clone().unbind(), p));
@@ -97,7 +135,7 @@ pub(crate) fn run_polled<T: Send + 'static>(
                     if let Some((f, p)) = &report
                         && failure.is_none()
                     {
-                        failure = Python::attach(|py| f.call1(py, p.args()).err());
+                        failure = Python::attach(|py| f.call1(py, p()).err());
                     }
                     return (Ok(Some(r)), signals, failure);
                 }
@@ -125,7 +163,7 @@ pub(crate) fn run_polled<T: Send + 'static>(
                 }
                 if let Some((f, p)) = &report
                     && failure.is_none()
-                    && let Err(e) = f.call1(py, p.args())
+                    && let Err(e) = f.call1(py, p())
                 {
                     failure = Some(e);
                     stop.set();

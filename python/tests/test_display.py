@@ -111,11 +111,18 @@ def test_progress_bar_starts_at_the_first_report(capsys):
     assert capsys.readouterr().err == ""
     update, close = _display.progress_bar("tasks")
     update(1, 10, 3)
-    update(10, 10, 7)
+    update(10, 10, 666090624)
     close()
     err = capsys.readouterr().err
-    assert "10/10" in err and "found=7" in err and "0/0" not in err
+    # Counts whole, not tqdm's 6.66e+8.
+    assert "10/10" in err and "found=666090624" in err and "0/0" not in err
+    assert "e+" not in err
     assert dancelinks.count(8, progress=True) == 92
+    # A model's count (a Problem's) takes a bar too, with its total once the split is made.
+    import dancelinks.models as m
+
+    assert m.pentominoes("3x20").count(progress=True).count == 8
+    assert "solutions=8" in capsys.readouterr().err
 
 
 def test_import_from_the_source_folder_says_why(tmp_path):

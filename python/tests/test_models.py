@@ -290,3 +290,31 @@ def test_the_same_problems_as_the_command_line(xcover):
         ).stdout
         lines = [ln for ln in text.splitlines() if ln and not ln.startswith("|")]
         assert lines[1:] == model.options, args
+
+
+def test_model_errors_name_no_command_line_flag():
+    with pytest.raises(ValueError) as e:
+        m.pentominoes("banana")
+    text = str(e.value)
+    assert "unknown board 'banana'" in text and "6x10" in text
+    assert "--" not in text, text
+
+
+def test_every_long_model_call_takes_progress():
+    model = m.langford(8)
+    calls = []
+    result = model.count(progress=lambda *a: calls.append(a))
+    assert result.count == 300
+    # The last report is the end: every part of the split done, every solution counted.
+    done, total, found = calls[-1]
+    assert done == total and found == 300, calls[-3:]
+    listed = []
+    sols = model.solutions(limit=50, progress=lambda *a: listed.append(a))
+    assert len(sols) == 50 and listed[-1] == (50, 50, 50)
+    q = m.queens(6)
+    assert [len(s) for s in q.solutions(progress=True)] == [6] * 4
+    best = dancelinks.Problem(["a", "b"], ["a", "b", "a b"], costs=[1, 2, 5])
+    seen = []
+    assert best.minimise(progress=lambda *a: seen.append(a)).value == 3
+    assert best.maximise(progress=True).value == 5
+    assert seen and all(len(a) == 3 for a in seen)

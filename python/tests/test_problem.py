@@ -183,8 +183,11 @@ def test_bad_costs():
 def test_read_dlx_errors(tmp_path):
     with pytest.raises(ValueError, match=r"unknown-item\.dlx:\d+:\d+: "):
         dancelinks.read_dlx(EXAMPLES / "unknown-item.dlx")
-    with pytest.raises(OSError, match="cannot read"):
+    # In Python's words, as open() says it: the subclass by errno, the file named.
+    with pytest.raises(FileNotFoundError, match=r"No such file or directory: '.*missing\.dlx'"):
         dancelinks.read_dlx(tmp_path / "missing.dlx")
+    with pytest.raises(IsADirectoryError, match="it is a directory"):
+        dancelinks.read_dlx(tmp_path)
     bad = tmp_path / "bad.dlx"
     bad.write_text("a b\na c\n")
     with pytest.raises(ValueError, match=r"bad\.dlx:2:3: "):

@@ -336,14 +336,52 @@ pub fn short_count(x: u64) -> String {
     }
 }
 
+/// A count's progress: with Knuth's estimate of its tree (`tree`, nodes) and the nodes its
+/// search has posted, `1.2M of ~3.4M nodes (estimate), about T left` — the time left from
+/// the share of the estimated tree searched so far, refined as the count goes — else the
+/// sub-problems of [`parts_line`]. A count past its estimate says so (the tree was larger
+/// than the probes saw) and estimates nothing.
+pub fn count_line(
+    p: &crate::engine::ProgressSnapshot,
+    elapsed: Duration,
+    tree: Option<f64>,
+) -> String {
+    let parts = parts_line(p, Duration::ZERO);
+    let with_parts = |s: String| {
+        if parts.is_empty() {
+            s
+        } else {
+            format!("{s}, {parts}")
+        }
+    };
+    match tree {
+        Some(t) if p.nodes > 0 && (p.nodes as f64) < t => {
+            let done = p.nodes as f64 / t;
+            let left = elapsed.as_secs_f64() * (1.0 - done) / done;
+            with_parts(format!(
+                "{} of ~{} nodes (estimate), about {} left",
+                short_count(p.nodes),
+                short_count(t as u64),
+                queens_count::human(left)
+            ))
+        }
+        Some(t) if p.nodes > 0 => with_parts(format!(
+            "{} nodes, past the estimate of ~{}",
+            short_count(p.nodes),
+            short_count(t as u64)
+        )),
+        _ => parts_line(p, elapsed),
+    }
+}
+
 /// `done/total sub-problems, about T left` for a split search's progress line (empty before
-/// the split is made).
+/// the split is made; without the time left for a zero `elapsed`).
 pub fn parts_line(p: &crate::engine::ProgressSnapshot, elapsed: Duration) -> String {
     if p.parts_total == 0 {
         return String::new();
     }
     let mut s = format!("{}/{} sub-problems", p.parts_done, p.parts_total);
-    if p.parts_done > 0 && p.parts_done < p.parts_total {
+    if p.parts_done > 0 && p.parts_done < p.parts_total && !elapsed.is_zero() {
         let left =
             elapsed.as_secs_f64() * (p.parts_total - p.parts_done) as f64 / p.parts_done as f64;
         s += &format!(", about {} left", queens_count::human(left));

@@ -348,7 +348,15 @@ pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
                         Some(name),
                     )
                 }
-                None => (Board::named(&a.name).map_err(invalid)?, None),
+                None => (
+                    Board::named(&a.name).map_err(|e| match e {
+                        ModelError::Invalid(m) => {
+                            InputError(format!("{m}; or draw one in a file: --board FILE")).into()
+                        }
+                        other => invalid(other),
+                    })?,
+                    None,
+                ),
             };
             let tiling = Tiling::pentominoes(board).map_err(|e| match &name {
                 Some(name) => InputError(format!("{name}: {e}")).into(),

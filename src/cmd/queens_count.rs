@@ -11,7 +11,7 @@ use anyhow::Context;
 
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::write_queens_count_text;
+use crate::io::records::{write_count_text, write_queens_count_text};
 use crate::io::shard;
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::model::Reduction;
@@ -72,10 +72,8 @@ pub fn progress_bar() -> Option<indicatif::ProgressBar> {
         return None;
     }
     let pb = indicatif::ProgressBar::new(0);
-    let style = indicatif::ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} sub-problems, {msg} solutions, ETA {eta}",
-    )
-    .ok()?;
+    let style =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} sub-problems, {msg}").ok()?;
     pb.set_style(style);
     Some(pb)
 }
@@ -167,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Below this n every count takes minutes at most: no probes.
     const ESTIMATE_FROM_N: usize = 18;
     if !args.estimate && request.n < ESTIMATE_FROM_N {
-        return count_and_write(&args, &request);
+        return count_and_write(&args, &request, None);
     }
     let estimate = count::estimate(&request)?;
     if args.estimate {
@@ -179,17 +177,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if estimate.seconds > LONG_RUN_SECONDS {
         super::diag::notice(&estimate_line(&request, &estimate));
     }
-    count_and_write(&args, &request)
+    count_and_write(&args, &request, Some(estimate.seconds))
 }
 
-/// Runs the count and writes its record.
-fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
+/// The time left of a count, for its progress line: before any task is done, what the
+/// estimate (`prior`, seconds of the whole count) leaves; then the tasks' own pace since the
+/// first report of them (the tables are built before it), `done` of `total` tasks in
+/// `since` seconds — the totals methods stripe their units over the tasks, so that tasks
+/// cost about the same.
+fn time_left(
+    prior: Option<f64>,
+    elapsed: f64,
+    since: f64,
+    done: usize,
+    total: usize,
+) -> Option<f64> {
+    if done == 0 || total == 0 {
+        return prior.map(|p| (p - elapsed).max(0.0));
+    }
+    let share = done as f64 / total as f64;
+    Some(since * (1.0 - share) / share)
+}
+
+/// Runs the count and writes its record; `prior` is the estimate of its seconds, if made.
+fn count_and_write(args: &Args, request: &Request, prior: Option<f64>) -> anyhow::Result<ExitCode> {
     let pb = progress_bar();
+    let began = Instant::now();
+    // When the first report of the tasks came.
+    let tasks = std::sync::OnceLock::<Instant>::new();
     let progress = |done: usize, total: usize, solutions: u128| {
         if let Some(pb) = &pb {
             pb.set_length(total as u64);
             pb.set_position(done as u64);
-            pb.set_message(solutions.to_string());
+            let first = *tasks.get_or_init(Instant::now);
+            let left = time_left(
+                prior,
+                began.elapsed().as_secs_f64(),
+                first.elapsed().as_secs_f64(),
+                done,
+                total,
+            );
+            pb.set_message(match left {
+                Some(t) => format!("{solutions} solutions, about {} left", human(t)),
+                None => format!("{solutions} solutions"),
+            });
         }
     };
     // Ctrl-C stops the count and writes it with status `interrupted`, a lower bound.
@@ -218,42 +249,41 @@ fn count_and_write(args: &Args, request: &Request) -> anyhow::Result<ExitCode> {
         eprintln!("{line} seconds={seconds:.3}");
     }
     let mut out = Output::create(args.output.as_deref())?;
+    let record = QueensCountRecord {
+        n: request.n as u32,
+        solutions: counted.solutions,
+        unique: counted.unique,
+        status: if counted.interrupted {
+            Status::Interrupted
+        } else {
+            Status::Complete
+        },
+        engine: request.engine.name(),
+        symmetry: request.reduction().name(),
+        nodes: counted.work.nodes,
+        seconds,
+    };
     match args.format {
         _ if args.shard.is_some() => {
             let record = counted.record(request, seconds);
             shard::write_records(&mut out, [&record], args.format)?;
         }
-        Format::Text if !counted.interrupted => {
-            let c = if args.unique {
-                counted.unique.unwrap_or(0)
-            } else {
-                counted.solutions
-            };
-            writeln!(out, "{c}")?;
-        }
-        format => {
-            let record = QueensCountRecord {
-                n: request.n as u32,
-                solutions: counted.solutions,
-                unique: counted.unique,
-                status: if counted.interrupted {
-                    Status::Interrupted
-                } else {
-                    Status::Complete
-                },
-                engine: request.engine.name(),
-                symmetry: request.reduction().name(),
-                nodes: counted.work.nodes,
-                seconds,
-            };
-            match Writer::new(format, &mut out, false) {
-                Ok(mut w) => {
-                    w.record(&record)?;
-                    w.end()?;
-                }
-                Err(out) => write_queens_count_text(out, &record)?,
+        format => match Writer::new(format, &mut out, false) {
+            Ok(mut w) => {
+                w.record(&record)?;
+                w.end()?;
             }
-        }
+            Err(out) => {
+                let c = if args.unique {
+                    counted.unique.unwrap_or(0)
+                } else {
+                    counted.solutions
+                };
+                write_count_text(out, c, record.status, |out| {
+                    write_queens_count_text(out, &record)
+                })?
+            }
+        },
     }
     out.finish()?;
     if counted.interrupted {

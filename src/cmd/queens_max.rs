@@ -186,21 +186,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Err(out) => View::Text(out),
     };
-    // Boards done, the last board's value and bound, on a terminal only.
+    // The board searched now, its best score, bound and gap, and a bar of how much of the
+    // board's first gap is closed: on stderr whenever it is a terminal (the results on stdout
+    // are written with the bar out of the way).
     let pb = super::progress(
-        "{spinner} {pos}/{len} boards, {msg}, {elapsed}",
-        Some(boards.count() as u64),
-        true,
+        "{spinner} [{bar:20}] {msg} {elapsed}",
+        Some(GAP_BAR),
+        false,
         args.output.as_deref(),
     );
-    // The board searched now (1-based) for the progress line, which shows its best score,
-    // the root's bound, the gap, the nodes and the sub-problems done.
     let current = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(1));
+    let total = boards.count();
     let _watch = pb.as_ref().map(|pb| {
-        let current = current.clone();
+        let (current, bar) = (current.clone(), pb.clone());
+        // The board and its first gap seen.
+        let first = std::sync::Mutex::new((0usize, None::<f64>));
         super::watch_progress(pb, &stop, move |p, _| {
             let k = current.load(std::sync::atomic::Ordering::Relaxed);
-            max_progress_line(k, n, p)
+            let gap = gap(p);
+            let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
+            if f.0 != k {
+                *f = (k, None);
+            }
+            if f.1.is_none() {
+                f.1 = gap;
+            }
+            bar.set_position(closed(f.1, gap));
+            max_progress_line(k, total, n, p)
         })
     });
     for k in 0..boards.count() {
@@ -222,9 +234,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let stopped_by = Status::stopped(&stop, Status::Time);
         let status = status_word(&res, below_floor, stopped_by);
-        if let Some(pb) = &pb {
-            pb.set_position(k as u64 + 1);
-        }
         if args.stats {
             eprintln!(
                 "board {}: n={} status={} nodes={} value={} bound={} seconds={:.3}",
@@ -237,19 +246,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             );
         }
+        let suspend = |f: &mut dyn FnMut() -> std::io::Result<()>| match &pb {
+            Some(pb) => pb.suspend(f),
+            None => f(),
+        };
         match &mut view {
-            View::Text(out) => write_text(out, &args, &res, below_floor, stopped_by)?,
+            View::Text(out) => {
+                suspend(&mut || write_text(out, &args, &res, below_floor, stopped_by))?
+            }
             View::Records(w) => {
                 for_each_record(k + 1, &res, (below_floor, stopped_by), |r| w.record(r))?;
                 // Each board's records as soon as it is done.
-                w.flush()?;
+                suspend(&mut || w.flush())?;
             }
             View::Svg(out, pic) => {
-                let title = match res.maximum() {
-                    Some(m) => format!("board {}: {m} ({status})", k + 1),
-                    None if below_floor => format!("board {}: none ({status})", k + 1),
-                    None => format!("board {}: none", k + 1),
-                };
+                let title = svg::weighted_title(k + 1, res.maximum(), status, res.bound);
                 let queens = res.layouts.first().map(|l| l.queens.as_slice());
                 pic.board(out, k, &title, Some(board), queens)?;
             }
@@ -303,16 +314,41 @@ fn empty_record(n: usize) -> MaxRecord<'static> {
     }
 }
 
-/// The progress line of board `k`: `board 2: n=40, best 3198, bound 3704 (gap 15.8%),
-/// 1.2M nodes, 3/64 sub-problems`.
-fn max_progress_line(k: usize, n: usize, p: &crate::engine::ProgressSnapshot) -> String {
-    let mut s = format!("board {k}: n={n}");
+/// The length of the progress bar of `queens max`: the share of the board's first gap closed,
+/// in thousandths.
+const GAP_BAR: u64 = 1000;
+
+/// The gap between the best score and the bound, relative to the bound (`None` before both
+/// are known, or with a bound of 0).
+fn gap(p: &crate::engine::ProgressSnapshot) -> Option<f64> {
+    match (p.best, p.bound) {
+        (Some(v), Some(b)) if b != 0 => Some(((b - v) as f64 / (b as f64).abs()).max(0.0)),
+        _ => None,
+    }
+}
+
+/// The bar's position: how much of the `first` gap the gap `now` has closed.
+fn closed(first: Option<f64>, now: Option<f64>) -> u64 {
+    match (first, now) {
+        (Some(f), Some(g)) if f > 0.0 => ((1.0 - g / f).clamp(0.0, 1.0) * GAP_BAR as f64) as u64,
+        _ => 0,
+    }
+}
+
+/// The progress line of board `k` of `total`: `board 2/5: n=40, best 3198, bound 3704 (gap
+/// 15.8%), 1.2M nodes`.
+fn max_progress_line(
+    k: usize,
+    total: usize,
+    n: usize,
+    p: &crate::engine::ProgressSnapshot,
+) -> String {
+    let mut s = format!("board {k}/{total}: n={n}");
     match (p.best, p.bound) {
         (Some(v), Some(b)) => {
             s += &format!(", best {v}, bound {b}");
-            if b != 0 {
-                let gap = (b - v) as f64 / (b as f64).abs() * 100.0;
-                s += &format!(" (gap {gap:.1}%)");
+            if let Some(g) = gap(p) {
+                s += &format!(" (gap {:.1}%)", 100.0 * g);
             }
         }
         (Some(v), None) => s += &format!(", best {v}"),
@@ -321,9 +357,6 @@ fn max_progress_line(k: usize, n: usize, p: &crate::engine::ProgressSnapshot) ->
     }
     if p.nodes > 0 {
         s += &format!(", {} nodes", super::short_count(p.nodes));
-    }
-    if p.parts_total > 0 {
-        s += &format!(", {}/{} sub-problems", p.parts_done, p.parts_total);
     }
     s
 }

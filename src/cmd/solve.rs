@@ -39,14 +39,17 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use crate::cmd::{InputError, diag};
+use crate::engine::estimate::{self, SolverWalk, TreeEstimate};
 use crate::engine::optimize::{self, Keep, Optimum, Sense};
 use crate::engine::preprocess as pre;
 use crate::engine::run::{self, Plan};
-use crate::engine::{Budget, MemoMode, OptionId, Outcome, SplitInfo, Stats, Stop, structure_bytes};
+use crate::engine::{
+    Budget, End, MemoMode, OptionId, Outcome, Solver, SplitInfo, Stats, Stop, structure_bytes,
+};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
-use crate::io::records::write_solution_text;
+use crate::io::records::{self, write_solution_text};
 use crate::io::shard;
 use crate::records::rows::{CountRecord, OptimumRecord, SolutionRecord, SummaryRecord};
 use crate::records::solve as solve_record;
@@ -99,6 +102,12 @@ pub struct Args {
     /// Print only the number of solutions.
     #[arg(long)]
     pub count: bool,
+
+    /// Print only an estimate of a count's work, in milliseconds to a second: the search
+    /// tree's nodes by Knuth's random probes, and the time that means on this machine (the
+    /// count's own engine timed for a quarter of a second).
+    #[arg(long, conflicts_with_all = ["count", "minimize", "maximize", "limit", "zdd", "sample", "shard", "top"])]
+    pub estimate: bool,
 
     /// Stop after N solutions (on one thread).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -266,6 +275,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
     let mut plan = plan(&args, budget)?;
+    if args.estimate {
+        return estimate(&args, &dlx, &plan);
+    }
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
     crate::io::output::stop_gracefully_on_interrupt(plan.stop());
@@ -278,7 +290,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.output.as_deref(),
     );
     plan.stop().progress().reset();
-    let _watch = watch(&args, &plan, pb.as_ref(), streams);
+    let _watch = watch(&args, &dlx, &plan, pb.as_ref(), streams);
     if args.minimize || args.maximize {
         plan.budget.solutions = None;
         optimise(&args, &dlx, &plan, out, pb.as_ref())?;
@@ -346,12 +358,30 @@ fn sense(args: &Args) -> Sense {
 /// ([`enumerate`]).
 fn watch(
     args: &Args,
+    dlx: &DlxFile,
     plan: &Plan,
     pb: Option<&indicatif::ProgressBar>,
     streams: bool,
 ) -> Option<super::ProgressWatch> {
     let sense = sense(args);
     let optimises = args.minimize || args.maximize;
+    // A count's line is driven by Knuth's estimate of its tree, made on a thread of its own
+    // while the count runs (on a terminal only), when the count runs on the bitset engine,
+    // whose searches post the nodes they enter.
+    let dense = !args.knuth
+        && !dlx.problem.has_multiplicities()
+        && dlx.problem.option_count() <= crate::engine::DENSE_MAX_OPTIONS;
+    let tree = (pb.is_some() && args.count && dense).then(|| {
+        let estimate = std::sync::Arc::new(std::sync::OnceLock::<f64>::new());
+        let (problem, made) = (dlx.problem.clone(), estimate.clone());
+        std::thread::spawn(move || {
+            let _ = made.set(tree_estimate(&problem, false).nodes);
+        });
+        estimate
+    });
+    // The nodes last posted and when they changed: a count whose nodes stop moving has left
+    // the bitset engine (for the memo), and its line goes back to the sub-problems.
+    let moved = std::sync::Mutex::new((0u64, Duration::ZERO));
     match pb {
         Some(pb) if !streams => Some(super::watch_progress(pb, plan.stop(), move |p, elapsed| {
             let mut s = String::from("searching");
@@ -363,7 +393,16 @@ fn watch(
                     s += &format!(", bound {}", sense.value(b));
                 }
             }
-            let parts = super::parts_line(p, elapsed);
+            let mut m = moved.lock().unwrap_or_else(|e| e.into_inner());
+            if m.0 != p.nodes {
+                *m = (p.nodes, elapsed);
+            }
+            let still = elapsed.saturating_sub(m.1) > Duration::from_secs(2);
+            let estimate = tree
+                .as_ref()
+                .and_then(|t| t.get().copied())
+                .filter(|_| !still);
+            let parts = super::count_line(p, elapsed, estimate);
             if !parts.is_empty() {
                 s += ", ";
                 s += &parts;
@@ -563,6 +602,74 @@ fn preprocess(dlx: DlxFile, args: &Args) -> anyhow::Result<DlxFile> {
     })
 }
 
+/// Random probes of `--estimate`.
+const ESTIMATE_PROBES: u32 = 10_000;
+
+/// How long `--estimate` times the count's engine.
+const ESTIMATE_SAMPLE: Duration = Duration::from_millis(250);
+
+/// Knuth's estimate of the tree a count of `problem` searches: DLX2's with `knuth`, else
+/// without the options that leave an item no option (the bitset engine's and the links'
+/// default).
+fn tree_estimate(problem: &crate::engine::Problem, knuth: bool) -> TreeEstimate {
+    let mut solver = Solver::new(problem);
+    let mut walk = if knuth {
+        SolverWalk::new(&mut solver)
+    } else {
+        SolverWalk::without_wipe_outs(&mut solver)
+    };
+    estimate::estimate(&mut walk, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15)
+}
+
+/// `--estimate`: Knuth's estimate of the search tree ([`crate::engine::estimate`]) and the
+/// time that means here, from the rate of the count's own engine (with the plan's threads and
+/// memo) over [`ESTIMATE_SAMPLE`]; a count that ends within the sample is reported as it is.
+fn estimate(args: &Args, dlx: &DlxFile, plan: &Plan) -> anyhow::Result<ExitCode> {
+    if dlx.problem.has_multiplicities() {
+        return Err(InputError(
+            "--estimate walks the dancing links' tree, which items with multiplicities \
+             (u:v|name) do not have: count with a --time-limit instead"
+                .into(),
+        )
+        .into());
+    }
+    let tree = tree_estimate(&dlx.problem, args.knuth);
+    let mut sample = plan.clone();
+    sample.budget.deadline = Some(Instant::now() + ESTIMATE_SAMPLE);
+    let began = Instant::now();
+    let counted = run::count(&dlx.problem, &sample);
+    let seconds = began.elapsed().as_secs_f64().max(1e-6);
+    let nodes = counted.stats.nodes();
+    let threads = plan.thread_count();
+    let mut line = format!(
+        "estimate: tree~{:.3e} nodes (±{:.0}%, {} probes)",
+        tree.nodes,
+        100.0 * tree.std_error / tree.nodes.max(1.0),
+        tree.probes
+    );
+    if counted.end == End::Exhausted {
+        line += &format!(
+            "; the count ended within the sample: {} solutions, {nodes} nodes in {}",
+            counted.count,
+            super::queens_count::human(seconds)
+        );
+    } else {
+        let rate = nodes as f64 / seconds;
+        line += &format!(
+            "; about {} on {threads} thread{} on this machine ({:.2e} nodes/s over {:.2} s; \
+             rough: within a factor of a few, less where the memo pays)",
+            super::queens_count::human(tree.nodes / rate.max(1.0)),
+            if threads == 1 { "" } else { "s" },
+            rate,
+            seconds
+        );
+    }
+    let mut out = Output::create(args.output.as_deref())?;
+    writeln!(out, "{line}")?;
+    out.finish()?;
+    Ok(interrupted_or_success())
+}
+
 /// 128 + the signal after an interrupt (130 for Ctrl-C), else success.
 fn interrupted_or_success() -> ExitCode {
     crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS)
@@ -644,7 +751,15 @@ fn write_count(
             })?;
             w.end()?;
         }
-        Err(out) => writeln!(out, "{count}")?,
+        Err(out) => {
+            let record = CountRecord {
+                solutions: count,
+                status,
+            };
+            records::write_count_text(out, count, status, |out| {
+                records::write_solve_count_text(out, &record)
+            })?
+        }
     }
     Ok(())
 }

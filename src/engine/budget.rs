@@ -173,7 +173,7 @@ impl Stop {
 }
 
 /// What running searches post for a display to read: nodes entered, parts of a split done of
-/// total, and for an optimisation the best gain found and a proven bound (a model that knows
+/// total, the solutions of a count's finished parts, and for an optimisation the best gain found and a proven bound (a model that knows
 /// one posts it: the engine's searches of parts and neighbourhoods do not). Relaxed and
 /// approximate — a display, never a result. A caller that shows it calls [`Progress::reset`]
 /// before each search.
@@ -182,6 +182,7 @@ pub struct Progress {
     nodes: AtomicU64,
     parts_done: AtomicU64,
     parts_total: AtomicU64,
+    solutions: AtomicU64,
     /// (best gain found, root bound), in the optimiser's gains.
     optimum: Mutex<(Option<i128>, Option<i128>)>,
 }
@@ -195,6 +196,8 @@ pub struct ProgressSnapshot {
     pub parts_done: u64,
     /// Parts of the split (0: no split).
     pub parts_total: u64,
+    /// Solutions counted in the parts finished (a count split into parts; saturates).
+    pub solutions: u64,
     /// The best gain found so far.
     pub best: Option<i128>,
     /// The least bound posted, in gains.
@@ -207,6 +210,7 @@ impl Progress {
         self.nodes.store(0, Ordering::Relaxed);
         self.parts_done.store(0, Ordering::Relaxed);
         self.parts_total.store(0, Ordering::Relaxed);
+        self.solutions.store(0, Ordering::Relaxed);
         *self.optimum.lock().unwrap_or_else(|e| e.into_inner()) = (None, None);
     }
 
@@ -217,6 +221,7 @@ impl Progress {
             nodes: self.nodes.load(Ordering::Relaxed),
             parts_done: self.parts_done.load(Ordering::Relaxed),
             parts_total: self.parts_total.load(Ordering::Relaxed),
+            solutions: self.solutions.load(Ordering::Relaxed),
             best,
             bound,
         }
@@ -232,6 +237,18 @@ impl Progress {
 
     pub(crate) fn part_done(&self) {
         self.parts_done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A part of a count finished with `solutions` solutions.
+    pub(crate) fn part_counted(&self, solutions: u128) {
+        self.part_done();
+        let s = u64::try_from(solutions).unwrap_or(u64::MAX);
+        // Saturating: a display, never a result.
+        let _ = self
+            .solutions
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+                Some(t.saturating_add(s))
+            });
     }
 
     /// A solution of `gain` was found (the best is kept).

@@ -651,6 +651,7 @@ impl<'p> Dense<'p> {
             }};
         }
         let mut end = End::Exhausted;
+        let mut posted = t.nodes;
         if !done && t.solutions >= max_solutions {
             end = End::SolutionLimit;
         }
@@ -664,11 +665,16 @@ impl<'p> Dense<'p> {
                     end = End::MemLimit;
                     break;
                 }
-                if t.nodes & 0x3ff == 0
-                    && let Some(e) = budget.out_of_time()
-                {
-                    end = e;
-                    break;
+                if t.nodes & 0x3ff == 0 {
+                    // For a display: the nodes entered since the last post.
+                    if t.nodes > posted {
+                        budget.stop.progress().add_nodes(t.nodes - posted);
+                        posted = t.nodes;
+                    }
+                    if let Some(e) = budget.out_of_time() {
+                        end = e;
+                        break;
+                    }
                 }
                 if d == self.cut {
                     // A sub-problem for a thread: noted, not entered.
@@ -928,7 +934,10 @@ impl<'p> Shared<'p> {
                     }
                 };
                 if out.end == End::Exhausted {
-                    budget.stop.progress().part_done();
+                    budget
+                        .stop
+                        .progress()
+                        .part_counted(out.stats.solutions().into());
                     engine.stats = Stats::default();
                     idle.lock().expect("the idle engines").push(engine);
                     (k, None, out)

@@ -76,7 +76,7 @@ pub(super) fn count_split_memo(
                     (out.count, out.stats, out.end)
                 }
             };
-            budget.stop.progress().part_done();
+            budget.stop.progress().part_counted(r.0);
             r
         })
         .reduce(

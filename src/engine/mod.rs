@@ -14,6 +14,7 @@ mod budget;
 mod cells;
 mod dense;
 mod dlx;
+pub mod estimate;
 pub mod family;
 mod memo;
 mod memo_split;

@@ -233,7 +233,7 @@ where
                     (o.stats, o.end)
                 }
             };
-            budget.stop.progress().part_done();
+            budget.stop.progress().part_counted(r.0.solutions().into());
             r
         })
         .reduce(

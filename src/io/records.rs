@@ -16,6 +16,7 @@ use std::io::{self, Write};
 
 use super::export::{CsvRows, Format, Record};
 use crate::records::ShardRecord;
+use crate::records::Status;
 use crate::records::rows::{
     CountRecord, HeatmapRecord, ListRecord, MaxRecord, OptimumRecord, QueensCountRecord,
     SolutionRecord, SummaryRecord,
@@ -313,6 +314,29 @@ pub fn write_board_text<W: Write>(out: &mut W, n: usize, queens: &[u32]) -> io::
         writeln!(out, "{}", row.join(" "))?;
     }
     Ok(())
+}
+
+/// A count in the text format, the one rule of every command that counts (`solve --count`,
+/// `queens count`): a count that ran to the end is its bare number; a count cut short (an
+/// interrupt, a time, node or solution limit) is never a bare number but its record as
+/// `key=value` words with its `status` (`record` writes them), so that a script reading the
+/// number (`n=$(xcover ...)`) cannot take a lower bound for the count.
+pub fn write_count_text<W: Write>(
+    out: &mut W,
+    count: u128,
+    status: Status,
+    record: impl FnOnce(&mut W) -> io::Result<()>,
+) -> io::Result<()> {
+    if status == Status::Complete {
+        writeln!(out, "{count}")
+    } else {
+        record(out)
+    }
+}
+
+/// The text of a `solve --count` record (when the count is cut short): `key=value` words.
+pub fn write_solve_count_text<W: Write>(out: &mut W, r: &CountRecord) -> io::Result<()> {
+    writeln!(out, "solutions={} status={}", r.solutions, r.status.name())
 }
 
 /// The text of a `queens count` record (when the count is cut short): `key=value` words.

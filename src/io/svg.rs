@@ -160,6 +160,27 @@ fn heat_colour(t: f64) -> (u8, u8, u8) {
     (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+/// The title of a weighted board's picture (`queens max --format svg`, and the Python
+/// package's pictures of its results): the board's number, the best score and the status
+/// word, and, when the score is not proven, the bound proven (a picture of a result cut short
+/// says how far off it may be): `board 1: 25438 (feasible, bound 26471)`, `board 2: 607
+/// (optimal)`, `board 3: none (below-floor)`.
+pub fn weighted_title(
+    board: usize,
+    value: Option<i128>,
+    status: &str,
+    bound: Option<i128>,
+) -> String {
+    let open = bound.filter(|&b| Some(b) != value && status != "below-floor");
+    match (value, open) {
+        (Some(v), Some(b)) => format!("board {board}: {v} ({status}, bound {b})"),
+        (Some(v), None) => format!("board {board}: {v} ({status})"),
+        (None, Some(b)) => format!("board {board}: none ({status}, bound {b})"),
+        (None, None) if status == "below-floor" => format!("board {board}: none ({status})"),
+        (None, None) => format!("board {board}: none"),
+    }
+}
+
 /// One heat map: the n×n board with each square coloured by its count (`counts`, rank-major)
 /// on a scale from the smallest count to the largest, the count written in the square when it
 /// fits, the ranks and files numbered, and a legend (the colour scale with its minimum and

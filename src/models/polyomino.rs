@@ -59,7 +59,7 @@ impl Board {
             Some((r, c)) => Board::rectangle(r, c),
             None => Err(ModelError::Invalid(format!(
                 "unknown board '{name}' (the built-in boards are RxC rectangles such as 6x10, \
-                 5x12, 4x15, 3x20, and 8x8-minus-centre; or give --board FILE)"
+                 5x12, 4x15, 3x20, and 8x8-minus-centre)"
             ))),
         }
     }

@@ -2,7 +2,7 @@
 //! symmetry, shard, threads) gives a [`Counted`] result, whichever engine runs, and its
 //! [`ShardRecord`] for `queens count` and `merge`.
 
-use crate::engine::Stop;
+use crate::engine::{Stop, estimate};
 use crate::quote::quote;
 use crate::records::{Hex64, Kind, Rule, Shard, ShardRecord, Status};
 
@@ -352,7 +352,7 @@ pub fn check_record(r: &ShardRecord) -> Result<(), String> {
     Ok(())
 }
 
-/// Random probes of [`estimate`] (each costs one walk of at most n ranks).
+/// Random probes of [`estimate()`] (each costs one walk of at most n ranks).
 pub const ESTIMATE_PROBES: u32 = 20_000;
 
 /// Seconds per node of the plain rank-by-rank backtrack tree, on one thread of the machine
@@ -458,35 +458,61 @@ pub fn estimate(request: &Request) -> Result<Estimate, CountError> {
     })
 }
 
-/// Knuth's estimate of the size of the plain n-queens backtrack tree (rank by rank, bit masks).
+/// Knuth's estimate of the size of the plain n-queens backtrack tree (rank by rank, bit masks),
+/// by the engine's estimator ([`estimate::estimate`]).
 pub fn tree_size(n: usize, probes: u32, seed: u64) -> f64 {
-    let mut g = crate::random::SplitMix64::new(seed);
-    let mut next = || g.next_u64();
     let full: u64 = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let mut sum = 0.0;
-    for _ in 0..probes {
-        let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
-        let (mut weight, mut total) = (1.0f64, 1.0f64);
-        for _ in 0..n {
-            let open = full & !(cols | ld | rd);
-            let d = open.count_ones();
-            if d == 0 {
-                break;
-            }
-            weight *= f64::from(d);
-            total += weight;
-            // The k-th open file, k uniform in 0..d.
-            let k = ((next() >> 32) * u64::from(d)) >> 32;
-            let mut a = open;
-            for _ in 0..k {
-                a &= a - 1;
-            }
-            let bit = a & a.wrapping_neg();
-            cols |= bit;
-            ld = ((ld | bit) << 1) & full;
-            rd = (rd | bit) >> 1;
+    let mut walk = RankWalk {
+        n,
+        full,
+        rank: 0,
+        cols: 0,
+        ld: 0,
+        rd: 0,
+    };
+    estimate::estimate(&mut walk, probes, seed).nodes
+}
+
+/// The plain n-queens backtrack tree as a [`estimate::Walk`]: queens placed rank by rank, the
+/// open files of a rank its children.
+struct RankWalk {
+    n: usize,
+    full: u64,
+    rank: usize,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+}
+
+impl RankWalk {
+    fn open(&self) -> u64 {
+        if self.rank >= self.n {
+            0
+        } else {
+            self.full & !(self.cols | self.ld | self.rd)
         }
-        sum += total;
     }
-    sum / f64::from(probes.max(1))
+}
+
+impl estimate::Walk for RankWalk {
+    fn degree(&mut self) -> u32 {
+        self.open().count_ones()
+    }
+
+    fn down(&mut self, k: u32) {
+        // The k-th open file.
+        let mut a = self.open();
+        for _ in 0..k {
+            a &= a - 1;
+        }
+        let bit = a & a.wrapping_neg();
+        self.cols |= bit;
+        self.ld = ((self.ld | bit) << 1) & self.full;
+        self.rd = (self.rd | bit) >> 1;
+        self.rank += 1;
+    }
+
+    fn reset(&mut self) {
+        (self.rank, self.cols, self.ld, self.rd) = (0, 0, 0, 0);
+    }
 }

@@ -366,7 +366,7 @@ fn warnings_and_notices_have_one_style() {
         .write_stdin("a\na\na\n")
         .assert()
         .success()
-        .stdout("1\n")
+        .stdout("solutions=1 status=limit\n")
         .stderr("stopped by the solution limit after 1 solution (partial count)\n");
     xcover()
         .args(["solve", "--minimize"])

@@ -255,3 +255,36 @@ fn an_interrupted_memoised_count_says_interrupted() {
     );
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
+
+/// An interrupted `solve --count` is never a bare number, in text on stdout or in `-o FILE`:
+/// the count with its status, and exit 130 (the rule `queens count` follows too).
+#[test]
+fn an_interrupted_solve_count_in_text_is_not_a_bare_number() {
+    let dlx = instances::queens(16, true);
+    let (code, out, err) = interrupt_after(
+        &["solve", "--count", "-t", "1", "-"],
+        dlx.as_bytes(),
+        Duration::from_millis(1000),
+        libc::SIGINT,
+    );
+    assert_eq!(code, 130, "{err}");
+    assert_eq!(field(&out, "status"), "interrupted", "{out}");
+    let solutions: u64 = field(&out, "solutions").parse().unwrap();
+    assert!(solutions < 14_772_512, "{out}");
+    assert!(out.trim().parse::<u128>().is_err(), "a bare number: {out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("count.txt");
+    let path = file.to_str().unwrap();
+    let (code, out, err) = interrupt_after(
+        &["solve", "--count", "-t", "1", "-o", path, "-"],
+        dlx.as_bytes(),
+        Duration::from_millis(1000),
+        libc::SIGINT,
+    );
+    assert_eq!(code, 130, "{err}");
+    assert_eq!(out, "");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(field(&text, "status"), "interrupted", "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}

@@ -264,10 +264,47 @@ fn time_limit_reports_feasible_with_a_valid_bound() {
     // Text mode says so on the line.
     xcover()
         .args(["queens", "max", "--time-limit", "0.05"])
-        .write_stdin(text)
+        .write_stdin(text.clone())
         .assert()
         .success()
         .stdout(predicate::str::is_match(r"^\d+ feasible bound=\d+\n$").unwrap());
+    // The picture of a result cut short carries its bound.
+    xcover()
+        .args(["queens", "max", "--time-limit", "0.05", "--format", "svg"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"board 1: \d+ \(feasible, bound \d+\)").unwrap());
+}
+
+/// A time limit is spent to the end unless the answer is proven first: on a board that the
+/// search cannot prove in 1.5 s (`queens random 28 --seed 2 --min -500 --max 999`, which takes
+/// several seconds on a release build), the run takes at least 0.9 of the limit. The aims
+/// once got half the limit and the run then ended there (at 0.78 s on a release build). Load
+/// only makes the run longer, so the lower bound cannot fail on a busy machine.
+#[test]
+fn a_time_limit_is_spent_unless_the_answer_is_proven() {
+    let board = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/weighted-28-seed-2.txt"),
+    )
+    .unwrap();
+    for args in [["-t", "2"], ["--method", "assignment"]] {
+        let began = std::time::Instant::now();
+        let out = xcover()
+            .args(["queens", "max", "--time-limit", "1.5", "--format", "json"])
+            .args(args)
+            .write_stdin(board.clone())
+            .output()
+            .unwrap();
+        let took = began.elapsed().as_secs_f64();
+        assert!(out.status.success(), "{out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["board_status"], "feasible", "{args:?}: {v}");
+        assert!(
+            took >= 0.9 * 1.5,
+            "{args:?}: ended after {took:.2} s of 1.5: {v}"
+        );
+    }
 }
 
 #[test]

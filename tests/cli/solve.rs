@@ -348,7 +348,7 @@ fn count_and_limit() {
         .args(["solve", f, "--limit", "5", "--count"])
         .assert()
         .success()
-        .stdout("5\n")
+        .stdout("solutions=5 status=limit\n")
         .stderr("stopped by the solution limit after 5 solutions (partial count)\n");
     xcover()
         .args(["solve", f, "--limit", "5", "--count", "--format", "json"])
@@ -525,10 +525,12 @@ fn budgets_stop_the_search_and_say_so() {
     let dir = tempfile::tempdir().unwrap();
     let q = write(dir.path(), "q10.dlx", instances::queens(10, true));
     let f = q.to_str().unwrap();
-    for (args, why) in [
-        (vec!["--nodes", "100"], "node budget"),
-        (vec!["--mems", "10000"], "mem budget"),
-        (vec!["--time-limit", "0"], "time limit"),
+    // A count cut short is never the bare number: `solutions=N status=WORD` in text (on
+    // stdout and in -o FILE), the same status in CSV and JSON.
+    for (args, why, word) in [
+        (vec!["--nodes", "100"], "node budget", "nodes"),
+        (vec!["--mems", "10000"], "mem budget", "mems"),
+        (vec!["--time-limit", "0"], "time limit", "time"),
     ] {
         let out = xcover()
             .args(["solve", "--count", "--stats", f])
@@ -536,11 +538,32 @@ fn budgets_stop_the_search_and_say_so() {
             .assert()
             .success()
             .stderr(predicate::str::contains(why));
-        let count: u64 = String::from_utf8_lossy(&out.get_output().stdout)
-            .trim()
-            .parse()
-            .unwrap();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        let (count, status) = text.trim().split_once(' ').expect("two words");
+        let count: u64 = count.strip_prefix("solutions=").unwrap().parse().unwrap();
         assert!(count < 724, "{why}");
+        assert_eq!(status, format!("status={word}"), "{text}");
+        let file = dir.path().join("count.txt");
+        xcover()
+            .args(["solve", "--count", f, "-o", file.to_str().unwrap()])
+            .args(&args)
+            .assert()
+            .success()
+            .stdout("");
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert!(written.ends_with(&format!(" status={word}\n")), "{written}");
+        for (format, want) in [
+            ("csv", format!(",{word}\n")),
+            ("json", format!("\"status\":\"{word}\"")),
+        ] {
+            let out = xcover()
+                .args(["solve", "--count", "--format", format, f])
+                .args(&args)
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(text.contains(&want), "{format} {word}: {text}");
+        }
     }
     let out = xcover()
         .args(["solve", "--format", "json", "--stats", "--nodes", "100", f])
@@ -1013,4 +1036,53 @@ fn a_coloured_count_runs_the_bitset_search_the_same_on_threads() {
     assert_eq!(knuth_count, count);
     assert_ne!(knuth_line, line);
     assert_eq!(run(&["-t", "2", "--memo", "off"]), (count, line));
+}
+
+/// `--estimate`: Knuth's estimate of the tree the count searches (the default tree, or DLX2's
+/// with --knuth) is within 3× of the count's own nodes; multiplicities are refused.
+#[test]
+fn the_estimate_is_near_the_count_nodes() {
+    let f = "examples/data/queens13.dlx";
+    let nodes_of = |line: &str| -> f64 {
+        line.split_whitespace()
+            .rev()
+            .nth(1)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"))
+    };
+    for knuth in [false, true] {
+        let flag: &[&str] = if knuth { &["--knuth"] } else { &[] };
+        let out = xcover()
+            .args(["solve", "--estimate", f])
+            .args(flag)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let line = String::from_utf8(out.stdout).unwrap();
+        let tree: f64 = line
+            .split_once("tree~")
+            .and_then(|(_, r)| r.split_whitespace().next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        // The count's tree without the memo (--knuth has none).
+        let memo: &[&str] = if knuth { &[] } else { &["--memo", "off"] };
+        let count = xcover()
+            .args(["solve", "--count", "--stats", "-t", "1", f])
+            .args(flag)
+            .args(memo)
+            .output()
+            .unwrap();
+        let stats = String::from_utf8(count.stderr).unwrap();
+        let real = nodes_of(stats.lines().find(|l| l.starts_with("Altogether")).unwrap());
+        assert!(
+            tree < 3.0 * real && real < 3.0 * tree,
+            "knuth={knuth}: {tree} against {real}: {line}"
+        );
+        assert!(line.contains("on this machine") || line.contains("within the sample"));
+    }
+    xcover()
+        .args(["solve", "--estimate", "examples/data/multiplicity.dlx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("multiplicities"));
 }

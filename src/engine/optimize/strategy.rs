@@ -186,8 +186,8 @@ pub(super) fn optimize_aiming<B: Bound>(
         );
     }
     let probe = probe(solver, gains, bound, config, seeds);
-    let found = aim_loop(config, probe, &mut |window, config| {
-        search(solver, gains, bound, config, seeds, window)
+    let found = aim_loop(config, probe, &mut |window, config, found| {
+        search(solver, gains, bound, config, &with(seeds, found), window)
     });
     settle(config.keep, found)
 }
@@ -207,8 +207,9 @@ pub(super) fn optimize_aiming_parallel<'p, B: Bound + Send>(
         return optimize_aiming(solver, gains, bound, config, seeds);
     }
     let probe = probe(solver, gains, bound, config, seeds);
-    let found = aim_loop(config, probe, &mut |window, config| {
-        search_parallel(solver, bound, workers, gains, config, seeds, window)
+    let found = aim_loop(config, probe, &mut |window, config, found| {
+        let seeds = with(seeds, found);
+        search_parallel(solver, bound, workers, gains, config, &seeds, window)
     });
     settle(config.keep, found)
 }
@@ -323,12 +324,27 @@ impl AimSteps {
     }
 }
 
-/// The aims of [`Strategy::aiming`], after the root's `probe`; `run(window)` is one search.
-pub(super) fn aim_loop(
-    config: &Config,
-    probe: Optimum,
-    run: &mut dyn FnMut(Window, &Config) -> Optimum,
-) -> Optimum {
+/// One search of [`aim_loop`]: its window, its config, and a solution an aim found to start
+/// from (besides the seeds).
+pub(super) type AimSearch<'a> = dyn FnMut(Window, &Config, Option<&[OptionId]>) -> Optimum + 'a;
+
+/// The seeds and a solution found by an aim, to start the next search from.
+fn with(seeds: &[Vec<OptionId>], found: Option<&[OptionId]>) -> Vec<Vec<OptionId>> {
+    let mut all = seeds.to_vec();
+    all.extend(found.map(<[OptionId]>::to_vec));
+    all
+}
+
+/// The aims of [`Strategy::aiming`], after the root's `probe`; `run(window, config, found)` is
+/// one search, starting from the seeds and `found` (a solution an aim found, if any).
+///
+/// With a deadline the aims get the first half of the time (an aim cut short without a
+/// solution has nothing to show, while the ordinary search keeps improving on the seed); the
+/// ordinary search gets the rest, whatever happened to the aims: an aim cut short by the
+/// aims' half with a solution reaching it hands that solution to the ordinary search, which
+/// goes on from it until it proves it or the deadline comes. So a deadline is spent to the
+/// end unless the search ends first.
+pub(super) fn aim_loop(config: &Config, probe: Optimum, run: &mut AimSearch<'_>) -> Optimum {
     if probe.status != Status::Feasible {
         // Solved at the root: nothing to aim at.
         return probe;
@@ -340,10 +356,10 @@ pub(super) fn aim_loop(
         None => return probe,
     };
     let mut stats = probe.stats;
+    // A solution an aim found before the aims' time ran out, for the ordinary search.
+    let mut carried: Option<Vec<OptionId>> = None;
     if let Some(floor) = seed_gain {
         let mut steps = AimSteps::new(upper, (upper - floor) >> 5);
-        // With a deadline, aims get the first half of the time: an aim that times out has no
-        // solution to show, while the ordinary search keeps improving on the seed.
         let start = std::time::Instant::now();
         let aims_until = config
             .budget
@@ -354,7 +370,7 @@ pub(super) fn aim_loop(
             if aim <= floor || aims_until.is_some_and(|t| std::time::Instant::now() >= t) {
                 break;
             }
-            let config = &Config {
+            let aim_config = &Config {
                 budget: Budget {
                     deadline: aims_until.or(config.budget.deadline),
                     ..config.budget.clone()
@@ -367,7 +383,7 @@ pub(super) fn aim_loop(
                 floor: Some(aim),
                 ceiling: Some(upper),
             };
-            let mut found = run(window, config);
+            let mut found = run(window, aim_config, None);
             let nodes = found.stats.nodes().max(1);
             stats += found.stats;
             found.stats = stats;
@@ -383,7 +399,14 @@ pub(super) fn aim_loop(
                 Status::Feasible | Status::Unknown
                     if found.value().is_some_and(|v| sense.value(v) >= aim) =>
                 {
-                    // Out of time with a solution reaching the aim: nothing better to do.
+                    // Cut short by the aims' half of the time, not by the budget: the
+                    // ordinary search goes on from the solution found.
+                    let aims_over = aims_until.is_some_and(|t| std::time::Instant::now() >= t);
+                    if aims_over && config.budget.out_of_time().is_none() {
+                        carried = found.solutions.first().map(|s| s.options.clone());
+                        break;
+                    }
+                    // Out of the budget with a solution reaching the aim.
                     found.bound = Some(sense.value(upper.max(seed_gain.unwrap_or(upper))));
                     return found;
                 }
@@ -398,7 +421,7 @@ pub(super) fn aim_loop(
         floor: None,
         ceiling: Some(upper),
     };
-    let mut last = run(window, config);
+    let mut last = run(window, config, carried.as_deref());
     stats += last.stats;
     last.stats = stats;
     if last.status == Status::Feasible {
@@ -638,7 +661,98 @@ pub(super) fn optimize_floor_parallel<'p, B: Bound + Send>(
 
 #[cfg(test)]
 mod tests {
-    use super::AimSteps;
+    use super::{AimSteps, Window, aim_loop};
+    use crate::engine::Budget;
+    use crate::engine::optimize::{Config, Keep, Optimum, Scored, Sense, Status};
+    use crate::engine::problem::OptionId;
+    use crate::engine::stats::Stats;
+    use std::time::{Duration, Instant};
+
+    fn optimum(status: Status, value: Option<i128>, bound: Option<i128>) -> Optimum {
+        Optimum {
+            status,
+            solutions: value
+                .map(|v| Scored {
+                    value: v,
+                    options: vec![OptionId(v as u32)],
+                })
+                .into_iter()
+                .collect(),
+            optimal_count: None,
+            bound,
+            stats: Stats::default(),
+        }
+    }
+
+    /// An aim cut short by the aims' half of the deadline with a solution reaching it does
+    /// not end the optimisation: the ordinary search goes on from that solution with the
+    /// whole deadline (it used to return at half the time limit). No timing is asserted: the
+    /// searches are stand-ins that report what they were given.
+    #[test]
+    fn an_aim_cut_short_with_a_solution_hands_it_to_the_ordinary_search() {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let config = Config {
+            sense: Sense::Maximize,
+            keep: Keep::Best,
+            budget: Budget {
+                deadline: Some(deadline),
+                ..Budget::unlimited()
+            },
+        };
+        let probe = optimum(Status::Feasible, Some(10), Some(100));
+        let mut calls: Vec<(Window, Option<Instant>, Option<Vec<OptionId>>)> = Vec::new();
+        let found = aim_loop(&config, probe, &mut |window, config, found| {
+            calls.push((window, config.budget.deadline, found.map(<[_]>::to_vec)));
+            if window.floor.is_some() {
+                // The first aim finds 99 and runs out of the aims' time.
+                let until = config.budget.deadline.expect("a deadline");
+                std::thread::sleep(until.saturating_duration_since(Instant::now()));
+                optimum(Status::Feasible, Some(99), Some(100))
+            } else {
+                optimum(Status::Optimal, Some(99), Some(99))
+            }
+        });
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        let aims_until = calls[0].1.expect("the aims' deadline");
+        assert!(aims_until < deadline);
+        assert_eq!(calls[1].0.floor, None);
+        assert_eq!(
+            calls[1].1,
+            Some(deadline),
+            "the ordinary search gets the rest"
+        );
+        assert_eq!(
+            calls[1].2,
+            Some(vec![OptionId(99)]),
+            "from the aim's solution"
+        );
+        assert_eq!(found.status, Status::Optimal);
+        assert_eq!(found.value(), Some(99));
+    }
+
+    /// Without a deadline an aim cut short (by a node budget) with a solution reports it: the
+    /// budget is spent.
+    #[test]
+    fn an_aim_cut_short_by_the_budget_reports_its_solution() {
+        let config = Config {
+            sense: Sense::Maximize,
+            keep: Keep::Best,
+            budget: Budget {
+                nodes: Some(5),
+                ..Budget::unlimited()
+            },
+        };
+        let probe = optimum(Status::Feasible, Some(10), Some(100));
+        let mut calls = 0;
+        let found = aim_loop(&config, probe, &mut |_, _, _| {
+            calls += 1;
+            optimum(Status::Feasible, Some(99), Some(100))
+        });
+        assert_eq!(calls, 1);
+        assert_eq!(found.status, Status::Feasible);
+        assert_eq!(found.value(), Some(99));
+        assert_eq!(found.bound, Some(100));
+    }
 
     /// Steps grow while the searches grow slowly, at most doubling; a fast-growing search
     /// series gets small steps; `fit` keeps the next search inside the room left.
