@@ -45,8 +45,11 @@ pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(100);
 /// search's estimate to lead a round (the plain search leads otherwise).
 pub const LEAD_MARGIN: f64 = 4.0;
 
-/// A search's first slice, in nodes, when its time per node is not known yet.
-const FIRST_NODES: u64 = 1 << 10;
+/// A search's first slice, in nodes, when its time per node is not known yet (a memoised
+/// node may cost a hundred plain ones on problems of thousands of options), and the least
+/// slice after it.
+const FIRST_NODES: u64 = 64;
+const LEAST_NODES: u64 = 16;
 
 /// One search of the portfolio.
 enum Search<'p> {
@@ -185,8 +188,12 @@ pub(crate) fn count(
             };
             let e = &mut entrants[i];
             let seconds = share * round.as_secs_f64();
-            let rate = e.seconds_per_node(plain_rate * 4.0);
-            let nodes = ((seconds / rate) as u64).max(FIRST_NODES.min(e.nodes.max(256)));
+            let rate = e.seconds_per_node(plain_rate);
+            let nodes = if e.nodes == 0 {
+                FIRST_NODES
+            } else {
+                ((seconds / rate) as u64).max(LEAST_NODES)
+            };
             let started = Instant::now();
             let (end, count) = match &mut e.search {
                 Search::Threads(t) => {

@@ -31,7 +31,7 @@
 //!
 //! | rule | constant | value | range | why |
 //! |---|---|---|---|---|
-//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^20 nodes | 2^16–2^24 | counts under a million nodes (13-queens, word squares) end before any other search starts |
+//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^16 nodes | 2^12–2^20 | small counts end before any other search starts; at 2^20, perfect matchings of K16 took 50 ms where the memo takes 1 ms |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`](super::portfolio::THREADS_FIRST_SLICE) | 100 ms | 10 ms–1 s | the plain search's progress estimate needs some sub-problems done |
 //! | every search's least part of each round | [`LEAST_SHARE`](super::portfolio::LEAST_SHARE) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`](super::portfolio::LEAD_MARGIN) | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
@@ -479,12 +479,13 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     }
 }
 
-/// The nodes of the bitset search ([`Dense`]) a default count runs before it probes the
-/// memo: a count that ends within them (13-queens, word squares, the 7×7 edge-matching
-/// puzzle: under a million nodes) never pays for the probe, and one that goes on pays it
-/// once for at least this many nodes (the probe costs 0.1 to 2% of them) and resumes where
-/// it stopped. A problem on which the memo pays spends them first.
-pub const DENSE_SLICE_NODES: u64 = 1 << 20;
+/// The nodes of the bitset search ([`Dense`]) a default count runs alone, on one thread,
+/// before the memoised search joins it (or, with a budget of nodes or mems, before the
+/// memo's probe): a count that ends within them never pays for the memo, and one on which the
+/// memo pays spends them first (perfect matchings of K16: 4 ms at 2^16 nodes, 50 ms at 2^20,
+/// against 1 ms for the memo). At 2^16 the default costs 13-queens 0.8% more instructions
+/// than at 2^20 (the memo's shares), the word squares 2.6%.
+pub const DENSE_SLICE_NODES: u64 = 1 << 16;
 
 /// How much more the memo must save against the bitset search than against the dance (see
 /// [`MEMO_NODE_MEMS`]): a bitset node costs a third to a half of a dance node (pentominoes

@@ -278,8 +278,8 @@ fn time_limit_reports_feasible_with_a_valid_bound() {
 }
 
 /// A time limit is spent to the end unless the answer is proven first: on a board that the
-/// search cannot prove in 1.5 s (`queens random 28 --seed 2 --min -500 --max 999`, which takes
-/// several seconds on a release build), the run takes at least 0.9 of the limit. The aims
+/// search seldom proves in 1.5 s (`queens random 28 --seed 2 --min -500 --max 999`, which takes
+/// seconds on a release build), a result not proven took at least 0.9 of the limit. The aims
 /// once got half the limit and the run then ended there (at 0.78 s on a release build). Load
 /// only makes the run longer, so the lower bound cannot fail on a busy machine.
 #[test]
@@ -299,6 +299,11 @@ fn a_time_limit_is_spent_unless_the_answer_is_proven() {
         let took = began.elapsed().as_secs_f64();
         assert!(out.status.success(), "{out:?}");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // A proof may come first (it did once with `--method assignment`); a result not
+        // proven must have had the whole limit.
+        if v["board_status"] == "optimal" {
+            continue;
+        }
         assert_eq!(v["board_status"], "feasible", "{args:?}: {v}");
         assert!(
             took >= 0.9 * 1.5,
