@@ -217,18 +217,20 @@ def test_records_and_places_are_the_command_lines():
 
 
 def test_a_time_limit_is_spent_unless_the_answer_is_proven():
-    # A board the search cannot prove in 1.5 s (it takes several seconds): the call spends
-    # at least 0.9 of the limit (load only lengthens it). The aims once got half the limit
-    # and the call returned there.
+    # A board the search does not prove in 1.5 s (about 4 s on a release build): a result
+    # not proven took at least 0.9 of the limit (load only lengthens it). The aims once got
+    # half the limit and the call returned there.
     import time
 
     from conftest import ROOT
 
-    text = (ROOT / "tests" / "data" / "weighted-28-seed-2.txt").read_text().split()
-    board = np.array([int(t) for t in text[1:]], dtype=np.int64).reshape(28, 28)
+    text = (ROOT / "tests" / "data" / "weighted-30-seed-5.txt").read_text().split()
+    board = np.array([int(t) for t in text[1:]], dtype=np.int64).reshape(30, 30)
     began = time.monotonic()
     r = dancelinks.maximise(board, time_limit=1.5, threads=2)
     took = time.monotonic() - began
+    if r.status == "optimal":
+        return  # a proof may come first on a fast machine
     assert r.status == "feasible", r
     assert took >= 0.9 * 1.5, (took, r.status)
     assert r.value <= r.bound
