@@ -399,6 +399,11 @@ impl<'p> Dense<'p> {
         outcome
     }
 
+    /// The conflict rows (see the module documentation).
+    pub(crate) fn conflicts(&self) -> &[u64] {
+        &self.t.conflicts
+    }
+
     /// Knuth's estimate of the fraction of the tree a count stopped by its budget has
     /// searched (1 once it ended): at each level on the path, the options tried before the
     /// one in hand, divided by the product of the options of the levels down to it.
@@ -987,6 +992,11 @@ impl<'p> Shared<'p> {
         let mut s = self.stats;
         s.nodes += self.partial_nodes;
         s
+    }
+
+    /// The conflict rows of the problem (see the module documentation).
+    pub(crate) fn conflicts(&self) -> &[u64] {
+        self.proto.conflicts()
     }
 
     /// The split.

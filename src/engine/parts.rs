@@ -105,7 +105,19 @@ impl Parts {
     /// The search for `problem` with a table of at most `memo_bytes`; `None` when
     /// the problem has multiplicities, more options than the bitset engine takes or more than
     /// [`PARTS_MAX_PRIMARIES`] primary items.
+    #[cfg(test)]
     pub(crate) fn new(problem: &Problem, memo_bytes: u64) -> Option<Parts> {
+        Parts::with_conflicts(problem, memo_bytes, None)
+    }
+
+    /// [`Parts::new`] with the conflict rows already built (the bitset search's, which are
+    /// the same: on a problem of thousands of options building them again costs more than
+    /// the memo's share of a short count).
+    pub(crate) fn with_conflicts(
+        problem: &Problem,
+        memo_bytes: u64,
+        conflicts: Option<&[u64]>,
+    ) -> Option<Parts> {
         let m = problem.option_count();
         if problem.has_multiplicities() || m > super::DENSE_MAX_OPTIONS {
             return None;
@@ -158,7 +170,13 @@ impl Parts {
             first.push(lowest);
         }
         let hopeless = (0..p).any(|i| with[i * words..(i + 1) * words].iter().all(|&w| w == 0));
-        let conflicts = super::dense::conflict_rows(problem, words);
+        let conflicts = match conflicts {
+            Some(rows) => {
+                debug_assert_eq!(rows.len(), m * words);
+                rows.to_vec()
+            }
+            None => super::dense::conflict_rows(problem, words),
+        };
         let n = problem.item_count();
         Some(Parts {
             words,

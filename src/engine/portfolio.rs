@@ -156,7 +156,12 @@ pub(crate) fn count(
     // The first round is as long as the plain search's first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
-    if let Some(parts) = Parts::new(problem, memo_bytes) {
+    let rows = match &entrants[0].search {
+        Search::Plain(d) => d.conflicts(),
+        Search::Threads(t) => t.conflicts(),
+        Search::Memo(_) => unreachable!("the plain search"),
+    };
+    if let Some(parts) = Parts::with_conflicts(problem, memo_bytes, Some(rows)) {
         entrants.push(Entrant {
             search: Search::Memo(parts),
             time: Duration::ZERO,
@@ -178,8 +183,9 @@ pub(crate) fn count(
             best
         };
         let others = (k - 1) as f64 * LEAST_SHARE;
-        // The others first: a memoised search that is about to end gets its chance early.
-        let turns = (0..k).filter(|&i| i != leader).chain([leader]);
+        // The leader first: when it ends the count, the others' shares of the round are not
+        // spent.
+        let turns = [leader].into_iter().chain((0..k).filter(|&i| i != leader));
         for i in turns {
             let share = if i == leader {
                 1.0 - others

@@ -31,11 +31,11 @@
 //!
 //! | rule | constant | value | range | why |
 //! |---|---|---|---|---|
-//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^16 nodes | 2^12–2^20 | small counts end before any other search starts; at 2^20, perfect matchings of K16 took 50 ms where the memo takes 1 ms |
+//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`](super::portfolio::THREADS_FIRST_SLICE) | 100 ms | 10 ms–1 s | the plain search's progress estimate needs some sub-problems done |
 //! | every search's least part of each round | [`LEAST_SHARE`](super::portfolio::LEAST_SHARE) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`](super::portfolio::LEAD_MARGIN) | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
-//! | rounds double | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee |
+//! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
 //! | the memo table's memory | [`Plan::memo_bytes`] | 256 MiB | — | the memoised search's table |
 //! | the memoised search takes at most | `PARTS_MAX_PRIMARIES` | 4,096 primary items | — | its recursion is as deep as the primary items |
 //!
@@ -482,10 +482,11 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
 /// The nodes of the bitset search ([`Dense`]) a default count runs alone, on one thread,
 /// before the memoised search joins it (or, with a budget of nodes or mems, before the
 /// memo's probe): a count that ends within them never pays for the memo, and one on which the
-/// memo pays spends them first (perfect matchings of K16: 4 ms at 2^16 nodes, 50 ms at 2^20,
-/// against 1 ms for the memo). At 2^16 the default costs 13-queens 0.8% more instructions
-/// than at 2^20 (the memo's shares), the word squares 2.6%.
-pub const DENSE_SLICE_NODES: u64 = 1 << 16;
+/// memo pays spends them first (domino tilings of 8×8: 10 ms at 2^16 nodes against 5 ms for
+/// the whole memoised count; perfect matchings of K16: 50 ms at 2^20 against 1 ms). At 2^12
+/// the memo's shares cost 13-queens and the word squares nothing measurable (0.08 s and
+/// 0.22 s either way).
+pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 
 /// How much more the memo must save against the bitset search than against the dance (see
 /// [`MEMO_NODE_MEMS`]): a bitset node costs a third to a half of a dance node (pentominoes
