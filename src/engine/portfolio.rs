@@ -53,10 +53,10 @@ const LEAST_NODES: u64 = 16;
 
 /// One search of the portfolio.
 enum Search<'p> {
-    Plain(Dense<'p>),
+    Plain(Box<Dense<'p>>),
     /// The bitset search on the pool's threads, stopped at deadlines.
-    Threads(Shared<'p>),
-    Memo(Parts),
+    Threads(Box<Shared<'p>>),
+    Memo(Box<Parts>),
 }
 
 struct Entrant<'p> {
@@ -119,7 +119,7 @@ pub(crate) fn count(
     budget: &Budget,
 ) -> Finish {
     let (search, time) = match plain {
-        Plain::Sequential(dense, time) => (Search::Plain(dense), time),
+        Plain::Sequential(dense, time) => (Search::Plain(Box::new(dense)), time),
         Plain::Threads(mut shared) => {
             // The first slice is the plain search's alone, as on one thread.
             let started = Instant::now();
@@ -138,7 +138,7 @@ pub(crate) fn count(
                     split: Some(shared.info()),
                 };
             }
-            (Search::Threads(shared), started.elapsed())
+            (Search::Threads(Box::new(shared)), started.elapsed())
         }
     };
     let mut entrants = vec![Entrant {
@@ -163,7 +163,7 @@ pub(crate) fn count(
     };
     if let Some(parts) = Parts::with_conflicts(problem, memo_bytes, Some(rows)) {
         entrants.push(Entrant {
-            search: Search::Memo(parts),
+            search: Search::Memo(Box::new(parts)),
             time: Duration::ZERO,
             nodes: 0,
             progress: 0.0,
