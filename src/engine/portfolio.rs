@@ -39,7 +39,7 @@ pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// On threads, the time the plain search counts alone before the others join (on one
 /// thread its first slice is the front door's `DENSE_SLICE_NODES` nodes).
-pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(100);
+pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
 
 /// How much less time a memoised search must estimate it still needs than the plain
 /// search's estimate to lead a round (the plain search leads otherwise).

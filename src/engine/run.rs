@@ -32,7 +32,7 @@
 //! | rule | constant | value | range | why |
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms |
-//! | the same on threads, in time | `THREADS_FIRST_SLICE` (`portfolio.rs`) | 100 ms | 10 ms–1 s | the plain search's progress estimate needs some sub-problems done |
+//! | the same on threads, in time | `THREADS_FIRST_SLICE` (`portfolio.rs`) | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
 //! | every search's least part of each round | `LEAST_SHARE` (`portfolio.rs`) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | `LEAD_MARGIN` (`portfolio.rs`) | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
 //! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
