@@ -96,8 +96,6 @@ pub(crate) struct Parts {
     nodes: u64,
     max_nodes: u64,
     max_level: u32,
-    /// Overflow of a count past `u128` (reported, never wrapped).
-    overflow: bool,
     hopeless: bool,
 }
 
@@ -197,7 +195,6 @@ impl Parts {
             nodes: 0,
             max_nodes: u64::MAX,
             max_level: 0,
-            overflow: false,
             hopeless,
         })
     }
@@ -418,7 +415,7 @@ impl Parts {
                 match self.node(d + 1, budget) {
                     Ok(c) => match sum.checked_add(c) {
                         Some(s) => sum = s,
-                        None => return Err(self.overflowed()),
+                        None => return Err(Parts::overflowed()),
                     },
                     Err(h) => {
                         return Err(Halt {
@@ -502,11 +499,11 @@ impl Parts {
                 }
             }
         }
-        product.ok_or_else(|| self.overflowed())
+        product.ok_or_else(Parts::overflowed)
     }
 
-    fn overflowed(&mut self) -> Halt {
-        self.overflow = true;
+    /// The halt of a count past `u128` (reported, never wrapped).
+    fn overflowed() -> Halt {
         Halt {
             end: End::Overflow,
             progress: 0.0,

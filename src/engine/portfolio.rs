@@ -171,9 +171,9 @@ pub(crate) fn count(
     }
     let k = entrants.len();
     loop {
-        // The leader: the plain search (first in the list), unless a memoised search's
+        // The leader: the plain search (first in the list), unless the memoised search's
         // estimate of the time it still needs is [`LEAD_MARGIN`] times less than the plain
-        // search's; then the memoised search with the least.
+        // search's.
         let best = (0..k)
             .min_by(|&a, &b| entrants[a].remaining().total_cmp(&entrants[b].remaining()))
             .expect("entrants");
@@ -242,20 +242,6 @@ pub(crate) fn count(
                 }
             };
             e.time += started.elapsed();
-            if std::env::var_os("XCOVER_TRACE_PORTFOLIO").is_some() {
-                let name = match &e.search {
-                    Search::Plain(_) => "plain".to_string(),
-                    Search::Threads(_) => "plain on threads".to_string(),
-                    Search::Memo(_) => "memo".to_string(),
-                };
-                eprintln!(
-                    "portfolio: {name}: {nodes} nodes in {:.3}s (total {:.3}s, {} nodes), progress {:.3e}, end {end:?}",
-                    started.elapsed().as_secs_f64(),
-                    e.time.as_secs_f64(),
-                    e.nodes,
-                    e.progress
-                );
-            }
             if end != End::NodeLimit {
                 return finish(&entrants, i, end, count);
             }
