@@ -10,14 +10,11 @@
 //! shared table would find the few states two threads both meet, at the price of a lock or an
 //! atomic protocol on every lookup of every node.
 
-use std::sync::Mutex;
-
-use rayon::prelude::*;
-
 use super::budget::{Budget, End};
 use super::dlx::Solver;
 use super::memo::{Memo, MemoStats};
 use super::problem::Problem;
+use super::run::threads;
 use super::split::{Part, Split};
 use super::stats::Stats;
 
@@ -48,24 +45,17 @@ pub(super) fn count_split_memo(
         let memo = Memo::new(solver.memo_words(), max_bytes / threads.max(1) as u64);
         (solver, memo)
     };
-    // One (solver, table) per worker thread, found by the thread's index in the pool; the lock
-    // is never contended (a thread only takes its own), it only proves that to the compiler.
-    let workers: Vec<Mutex<Option<(Solver<'_>, Memo)>>> =
-        (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
     let budget = Budget {
         solutions: None,
         ..budget.clone()
     };
     budget.stop.progress().add_parts(split.parts.len() as u64);
-    let (count, stats, end) = (0..split.parts.len())
-        .into_par_iter()
-        .map(|k| {
+    // One (solver, table) per worker thread ([`threads::deal_per_thread`]).
+    let (counted, workers) =
+        threads::deal_per_thread(split.parts.len(), threads, make, |(solver, memo), k| {
             let r = match &split.parts[k] {
                 Part::Solution(_) => (1u128, Stats::default(), End::Exhausted),
                 Part::Subproblem(prefix) => {
-                    let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
-                    let mut guard = workers[slot].lock().expect("a worker's own table");
-                    let (solver, memo) = guard.get_or_insert_with(make);
                     for &o in prefix {
                         solver
                             .force(o)
@@ -78,23 +68,21 @@ pub(super) fn count_split_memo(
             };
             budget.stop.progress().part_counted(r.0);
             r
-        })
-        .reduce(
-            || (0, Stats::default(), End::Exhausted),
-            |a, b| {
-                let end = if a.2 == End::Exhausted { b.2 } else { a.2 };
-                (
-                    a.0.checked_add(b.0).expect("a count below 2^128"),
-                    a.1 + b.1,
-                    end,
-                )
-            },
-        );
+        });
+    let (count, stats, end) = counted.into_iter().fold(
+        (0u128, Stats::default(), End::Exhausted),
+        |a, b| {
+            let end = if a.2 == End::Exhausted { b.2 } else { a.2 };
+            (
+                a.0.checked_add(b.0).expect("a count below 2^128"),
+                a.1 + b.1,
+                end,
+            )
+        },
+    );
     let mut memo = MemoStats::default();
-    for worker in workers {
-        if let Some((_, table)) = worker.into_inner().expect("a worker's own table") {
-            memo += table.stats();
-        }
+    for (_, table) in workers {
+        memo += table.stats();
     }
     SplitMemoCount {
         end,

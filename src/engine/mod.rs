@@ -28,7 +28,6 @@ mod problem;
 pub mod run;
 mod split;
 mod stats;
-mod window;
 pub mod zdd;
 
 pub use budget::{Budget, End, Outcome, Progress, ProgressSnapshot, Stop};
@@ -45,4 +44,4 @@ pub use run::{MemoMode, PROBE_NODES};
 pub(crate) use split::in_shard;
 pub use split::{Part, Split};
 pub use stats::{Stats, structure_bytes};
-pub(crate) use window::ordered_window;
+pub(crate) use run::threads::ordered_window;

@@ -5,7 +5,7 @@
 //! cut ([`Solver::split_for`]) at the shallowest depth that gives enough sub-problems —
 //! [`PARTS_PER_THREAD`] per thread on threads, [`shard_target`]`(M)` for shards, so that every
 //! shard of a run computes the same split whatever its thread count — and the sub-problems
-//! are dealt to a rayon pool.
+//! are dealt to a rayon pool (`run/threads.rs`).
 
 use std::ops::ControlFlow;
 
@@ -16,6 +16,7 @@ use super::optimize::{
     Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
 use super::problem::{OptionId, Problem};
+use super::run::threads;
 use super::split::{
     PARTS_PER_THREAD, Split, count_split, in_shard, run_split_ordered, shard_target,
 };
@@ -57,11 +58,7 @@ impl Spread {
 
     /// The number of worker threads (0 resolved to the number of cores).
     pub(crate) fn thread_count(&self) -> usize {
-        if self.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            self.threads
-        }
+        threads::thread_count(self.threads)
     }
 
     /// Whether the plain sequential search runs (one thread, no shard).
@@ -91,10 +88,7 @@ impl Spread {
     }
 
     pub(super) fn pool(&self) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.thread_count())
-            .build()
-            .expect("cannot start the worker threads")
+        threads::pool(self.threads)
     }
 
     /// Counts the solutions of `problem` (all options, input order) within `budget`. On

@@ -9,11 +9,10 @@
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 
-use rayon::prelude::*;
-
 use super::budget::{Budget, End, Outcome};
 use super::dlx::{Solver, View, Visitor};
 use super::problem::OptionId;
+use super::run::threads;
 use super::stats::Stats;
 
 /// A piece of the search tree above or at the cut.
@@ -201,7 +200,7 @@ fn worse(a: End, b: End) -> End {
 }
 
 /// Counts the solutions of the parts of a split (or of one shard's parts) on the current
-/// rayon pool, each sub-problem within `budget` (only its deadline is meant to be used: node,
+/// pool ([`threads::deal_with`]), each sub-problem within `budget` (only its deadline is meant to be used: node,
 /// mem and solution limits apply per sub-problem, not to the total). `make` builds a fresh
 /// solver for a worker; it must have the same options in the same order as the one that was
 /// split. With an unlimited budget, the totals of solutions, nodes, updates, mems and
@@ -217,29 +216,28 @@ where
 {
     let mine = split.shard_parts(shard);
     budget.stop.progress().add_parts(mine.len() as u64);
-    let (stats, end) = mine
-        .par_iter()
-        .map_init(&make, |solver, &k| {
-            let r = match &split.parts[k] {
-                Part::Solution(_) => (
-                    Stats {
-                        solutions: 1,
-                        ..Stats::default()
-                    },
-                    End::Exhausted,
-                ),
-                Part::Subproblem(prefix) => {
-                    let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
-                    (o.stats, o.end)
-                }
-            };
-            budget.stop.progress().part_counted(r.0.solutions().into());
-            r
-        })
-        .reduce(
-            || (Stats::default(), End::Exhausted),
-            |a, b| (a.0 + b.0, worse(a.1, b.1)),
-        );
+    let counted = threads::deal_with(&mine, &make, |solver, &k| {
+        let r = match &split.parts[k] {
+            Part::Solution(_) => (
+                Stats {
+                    solutions: 1,
+                    ..Stats::default()
+                },
+                End::Exhausted,
+            ),
+            Part::Subproblem(prefix) => {
+                let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
+                (o.stats, o.end)
+            }
+        };
+        budget.stop.progress().part_counted(r.0.solutions().into());
+        r
+    });
+    let (stats, end) = counted
+        .into_iter()
+        .fold((Stats::default(), End::Exhausted), |a, b| {
+            (a.0 + b.0, worse(a.1, b.1))
+        });
     Outcome {
         end,
         stats: split.above(shard) + stats,
@@ -256,7 +254,7 @@ struct Found {
 
 /// Runs the parts of a split (or of one shard's parts) on the threads of `pool` (`_threads` is
 /// not used: the pool's size is) through the ordered window of
-/// [`super::window::ordered_window`], and
+/// [`threads::ordered_window`], and
 /// reports every solution to `sink` on the calling thread, **in the order of the sequential
 /// search**: each part's solutions are buffered, and the parts are handed to `sink` in order.
 /// At most `window` parts are ahead of the last one handed over (finished or running), so the
@@ -318,7 +316,7 @@ where
         }
         found
     };
-    let done = super::window::ordered_window(Some(pool), &mine, window, work, |found: Found| {
+    let done = threads::ordered_window(Some(pool), &mine, window, work, |found: Found| {
         let mut at = 0;
         for &len in &found.lengths {
             let s = &found.options[at..at + len];

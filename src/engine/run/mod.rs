@@ -78,6 +78,8 @@
 //! assert_eq!(best.value(), Some(2));
 //! ```
 
+pub(crate) mod threads;
+
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};

@@ -1,12 +1,172 @@
-//! The ordered window: sub-problems solved on a rayon pool, their results handed to a sink in
-//! the order of the tasks, with a bounded number in flight. The parallel plans and the split
-//! listing both stream through it.
+//! Threads: the one place of the engine that starts them. A search on threads is cut into
+//! parts — the nodes at some depth of its tree, each named by the options taken on the way
+//! (its prefix), found by the search itself ([`Search::cut`]) — and the parts are dealt to
+//! the workers of a rayon pool, each worker with a search of its own that counts or lists
+//! below a prefix ([`Search::count_below`]). How many parts a thread gets is the plan's
+//! choice (`choose.rs`); what is dealt here:
+//!
+//! - [`deal_with`]: every part in turn to a worker with a state of its own, made once per
+//!   batch of work and reused (a plain count on threads);
+//! - [`deal_per_thread`]: the same with one state per thread of the pool, kept over all the
+//!   parts that thread takes and handed back at the end (a memoised count on threads: a memo
+//!   table per thread);
+//! - [`deal`]: tasks that carry what they need (the bitset search's suspended parts);
+//! - [`ordered_window`]: parts whose results are handed on in the order of the parts, with a
+//!   bounded number in flight (a listing on threads);
+//! - [`beside`]: workers on threads of their own beside a search on the calling thread that
+//!   feeds them (the optimiser on threads).
+//!
+//! Every search that runs on threads does so through these; no other file of the engine
+//! starts a thread.
 
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+
+use rayon::prelude::*;
+
+use crate::engine::budget::{Budget, Outcome};
+use crate::engine::stats::Stats;
+
+/// One search, as threads see it: it counts, lists, resumes after a budget ran out, cuts its
+/// tree into parts by prefixes and counts below one, and says what it did. Implemented for
+/// the searches by thin wrappers over their own functions (the shape of the queens listing's
+/// `TaskSearch`).
+pub(crate) trait Search: Send {
+    /// The options taken on the way to a node at the cut.
+    type Prefix: Send + Sync;
+
+    /// Counts the solutions from the start within `budget`.
+    fn count(&mut self, budget: &Budget) -> Outcome;
+
+    /// Counts on from where a count stopped on its budget; `None` when this search cannot
+    /// resume (it then starts over with [`Search::count`]).
+    fn resume(&mut self, budget: &Budget) -> Option<Outcome>;
+
+    /// Reports every solution to `sink` within `budget`, until `sink` breaks.
+    fn list(
+        &mut self,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[crate::engine::problem::OptionId]) -> ControlFlow<()>,
+    ) -> Outcome;
+
+    /// The parts at the first depth with at least `want` of them: each a sub-problem's
+    /// prefix, and what the search above the cut did.
+    fn cut(&mut self, want: usize) -> (Vec<Self::Prefix>, Stats);
+
+    /// Counts the solutions below `prefix` (a node at the cut, which it counts) within
+    /// `budget`.
+    fn count_below(&mut self, prefix: &Self::Prefix, budget: &Budget) -> Outcome;
+
+    /// What the search did since it was made (or since its statistics were last reset).
+    fn stats(&self) -> Stats;
+}
+
+/// The number of worker threads of `threads` (0: all cores).
+pub(crate) fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// A pool of `threads` workers (0: all cores).
+pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(thread_count(threads))
+        .build()
+        .expect("cannot start the worker threads")
+}
+
+/// `work` on every task on the current pool; the results in the order of the tasks.
+pub(crate) fn deal<T, R>(tasks: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+{
+    tasks.into_par_iter().map(work).collect()
+}
+
+/// `work` on every task on the current pool, each worker with a state `make` builds for a
+/// batch of tasks and reuses over it (building one may cost as much as a small part); the
+/// results in the order of the tasks.
+pub(crate) fn deal_with<S, T, R>(
+    tasks: &[T],
+    make: impl Fn() -> S + Sync + Send,
+    work: impl Fn(&mut S, &T) -> R + Sync + Send,
+) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
+    tasks.par_iter().map_init(make, work).collect()
+}
+
+/// `work(state, k)` for every task `k` of `0..tasks` on the current pool of `threads`
+/// threads, each thread with **one** state of its own, built by `make` on its first task and
+/// kept over every task it takes (neighbouring tasks, which rayon hands to the same thread
+/// first, share most of what a state remembers). Returns the results in task order and the
+/// states built.
+pub(crate) fn deal_per_thread<S, R>(
+    tasks: usize,
+    threads: usize,
+    make: impl Fn() -> S + Sync + Send,
+    work: impl Fn(&mut S, usize) -> R + Sync + Send,
+) -> (Vec<R>, Vec<S>)
+where
+    S: Send,
+    R: Send,
+{
+    // One slot per thread, found by the thread's index in the pool; the lock is never
+    // contended (a thread only takes its own), it only proves that to the compiler.
+    let slots: Vec<Mutex<Option<S>>> = (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
+    let results = (0..tasks)
+        .into_par_iter()
+        .map(|k| {
+            let slot = rayon::current_thread_index().unwrap_or(0) % slots.len();
+            let mut guard = slots[slot].lock().expect("a worker's own state");
+            let state = guard.get_or_insert_with(&make);
+            work(state, k)
+        })
+        .collect();
+    let states = slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().expect("a worker's own state"))
+        .collect();
+    (results, states)
+}
+
+/// Runs `each` on every worker, each on a thread of its own, while `main` runs on the calling
+/// thread (it feeds the workers, e.g. through a channel; they end when it hangs up). Returns
+/// `main`'s result and the workers', in the order of the workers. A worker's panic is
+/// resumed here.
+pub(crate) fn beside<W, R, M>(
+    workers: impl IntoIterator<Item = W>,
+    each: impl Fn(W) -> R + Sync,
+    main: impl FnOnce() -> M,
+) -> (M, Vec<R>)
+where
+    W: Send,
+    R: Send,
+{
+    std::thread::scope(|scope| {
+        let each = &each;
+        let handles: Vec<_> = workers
+            .into_iter()
+            .map(|w| scope.spawn(move || each(w)))
+            .collect();
+        let m = main();
+        let results = handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread panicked"))
+            .collect();
+        (m, results)
+    })
+}
 
 /// Runs `work` on every task on `pool` (or the current rayon pool), at most `window` tasks in
 /// flight (running, or finished and waiting for the sink), and calls `sink` on the results in
@@ -120,7 +280,6 @@ fn windows_in_turn<Task: Sync, T: Send, E>(
     work: &(impl Fn(&Task) -> T + Sync),
     sink: &mut impl FnMut(T) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
-    use rayon::prelude::*;
     for chunk in tasks.chunks(window) {
         let results: Vec<T> = chunk.par_iter().map(work).collect();
         for t in results {
