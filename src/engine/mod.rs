@@ -17,12 +17,9 @@ mod dlx;
 pub mod estimate;
 pub mod family;
 mod memo;
-mod memo_split;
 mod multiplicity;
 pub mod optimize;
-mod parallel;
 mod parts;
-mod portfolio;
 pub mod preprocess;
 mod problem;
 pub mod run;
@@ -36,7 +33,7 @@ pub use dense::{DENSE_MAX_OPTIONS, Dense, DenseError};
 pub use dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
 pub use memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use multiplicity::MultiplicitySolver;
-pub use parallel::{SplitInfo, WINDOW_PER_THREAD};
+pub use run::{SplitInfo, WINDOW_PER_THREAD};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, fnv1a64,
 };

@@ -78,7 +78,12 @@
 //! assert_eq!(best.value(), Some(2));
 //! ```
 
+mod memo_split;
+mod parallel;
+mod portfolio;
 pub(crate) mod threads;
+
+pub use parallel::{SplitInfo, WINDOW_PER_THREAD};
 
 use std::ops::ControlFlow;
 
@@ -87,9 +92,9 @@ use super::cells::Cells;
 use super::dense::Dense;
 use super::dlx::Solver;
 use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
-use super::memo_split::count_split_memo;
+use memo_split::count_split_memo;
 use super::optimize::{Keep, Optimum, Sense};
-use super::parallel::{SplitInfo, Spread};
+use parallel::Spread;
 use super::problem::{OptionId, Problem};
 use super::stats::Stats;
 
@@ -442,7 +447,7 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 /// the portfolio of the plain and the memoised search (`portfolio.rs`); on threads the
 /// plain search is the bitset search on the plan's threads, from the start.
 fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> Count {
-    use super::portfolio::{self, Plain};
+    use portfolio::Plain;
     let budget = &plan.budget;
     let spread = plan.spread();
     let finish = if spread.is_sequential() {

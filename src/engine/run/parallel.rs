@@ -9,15 +9,15 @@
 
 use std::ops::ControlFlow;
 
-use super::budget::{Budget, Outcome};
-use super::dlx::Solver;
-use super::multiplicity::MultiplicitySolver;
-use super::optimize::{
+use crate::engine::budget::{Budget, Outcome};
+use crate::engine::dlx::Solver;
+use crate::engine::multiplicity::MultiplicitySolver;
+use crate::engine::optimize::{
     Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
-use super::problem::{OptionId, Problem};
-use super::run::threads;
-use super::split::{
+use crate::engine::problem::{OptionId, Problem};
+use super::threads;
+use crate::engine::split::{
     PARTS_PER_THREAD, Split, count_split, in_shard, run_split_ordered, shard_target,
 };
 

@@ -26,11 +26,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::budget::{Budget, End};
-use super::dense::{Dense, Shared};
-use super::memo::MemoStats;
-use super::parts::{Parts, PartsOutcome};
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End};
+use crate::engine::dense::{Dense, Shared};
+use crate::engine::memo::MemoStats;
+use crate::engine::parts::{Parts, PartsOutcome};
+use crate::engine::stats::Stats;
 
 /// The least part of each round every search gets: the guarantee's factor is
 /// `2 / LEAST_SHARE`, the overhead when the leader is the best search about
@@ -97,7 +97,7 @@ pub(crate) struct Finish {
     /// The memoised search's table, when the count is its.
     pub memo: Option<MemoStats>,
     /// The split, when the plain search ran on threads.
-    pub split: Option<super::SplitInfo>,
+    pub split: Option<super::parallel::SplitInfo>,
 }
 
 /// The plain search the portfolio is given.
@@ -114,7 +114,7 @@ pub(crate) enum Plain<'p> {
 /// are the caller's to refuse).
 pub(crate) fn count(
     plain: Plain<'_>,
-    problem: &super::problem::Problem,
+    problem: &crate::engine::problem::Problem,
     memo_bytes: u64,
     budget: &Budget,
 ) -> Finish {

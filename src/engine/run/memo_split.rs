@@ -10,13 +10,13 @@
 //! shared table would find the few states two threads both meet, at the price of a lock or an
 //! atomic protocol on every lookup of every node.
 
-use super::budget::{Budget, End};
-use super::dlx::Solver;
-use super::memo::{Memo, MemoStats};
-use super::problem::Problem;
-use super::run::threads;
-use super::split::{Part, Split};
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End};
+use crate::engine::dlx::Solver;
+use crate::engine::memo::{Memo, MemoStats};
+use crate::engine::problem::Problem;
+use super::threads;
+use crate::engine::split::{Part, Split};
+use crate::engine::stats::Stats;
 
 /// What a memoised count over the parts of a split found.
 pub(super) struct SplitMemoCount {
