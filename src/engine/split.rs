@@ -123,23 +123,6 @@ pub(crate) fn in_shard(k: usize, shard: usize, shards: usize) -> bool {
     k % shards == shard - 1
 }
 
-/// Sub-problems per thread that [`Solver::split_for`] aims at for a run on threads: enough
-/// that the unequal sizes of sub-trees even out over the threads.
-pub(crate) const PARTS_PER_THREAD: usize = 256;
-
-/// Sub-problems a split for `shards` shards aims at: at least [`SHARD_PARTS_MIN`], and
-/// [`PARTS_PER_SHARD`] per shard, so that every shard gets many sub-trees and no shard much
-/// more work than the mean. Depends only on `shards`, so that every shard of a run computes
-/// the same split.
-pub(crate) fn shard_target(shards: usize) -> usize {
-    SHARD_PARTS_MIN.max(shards.saturating_mul(PARTS_PER_SHARD))
-}
-
-/// See [`shard_target`].
-pub(crate) const SHARD_PARTS_MIN: usize = 4096;
-/// See [`shard_target`].
-pub(crate) const PARTS_PER_SHARD: usize = 64;
-
 /// The deepest cut [`Solver::split_for`] tries (below the forced options).
 pub(crate) const MAX_SPLIT_DEPTH: usize = 16;
 

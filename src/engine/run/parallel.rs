@@ -3,9 +3,9 @@
 //!
 //! One thread without a shard runs the plain sequential search. Otherwise the search tree is
 //! cut ([`Solver::split_for`]) at the shallowest depth that gives enough sub-problems —
-//! [`PARTS_PER_THREAD`] per thread on threads, [`shard_target`]`(M)` for shards, so that every
-//! shard of a run computes the same split whatever its thread count — and the sub-problems
-//! are dealt to a rayon pool (`run/threads.rs`).
+//! `PARTS_PER_THREAD` per thread on threads, `shard_target(M)` for shards, so that every
+//! shard of a run computes the same split whatever its thread count (`choose.rs`) — and the
+//! sub-problems are dealt to a rayon pool (`threads.rs`).
 
 use std::ops::ControlFlow;
 
@@ -17,9 +17,8 @@ use crate::engine::optimize::{
 };
 use crate::engine::problem::{OptionId, Problem};
 use super::threads;
-use crate::engine::split::{
-    PARTS_PER_THREAD, Split, count_split, in_shard, run_split_ordered, shard_target,
-};
+use super::choose::{WINDOW_PER_THREAD, split_target};
+use crate::engine::split::{Split, count_split, in_shard, run_split_ordered};
 
 /// How a search spreads: on how many threads, and which shard of the split (the part of
 /// `run::Plan` this file reads).
@@ -69,11 +68,7 @@ impl Spread {
     /// The split of `solver`'s search (its forced options stay) this plan uses.
     pub(crate) fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
         let threads = self.thread_count();
-        let target = match self.shard {
-            Some((_, m)) => shard_target(m),
-            None => PARTS_PER_THREAD.saturating_mul(threads),
-        };
-        let (split, depth) = solver.split_for(target);
+        let (split, depth) = solver.split_for(split_target(threads, self.shard));
         let (s, m) = self.shard.unwrap_or((1, 1));
         let info = SplitInfo {
             depth,
@@ -91,12 +86,10 @@ impl Spread {
         threads::pool(self.threads)
     }
 
-    /// Counts the solutions of `problem` (all options, input order) within `budget`. On
-    /// threads or in a shard only the budget's deadline applies (see [`Spread::supports`]).
+    /// Counts the solutions of `problem` (all options, input order; no multiplicities: those
+    /// are Algorithm M's) by the dance within `budget`. On threads or in a shard only the
+    /// budget's deadline applies (see [`Spread::supports`]).
     pub(crate) fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
-        if problem.has_multiplicities() {
-            return (MultiplicitySolver::new(problem).count(budget), None);
-        }
         let mut solver = self.solver(problem);
         if self.is_sequential() {
             return (solver.count(budget), None);
@@ -156,9 +149,6 @@ impl Spread {
             || (budget.solutions.is_none() && budget.nodes.is_none() && budget.mems.is_none())
     }
 }
-
-/// Sub-problems per thread a listing may hold ahead of the output (finished or running).
-pub const WINDOW_PER_THREAD: usize = 32;
 
 impl Spread {
     /// Branch and bound over the problem's costs (DLX5's `|n`) with the generic bound

@@ -26,30 +26,12 @@
 
 use std::time::{Duration, Instant};
 
+use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
 use crate::engine::budget::{Budget, End};
 use crate::engine::dense::{Dense, Shared};
 use crate::engine::memo::MemoStats;
 use crate::engine::parts::{Parts, PartsOutcome};
 use crate::engine::stats::Stats;
-
-/// The least part of each round every search gets: the guarantee's factor is
-/// `2 / LEAST_SHARE`, the overhead when the leader is the best search about
-/// `(k − 1) · LEAST_SHARE` (k = 2 searches: 3%).
-pub const LEAST_SHARE: f64 = 1.0 / 32.0;
-
-/// On threads, the time the plain search counts alone before the others join (on one
-/// thread its first slice is the front door's `DENSE_SLICE_NODES` nodes).
-pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
-
-/// How much less time a memoised search must estimate it still needs than the plain
-/// search's estimate to lead a round (the plain search leads otherwise).
-pub const LEAD_MARGIN: f64 = 4.0;
-
-/// A search's first slice, in nodes, when its time per node is not known yet (a memoised
-/// node may cost a hundred plain ones on problems of thousands of options), and the least
-/// slice after it.
-const FIRST_NODES: u64 = 64;
-const LEAST_NODES: u64 = 16;
 
 /// One search of the portfolio.
 enum Search<'p> {
