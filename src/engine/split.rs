@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use super::budget::{Budget, End, Outcome};
 use super::dlx::{Solver, View, Visitor};
 use super::problem::OptionId;
-use super::run::threads;
+use super::run::threads::{self, Cut, Search};
 use super::stats::Stats;
 
 /// A piece of the search tree above or at the cut.
@@ -116,6 +116,55 @@ impl Solver<'_> {
     }
 }
 
+/// The dance as threads see it.
+impl Search for Solver<'_> {
+    type Prefix = Part;
+
+    fn count(&mut self, budget: &Budget) -> Outcome {
+        Solver::count(self, budget)
+    }
+
+    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
+        None
+    }
+
+    fn list(
+        &mut self,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Outcome {
+        self.run(budget, &mut |s: &[OptionId]| sink(s))
+    }
+
+    fn cut(&mut self, want: usize) -> Cut<Part> {
+        let (split, depth) = self.split_for(want);
+        Cut {
+            parts: split.parts,
+            above: split.stats,
+            depth,
+        }
+    }
+
+    fn count_below(&mut self, part: &Part, budget: &Budget) -> Outcome {
+        match part {
+            Part::Solution(_) => Outcome {
+                end: End::Exhausted,
+                stats: Stats {
+                    solutions: 1,
+                    ..Stats::default()
+                },
+            },
+            Part::Subproblem(prefix) => {
+                self.run_subproblem(prefix, budget, &mut super::dlx::CountOnly)
+            }
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        Solver::stats(self)
+    }
+}
+
 /// Whether part `k` (0-based, in split order) belongs to shard `shard` of `shards` (1-based):
 /// parts are dealt round-robin, so that neighbouring parts, which tend to cost alike, spread
 /// over all shards.
@@ -200,21 +249,9 @@ where
     let mine = split.shard_parts(shard);
     budget.stop.progress().add_parts(mine.len() as u64);
     let counted = threads::deal_with(&mine, &make, |solver, &k| {
-        let r = match &split.parts[k] {
-            Part::Solution(_) => (
-                Stats {
-                    solutions: 1,
-                    ..Stats::default()
-                },
-                End::Exhausted,
-            ),
-            Part::Subproblem(prefix) => {
-                let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
-                (o.stats, o.end)
-            }
-        };
-        budget.stop.progress().part_counted(r.0.solutions().into());
-        r
+        let o = Search::count_below(solver, &split.parts[k], budget);
+        budget.stop.progress().part_counted(o.stats.solutions().into());
+        (o.stats, o.end)
     });
     let (stats, end) = counted
         .into_iter()

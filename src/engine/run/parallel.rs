@@ -16,7 +16,7 @@ use crate::engine::optimize::{
     Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
 use crate::engine::problem::{OptionId, Problem};
-use super::threads;
+use super::threads::{self, Search};
 use super::choose::{WINDOW_PER_THREAD, split_target};
 use crate::engine::split::{Split, count_split, in_shard, run_split_ordered};
 
@@ -68,7 +68,14 @@ impl Spread {
     /// The split of `solver`'s search (its forced options stay) this plan uses.
     pub(crate) fn split(&self, solver: &mut Solver<'_>) -> (Split, SplitInfo) {
         let threads = self.thread_count();
-        let (split, depth) = solver.split_for(split_target(threads, self.shard));
+        let cut = Search::cut(solver, split_target(threads, self.shard));
+        let (split, depth) = (
+            Split {
+                parts: cut.parts,
+                stats: cut.above,
+            },
+            cut.depth,
+        );
         let (s, m) = self.shard.unwrap_or((1, 1));
         let info = SplitInfo {
             depth,
@@ -92,7 +99,7 @@ impl Spread {
     pub(crate) fn count(&self, problem: &Problem, budget: &Budget) -> (Outcome, Option<SplitInfo>) {
         let mut solver = self.solver(problem);
         if self.is_sequential() {
-            return (solver.count(budget), None);
+            return (Search::count(&mut solver, budget), None);
         }
         let (split, info) = self.split(&mut solver);
         let outcome = self
@@ -123,7 +130,7 @@ impl Spread {
         let mut solver = self.solver(problem);
         if self.is_sequential() {
             let mut sink = sink;
-            return (solver.run(budget, &mut sink), None);
+            return (Search::list(&mut solver, budget, &mut sink), None);
         }
         let (split, info) = self.split(&mut solver);
         let threads = info.threads;

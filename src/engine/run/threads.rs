@@ -10,7 +10,9 @@
 //! - [`deal_per_thread`]: the same with one state per thread of the pool, kept over all the
 //!   parts that thread takes and handed back at the end (a memoised count on threads: a memo
 //!   table per thread);
-//! - [`deal`]: tasks that carry what they need (the bitset search's suspended parts);
+//! - [`deal`]: tasks that carry what they need; through it [`Shared`], a count on threads
+//!   that stops at deadlines and resumes where it stopped (the bitset search's, on threads
+//!   and in the portfolio);
 //! - [`ordered_window`]: parts whose results are handed on in the order of the parts, with a
 //!   bounded number in flight (a listing on threads);
 //! - [`beside`]: workers on threads of their own beside a search on the calling thread that
@@ -28,15 +30,18 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use crate::engine::budget::{Budget, Outcome};
+use super::parallel::SplitInfo;
+use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::problem::OptionId;
 use crate::engine::stats::Stats;
 
 /// One search, as threads see it: it counts, lists, resumes after a budget ran out, cuts its
 /// tree into parts by prefixes and counts below one, and says what it did. Implemented for
 /// the searches by thin wrappers over their own functions (the shape of the queens listing's
-/// `TaskSearch`).
+/// `TaskSearch`); the functions here deal its parts to threads.
 pub(crate) trait Search: Send {
-    /// The options taken on the way to a node at the cut.
+    /// A part of the tree cut at some depth: a node at the cut, named by the options taken
+    /// on the way to it (for the dance also a solution above the cut, a part of its own).
     type Prefix: Send + Sync;
 
     /// Counts the solutions from the start within `budget`.
@@ -50,19 +55,43 @@ pub(crate) trait Search: Send {
     fn list(
         &mut self,
         budget: &Budget,
-        sink: &mut dyn FnMut(&[crate::engine::problem::OptionId]) -> ControlFlow<()>,
+        sink: &mut dyn FnMut(&[OptionId]) -> ControlFlow<()>,
     ) -> Outcome;
 
-    /// The parts at the first depth with at least `want` of them: each a sub-problem's
-    /// prefix, and what the search above the cut did.
-    fn cut(&mut self, want: usize) -> (Vec<Self::Prefix>, Stats);
+    /// The parts at the first depth with at least `want` of them (or as deep as the search
+    /// cuts), in the order of the search.
+    fn cut(&mut self, want: usize) -> Cut<Self::Prefix>;
 
-    /// Counts the solutions below `prefix` (a node at the cut, which it counts) within
-    /// `budget`.
-    fn count_below(&mut self, prefix: &Self::Prefix, budget: &Budget) -> Outcome;
+    /// Counts the solutions of one part within `budget` (a node at the cut: that node and
+    /// its subtree).
+    fn count_below(&mut self, part: &Self::Prefix, budget: &Budget) -> Outcome;
 
-    /// What the search did since it was made (or since its statistics were last reset).
+    /// What the search did so far.
     fn stats(&self) -> Stats;
+}
+
+/// A search's tree cut into parts ([`Search::cut`]).
+pub(crate) struct Cut<P> {
+    /// The parts, in the order of the search.
+    pub parts: Vec<P>,
+    /// What the search above the cut did, the solutions it found there included (the
+    /// dance's are parts as well).
+    pub above: Stats,
+    /// The depth of the cut (options taken above it).
+    pub depth: usize,
+}
+
+/// A [`Search`] whose count of a part can stop on a deadline and go on later, by the same
+/// search ([`Search::resume`]), and that another thread can copy.
+pub(crate) trait Resumable: Search + Sized + Sync {
+    /// Another search of the same problem, sharing nothing it changes.
+    fn fork(&self) -> Self;
+
+    /// The estimated fraction of the current count done (from 0 to 1).
+    fn progress(&self) -> f64;
+
+    /// The nodes of the current count so far (over all its resumptions).
+    fn nodes(&self) -> u64;
 }
 
 /// The number of worker threads of `threads` (0: all cores).
@@ -289,6 +318,174 @@ fn windows_in_turn<Task: Sync, T: Send, E>(
         }
     }
     Ok(())
+}
+
+/// Counts with `search` on the current pool of `threads` threads: its tree is cut into at
+/// least `want` parts (where the tree has them), and each worker counts those it takes with
+/// a search of its own ([`Resumable::fork`]). Only the budget's deadline and stop apply
+/// (limits of solutions, nodes and mems would apply per part). The statistics of the tree
+/// above the cut are included.
+pub(crate) fn count_on_threads<S: Resumable>(
+    search: S,
+    threads: usize,
+    want: usize,
+    budget: &Budget,
+) -> (Outcome, SplitInfo) {
+    let mut run = Shared::new(search, threads, want);
+    budget.stop.progress().add_parts(run.prefixes.len() as u64);
+    let end = run.resume(budget);
+    (
+        Outcome {
+            end,
+            stats: run.stats,
+        },
+        run.info,
+    )
+}
+
+/// A count on threads that stops at a deadline and resumes: the parts of
+/// [`count_on_threads`], each counted by a search that keeps it when a deadline stops it half
+/// way, so that the next call resumes it where it stopped.
+pub(crate) struct Shared<S: Resumable> {
+    proto: S,
+    prefixes: Vec<S::Prefix>,
+    /// The parts not started yet, and those stopped half way with their searches.
+    pending: Vec<usize>,
+    suspended: Vec<(usize, S)>,
+    /// Searches free for the next part.
+    idle: Mutex<Vec<S>>,
+    /// The statistics of the tree above the cut and of the finished parts.
+    stats: Stats,
+    /// Of the parts stopped half way: their nodes, and the sum of their estimated fractions
+    /// done.
+    partial_nodes: u64,
+    partial_progress: f64,
+    info: SplitInfo,
+}
+
+impl<S: Resumable> Shared<S> {
+    /// Cuts the tree of `search`'s problem into at least `want` parts for `threads` threads
+    /// (the cut is searched here).
+    pub(crate) fn new(mut search: S, threads: usize, want: usize) -> Shared<S> {
+        let cut = search.cut(want);
+        let prefixes = cut.parts;
+        let above = cut.above;
+        let info = SplitInfo {
+            depth: cut.depth,
+            subproblems: prefixes.len(),
+            parts: prefixes.len() + above.solutions as usize,
+            mine: prefixes.len() + above.solutions as usize,
+            threads,
+        };
+        Shared {
+            proto: search,
+            pending: (0..prefixes.len()).rev().collect(),
+            suspended: Vec::new(),
+            prefixes,
+            idle: Mutex::new(Vec::new()),
+            stats: above,
+            partial_nodes: 0,
+            partial_progress: 0.0,
+            info,
+        }
+    }
+
+    /// Counts the parts not counted yet, on the current pool, until they are all done
+    /// ([`End::Exhausted`]) or the budget's deadline or stop ends the call.
+    pub(crate) fn resume(&mut self, budget: &Budget) -> End {
+        let budget = Budget {
+            solutions: None,
+            nodes: None,
+            mems: None,
+            ..budget.clone()
+        };
+        // The suspended parts first, then the others in order.
+        let mut work: Vec<(usize, Option<S>)> = std::mem::take(&mut self.suspended)
+            .into_iter()
+            .map(|(k, e)| (k, Some(e)))
+            .collect();
+        work.extend(self.pending.drain(..).rev().map(|k| (k, None)));
+        let (proto, prefixes, idle) = (&self.proto, &self.prefixes, &self.idle);
+        let results: Vec<(usize, Option<S>, Outcome)> = deal(work, |(k, search)| {
+            if let Some(end) = budget.out_of_time() {
+                let stats = Stats::default();
+                return (k, search, Outcome { end, stats });
+            }
+            let (search, out) = match search {
+                // The outcome's statistics are the whole part's.
+                Some(mut e) => {
+                    let out = e.resume(&budget).expect("a resumable search resumes");
+                    (e, out)
+                }
+                None => {
+                    let spare = idle.lock().expect("the idle searches").pop();
+                    let mut e = spare.unwrap_or_else(|| proto.fork());
+                    let out = e.count_below(&prefixes[k], &budget);
+                    (e, out)
+                }
+            };
+            if out.end == End::Exhausted {
+                budget
+                    .stop
+                    .progress()
+                    .part_counted(out.stats.solutions().into());
+                idle.lock().expect("the idle searches").push(search);
+                (k, None, out)
+            } else {
+                (k, Some(search), out)
+            }
+        });
+        let mut end = End::Exhausted;
+        self.partial_nodes = 0;
+        self.partial_progress = 0.0;
+        for (k, search, out) in results {
+            if out.end == End::Exhausted {
+                self.stats += out.stats;
+                continue;
+            }
+            match search {
+                // Not started before the deadline: back to the list.
+                None => self.pending.push(k),
+                Some(e) => {
+                    self.partial_nodes += e.nodes();
+                    self.partial_progress += e.progress();
+                    self.suspended.push((k, e));
+                }
+            }
+            if end == End::Exhausted {
+                end = out.end;
+            }
+        }
+        self.pending.sort_unstable_by(|a, b| b.cmp(a));
+        end
+    }
+
+    /// The estimated fraction of the count done: the finished parts, and the estimates of
+    /// those stopped half way ([`Resumable::progress`]).
+    pub(crate) fn progress(&self) -> f64 {
+        if self.prefixes.is_empty() {
+            return 1.0;
+        }
+        let finished = self.prefixes.len() - self.pending.len() - self.suspended.len();
+        (finished as f64 + self.partial_progress) / self.prefixes.len() as f64
+    }
+
+    /// What the count did so far (the solutions of the finished parts; the nodes of all).
+    pub(crate) fn stats(&self) -> Stats {
+        let mut s = self.stats;
+        s.nodes += self.partial_nodes;
+        s
+    }
+
+    /// The search the tree was cut with.
+    pub(crate) fn search(&self) -> &S {
+        &self.proto
+    }
+
+    /// The split.
+    pub(crate) fn info(&self) -> SplitInfo {
+        self.info
+    }
 }
 
 #[cfg(test)]
