@@ -14,23 +14,16 @@ use crate::engine::budget::{Budget, End};
 use crate::engine::dlx::Solver;
 use crate::engine::memo::{Memo, MemoStats};
 use crate::engine::problem::Problem;
+use super::Count;
 use super::threads;
 use crate::engine::split::{Part, Split};
 use crate::engine::stats::Stats;
-
-/// What a memoised count over the parts of a split found.
-pub(super) struct SplitMemoCount {
-    pub end: End,
-    pub count: u128,
-    pub stats: Stats,
-    pub memo: MemoStats,
-}
 
 /// Counts the parts of `split` (all of them) on the current rayon pool of `threads` threads,
 /// each worker with a solver over `problem` on the tree `knuth` names and a memo table of at
 /// most `max_bytes / threads` bytes. Only the budget's deadline (and the stop request) is
 /// meant to be used: node and mem limits apply per sub-problem. The statistics of the tree
-/// above the cut are included.
+/// above the cut are included; the split is the caller's to fill in.
 pub(super) fn count_split_memo(
     problem: &Problem,
     knuth: bool,
@@ -38,7 +31,7 @@ pub(super) fn count_split_memo(
     threads: usize,
     budget: &Budget,
     max_bytes: u64,
-) -> SplitMemoCount {
+) -> Count {
     let make = || {
         let mut solver = Solver::new(problem);
         solver.knuth_tree(knuth);
@@ -84,10 +77,11 @@ pub(super) fn count_split_memo(
     for (_, table) in workers {
         memo += table.stats();
     }
-    SplitMemoCount {
+    Count {
         end,
         count,
         stats: split.above(None) + stats,
-        memo,
+        memo: Some(memo),
+        split: None,
     }
 }

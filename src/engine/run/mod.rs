@@ -304,11 +304,8 @@ fn count_memo(problem: &Problem, plan: &Plan, mut dense: Option<Dense<'_>>, prob
             )
         });
         return Count {
-            end: out.end,
-            count: out.count,
-            stats: out.stats,
-            memo: Some(out.memo),
             split: Some(info),
+            ..out
         };
     }
     let out = solver.count_memo(budget, &mut memo);
@@ -409,14 +406,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
             portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
         })
     };
-    let f = finish;
-    Count {
-        end: f.end,
-        count: f.count,
-        stats: f.stats,
-        memo: f.memo,
-        split: f.split,
-    }
+    finish
 }
 
 /// The plain count by `search` (the bitset search on the plan's threads, the sparse-set

@@ -26,6 +26,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::Count;
 use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
 use crate::engine::budget::{Budget, End};
 use crate::engine::dense::{Dense, Shared};
@@ -69,19 +70,6 @@ impl Entrant<'_> {
     }
 }
 
-/// How the portfolio ended.
-pub(crate) struct Finish {
-    /// How it ended; the count is exact when [`End::Exhausted`].
-    pub end: End,
-    pub count: u128,
-    /// The nodes of every search, and the bitset search's other statistics.
-    pub stats: Stats,
-    /// The memoised search's table, when the count is its.
-    pub memo: Option<MemoStats>,
-    /// The split, when the plain search ran on threads.
-    pub split: Option<super::parallel::SplitInfo>,
-}
-
 /// The plain search the portfolio is given.
 pub(crate) enum Plain<'p> {
     /// The bitset search on one thread, after its first slice (which did not end the count)
@@ -99,7 +87,7 @@ pub(crate) fn count(
     problem: &crate::engine::problem::Problem,
     memo_bytes: u64,
     budget: &Budget,
-) -> Finish {
+) -> Count {
     let (search, time) = match plain {
         Plain::Sequential(dense, time) => (Search::Plain(Box::new(dense)), time),
         Plain::Threads(mut shared) => {
@@ -112,7 +100,7 @@ pub(crate) fn count(
             });
             if end != End::TimeLimit || budget.out_of_time().is_some() {
                 let stats = shared.stats();
-                return Finish {
+                return Count {
                     end,
                     count: u128::from(stats.solutions()),
                     stats,
@@ -234,7 +222,7 @@ pub(crate) fn count(
 
 /// The result when entrant `i` ended with `end` (the plain search's count so far stands for
 /// a count cut short: a lower bound).
-fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
+fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
     let mut stats = Stats::default();
     let mut memo: Option<MemoStats> = None;
     let mut plain_count = 0u128;
@@ -275,7 +263,7 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
     // The plain search's solutions are the count (or its lower bound); a memoised count is
     // in the statistics as far as a u64 holds it.
     stats.solutions = u64::try_from(count).unwrap_or(u64::MAX);
-    Finish {
+    Count {
         end,
         count,
         stats,
