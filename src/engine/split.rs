@@ -10,9 +10,9 @@ use std::ops::ControlFlow;
 use std::sync::Mutex;
 
 use super::budget::{Budget, End, Outcome};
-use super::dlx::{Solver, View, Visitor};
 use super::problem::OptionId;
 use super::run::threads::{self, Cut, Search};
+use super::search::dlx::{Solver, View, Visitor};
 use super::stats::Stats;
 
 /// A piece of the search tree above or at the cut.
@@ -155,7 +155,7 @@ impl Search for Solver<'_> {
                 },
             },
             Part::Subproblem(prefix) => {
-                self.run_subproblem(prefix, budget, &mut super::dlx::CountOnly)
+                self.run_subproblem(prefix, budget, &mut super::search::dlx::CountOnly)
             }
         }
     }
@@ -250,7 +250,10 @@ where
     budget.stop.progress().add_parts(mine.len() as u64);
     let counted = threads::deal_with(&mine, &make, |solver, &k| {
         let o = Search::count_below(solver, &split.parts[k], budget);
-        budget.stop.progress().part_counted(o.stats.solutions().into());
+        budget
+            .stop
+            .progress()
+            .part_counted(o.stats.solutions().into());
         (o.stats, o.end)
     });
     let (stats, end) = counted

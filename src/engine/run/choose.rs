@@ -55,9 +55,9 @@
 use std::time::Duration;
 
 use super::{MemoMode, Plan};
-use crate::engine::cells::Cells;
-use crate::engine::dense::Dense;
 use crate::engine::problem::Problem;
+use crate::engine::search::cells::Cells;
+use crate::engine::search::dense::Dense;
 
 /// The nodes of the bitset search ([`Dense`](crate::engine::Dense)) a default count runs
 /// alone, on one thread, before the memoised search joins it (or, with a budget of nodes or

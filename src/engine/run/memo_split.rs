@@ -10,12 +10,12 @@
 //! shared table would find the few states two threads both meet, at the price of a lock or an
 //! atomic protocol on every lookup of every node.
 
-use crate::engine::budget::{Budget, End};
-use crate::engine::dlx::Solver;
-use crate::engine::memo::{Memo, MemoStats};
-use crate::engine::problem::Problem;
 use super::Count;
 use super::threads;
+use crate::engine::budget::{Budget, End};
+use crate::engine::problem::Problem;
+use crate::engine::search::dlx::Solver;
+use crate::engine::search::memo::{Memo, MemoStats};
 use crate::engine::split::{Part, Split};
 use crate::engine::stats::Stats;
 
@@ -62,17 +62,17 @@ pub(super) fn count_split_memo(
             budget.stop.progress().part_counted(r.0);
             r
         });
-    let (count, stats, end) = counted.into_iter().fold(
-        (0u128, Stats::default(), End::Exhausted),
-        |a, b| {
-            let end = if a.2 == End::Exhausted { b.2 } else { a.2 };
-            (
-                a.0.checked_add(b.0).expect("a count below 2^128"),
-                a.1 + b.1,
-                end,
-            )
-        },
-    );
+    let (count, stats, end) =
+        counted
+            .into_iter()
+            .fold((0u128, Stats::default(), End::Exhausted), |a, b| {
+                let end = if a.2 == End::Exhausted { b.2 } else { a.2 };
+                (
+                    a.0.checked_add(b.0).expect("a count below 2^128"),
+                    a.1 + b.1,
+                    end,
+                )
+            });
     let mut memo = MemoStats::default();
     for (_, table) in workers {
         memo += table.stats();

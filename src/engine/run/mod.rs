@@ -80,16 +80,16 @@ pub use parallel::SplitInfo;
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};
-use super::dense::Dense;
-use super::dlx::Solver;
-use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
-use super::multiplicity::MultiplicitySolver;
-use choose::Choice;
-use memo_split::count_split_memo;
 use super::optimize::{Keep, Optimum, Sense};
-use parallel::Spread;
 use super::problem::{OptionId, Problem};
 use super::stats::Stats;
+use crate::engine::search::dense::Dense;
+use crate::engine::search::dlx::Solver;
+use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
+use crate::engine::search::multiplicity::MultiplicitySolver;
+use choose::Choice;
+use memo_split::count_split_memo;
+use parallel::Spread;
 
 /// How to run a search. The default is one thread, the whole tree, the plain search (no
 /// memo, DLX1's tree for colour-free problems) and no limit.
@@ -280,7 +280,12 @@ fn count_memo(problem: &Problem, plan: &Plan, mut dense: Option<Dense<'_>>, prob
             spread.knuth = true;
             solver.knuth_tree(true);
         }
-        if !choose::memo_pays(out.memo.nodes_saved, out.stats.mems(), nodes, dense.is_some()) {
+        if !choose::memo_pays(
+            out.memo.nodes_saved,
+            out.stats.mems(),
+            nodes,
+            dense.is_some(),
+        ) {
             if let Some(d) = dense.as_mut()
                 && spread.is_sequential()
             {
@@ -398,7 +403,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     } else {
         let threads = spread.thread_count();
         spread.pool().install(|| {
-            let shared = super::dense::Shared::new(dense, threads);
+            let shared = crate::engine::search::dense::Shared::new(dense, threads);
             budget
                 .stop
                 .progress()
@@ -418,16 +423,15 @@ fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<
                 return Count::whole(d.count(&plan.budget), None);
             }
             let threads = spread.thread_count();
-            let (outcome, info) = spread
-                .pool()
-                .install(|| crate::engine::dense::count_on_threads(&mut d, threads, &plan.budget));
+            let (outcome, info) = spread.pool().install(|| {
+                crate::engine::search::dense::count_on_threads(&mut d, threads, &plan.budget)
+            });
             Count::whole(outcome, Some(info))
         }
         choose::Plain::Cells(mut cells) => Count::whole(cells.count(&plan.budget), None),
-        choose::Plain::Multiplicities => Count::whole(
-            MultiplicitySolver::new(problem).count(&plan.budget),
-            None,
-        ),
+        choose::Plain::Multiplicities => {
+            Count::whole(MultiplicitySolver::new(problem).count(&plan.budget), None)
+        }
         choose::Plain::Dance => {
             let (outcome, split) = spread.count(problem, &plan.budget);
             Count::whole(outcome, split)

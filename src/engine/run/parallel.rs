@@ -9,15 +9,15 @@
 
 use std::ops::ControlFlow;
 
+use super::choose::{WINDOW_PER_THREAD, split_target};
+use super::threads::{self, Search};
 use crate::engine::budget::{Budget, Outcome};
-use crate::engine::dlx::Solver;
-use crate::engine::multiplicity::MultiplicitySolver;
 use crate::engine::optimize::{
     Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
 use crate::engine::problem::{OptionId, Problem};
-use super::threads::{self, Search};
-use super::choose::{WINDOW_PER_THREAD, split_target};
+use crate::engine::search::dlx::Solver;
+use crate::engine::search::multiplicity::MultiplicitySolver;
 use crate::engine::split::{Split, count_split, in_shard, run_split_ordered};
 
 /// How a search spreads: on how many threads, and which shard of the split (the part of

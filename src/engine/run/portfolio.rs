@@ -29,9 +29,9 @@ use std::time::{Duration, Instant};
 use super::Count;
 use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
 use crate::engine::budget::{Budget, End};
-use crate::engine::dense::{Dense, Shared};
-use crate::engine::memo::MemoStats;
-use crate::engine::parts::{Parts, PartsOutcome};
+use crate::engine::search::dense::{Dense, Shared};
+use crate::engine::search::memo::MemoStats;
+use crate::engine::search::parts::{Parts, PartsOutcome};
 use crate::engine::stats::Stats;
 
 /// One search of the portfolio.
