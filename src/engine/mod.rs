@@ -31,7 +31,7 @@ pub use run::{MemoMode, PROBE_NODES};
 pub use run::{SplitInfo, WINDOW_PER_THREAD};
 pub use search::cells::{Cells, CellsError};
 pub use search::dense::{DENSE_MAX_OPTIONS, Dense, DenseError};
-pub use search::dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
+pub use search::dlx::{CountOnly, ForceError, Solver, View, Visitor};
 pub use search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use search::multiplicity::MultiplicitySolver;
 pub(crate) use split::in_shard;

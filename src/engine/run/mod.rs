@@ -267,25 +267,15 @@ fn count_memo(problem: &Problem, plan: &Plan, mut dense: Option<Dense<'_>>, prob
         let out = solver.count_memo(&probe, &mut memo);
         memo.set_max_bytes(plan.memo_bytes);
         if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= probe_nodes) {
-            return Count {
-                end: out.end,
-                count: out.count,
-                stats: out.stats,
-                memo: Some(out.memo),
-                split: None,
-            };
+            return out;
         }
+        let saved = out.memo.map_or(0, |m| m.nodes_saved);
         let nodes = out.stats.nodes().max(1);
         if choose::knuth_after_probe(solver.dead_ends(), nodes) {
             spread.knuth = true;
             solver.knuth_tree(true);
         }
-        if !choose::memo_pays(
-            out.memo.nodes_saved,
-            out.stats.mems(),
-            nodes,
-            dense.is_some(),
-        ) {
+        if !choose::memo_pays(saved, out.stats.mems(), nodes, dense.is_some()) {
             if let Some(d) = dense.as_mut()
                 && spread.is_sequential()
             {
@@ -314,12 +304,10 @@ fn count_memo(problem: &Problem, plan: &Plan, mut dense: Option<Dense<'_>>, prob
         };
     }
     let out = solver.count_memo(budget, &mut memo);
+    // The table's whole work, the probe's included.
     Count {
-        end: out.end,
-        count: out.count,
-        stats: out.stats,
         memo: Some(memo.stats()),
-        split: None,
+        ..out
     }
 }
 
@@ -403,7 +391,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     } else {
         let threads = spread.thread_count();
         spread.pool().install(|| {
-            let shared = crate::engine::search::dense::Shared::new(dense, threads);
+            let shared = threads::Shared::new(dense, threads, choose::dense_target(threads));
             budget
                 .stop
                 .progress()
@@ -424,7 +412,7 @@ fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<
             }
             let threads = spread.thread_count();
             let (outcome, info) = spread.pool().install(|| {
-                crate::engine::search::dense::count_on_threads(&mut d, threads, &plan.budget)
+                threads::count_on_threads(d, threads, choose::dense_target(threads), &plan.budget)
             });
             Count::whole(outcome, Some(info))
         }

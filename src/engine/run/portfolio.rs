@@ -28,22 +28,24 @@ use std::time::{Duration, Instant};
 
 use super::Count;
 use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
+use super::threads::Shared;
 use crate::engine::budget::{Budget, End};
-use crate::engine::search::dense::{Dense, Shared};
+use crate::engine::search::Search;
+use crate::engine::search::dense::Dense;
 use crate::engine::search::memo::MemoStats;
 use crate::engine::search::parts::{Parts, PartsOutcome};
 use crate::engine::stats::Stats;
 
 /// One search of the portfolio.
-enum Search<'p> {
+enum Runner<'p> {
     Plain(Box<Dense<'p>>),
     /// The bitset search on the pool's threads, stopped at deadlines.
-    Threads(Box<Shared<'p>>),
+    Threads(Box<Shared<Dense<'p>>>),
     Memo(Box<Parts>),
 }
 
 struct Entrant<'p> {
-    search: Search<'p>,
+    search: Runner<'p>,
     /// Time spent in it, nodes visited, and its estimate of the fraction of its tree done.
     time: Duration,
     nodes: u64,
@@ -76,7 +78,7 @@ pub(crate) enum Plain<'p> {
     /// and the time it took.
     Sequential(Dense<'p>, Duration),
     /// The bitset search on the current pool's threads, cut into sub-problems.
-    Threads(Shared<'p>),
+    Threads(Shared<Dense<'p>>),
 }
 
 /// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
@@ -89,7 +91,7 @@ pub(crate) fn count(
     budget: &Budget,
 ) -> Count {
     let (search, time) = match plain {
-        Plain::Sequential(dense, time) => (Search::Plain(Box::new(dense)), time),
+        Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
         Plain::Threads(mut shared) => {
             // The first slice is the plain search's alone, as on one thread.
             let started = Instant::now();
@@ -108,7 +110,7 @@ pub(crate) fn count(
                     split: Some(shared.info()),
                 };
             }
-            (Search::Threads(Box::new(shared)), started.elapsed())
+            (Runner::Threads(Box::new(shared)), started.elapsed())
         }
     };
     let mut entrants = vec![Entrant {
@@ -118,22 +120,22 @@ pub(crate) fn count(
         progress: 0.0,
     }];
     let (nodes, progress) = match &entrants[0].search {
-        Search::Plain(d) => (d.stats().nodes(), d.progress()),
-        Search::Threads(t) => (t.stats().nodes(), t.progress()),
-        Search::Memo(_) => unreachable!("the plain search"),
+        Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
+        Runner::Threads(t) => (t.stats().nodes(), t.progress()),
+        Runner::Memo(_) => unreachable!("the plain search"),
     };
     (entrants[0].nodes, entrants[0].progress) = (nodes, progress);
     // The first round is as long as the plain search's first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
     let rows = match &entrants[0].search {
-        Search::Plain(d) => d.conflicts(),
-        Search::Threads(t) => t.conflicts(),
-        Search::Memo(_) => unreachable!("the plain search"),
+        Runner::Plain(d) => d.conflicts(),
+        Runner::Threads(t) => t.search().conflicts(),
+        Runner::Memo(_) => unreachable!("the plain search"),
     };
     if let Some(parts) = Parts::with_conflicts(problem, memo_bytes, Some(rows)) {
         entrants.push(Entrant {
-            search: Search::Memo(Box::new(parts)),
+            search: Runner::Memo(Box::new(parts)),
             time: Duration::ZERO,
             nodes: 0,
             progress: 0.0,
@@ -172,7 +174,7 @@ pub(crate) fn count(
             };
             let started = Instant::now();
             let (end, count) = match &mut e.search {
-                Search::Threads(t) => {
+                Runner::Threads(t) => {
                     let slice = Instant::now() + Duration::from_secs_f64(seconds);
                     let deadline = budget.deadline.map_or(slice, |d| d.min(slice));
                     let mut end = t.resume(&Budget {
@@ -187,19 +189,19 @@ pub(crate) fn count(
                     e.progress = t.progress();
                     (end, u128::from(t.stats().solutions()))
                 }
-                Search::Plain(d) => {
-                    let total = d.stats().nodes() + nodes;
+                Runner::Plain(d) => {
+                    let total = Search::stats(&**d).nodes() + nodes;
                     let out = d.resume(&Budget {
                         nodes: Some(total),
                         solutions: None,
                         mems: None,
                         ..budget.clone()
                     });
-                    e.nodes = d.stats().nodes();
+                    e.nodes = Search::stats(&**d).nodes();
                     e.progress = d.progress();
                     (out.end, u128::from(out.stats.solutions()))
                 }
-                Search::Memo(p) => {
+                Runner::Memo(p) => {
                     let out: PartsOutcome = p.count(&Budget {
                         nodes: Some(nodes),
                         solutions: None,
@@ -228,17 +230,17 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
     let mut plain_count = 0u128;
     for e in entrants {
         match &e.search {
-            Search::Plain(d) => {
-                let s = d.stats();
+            Runner::Plain(d) => {
+                let s = Search::stats(&**d);
                 plain_count = u128::from(s.solutions());
                 stats += s;
             }
-            Search::Threads(t) => {
+            Runner::Threads(t) => {
                 let s = t.stats();
                 plain_count = u128::from(s.solutions());
                 stats += s;
             }
-            Search::Memo(p) => {
+            Runner::Memo(p) => {
                 let s = p.stats();
                 stats.nodes += s.nodes();
                 stats.max_level = stats.max_level.max(s.max_level());
@@ -250,9 +252,9 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
             }
         }
     }
-    let by_memo = matches!(entrants[i].search, Search::Memo(_));
+    let by_memo = matches!(entrants[i].search, Runner::Memo(_));
     let split = entrants.iter().find_map(|e| match &e.search {
-        Search::Threads(t) => Some(t.info()),
+        Runner::Threads(t) => Some(t.info()),
         _ => None,
     });
     let count = if end == End::Exhausted {
