@@ -11,6 +11,7 @@
 //! Nothing here knows about any particular model.
 
 mod budget;
+mod count;
 pub mod estimate;
 pub mod family;
 pub mod optimize;

@@ -65,17 +65,17 @@
 //! assert_eq!(best.value(), Some(2));
 //! ```
 
-mod choose;
+pub(crate) mod choose;
 mod memo_split;
 mod parallel;
 mod portfolio;
 pub(crate) mod threads;
 
+pub use crate::engine::count::{Count, SplitInfo};
 pub use choose::{
     DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
     WINDOW_PER_THREAD,
 };
-pub use parallel::SplitInfo;
 
 use std::ops::ControlFlow;
 
@@ -178,34 +178,6 @@ pub enum MemoMode {
     On,
     /// Never: the plain search, on the plan's threads.
     Off,
-}
-
-/// A count, memoised or not.
-#[derive(Copy, Clone, Debug)]
-pub struct Count {
-    /// How the search ended (a count not [`End::Exhausted`] is a lower bound).
-    pub end: End,
-    /// The number of solutions.
-    pub count: u128,
-    /// What the search did (with a memo: of the final search, probe included in `memo`).
-    pub stats: Stats,
-    /// What the memo did, when one was used.
-    pub memo: Option<MemoStats>,
-    /// The split of a plain count on threads or in a shard.
-    pub split: Option<SplitInfo>,
-}
-
-impl Count {
-    /// The count of a search without a memo, from its outcome.
-    fn whole(outcome: Outcome, split: Option<SplitInfo>) -> Count {
-        Count {
-            end: outcome.end,
-            count: u128::from(outcome.stats.solutions()),
-            stats: outcome.stats,
-            memo: None,
-            split,
-        }
-    }
 }
 
 /// Counts the solutions of `problem` on `plan`, by the search [`choose::choose`] picks. On

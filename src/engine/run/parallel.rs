@@ -13,6 +13,7 @@ use std::sync::Mutex;
 use super::choose::{WINDOW_PER_THREAD, split_target};
 use super::threads;
 use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::count::SplitInfo;
 use crate::engine::optimize::{
     Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
@@ -33,21 +34,6 @@ pub(crate) struct Spread {
     pub shard: Option<(usize, usize)>,
     /// Count and list on Knuth's exact DLX2 tree ([`Solver::knuth_tree`]).
     pub knuth: bool,
-}
-
-/// Parts of the split a parallel or sharded run used (for `--stats`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct SplitInfo {
-    /// Depth of the cut (options chosen above it).
-    pub depth: usize,
-    /// Sub-problems in the whole split.
-    pub subproblems: usize,
-    /// Parts (sub-problems and solutions above the cut) in the whole split.
-    pub parts: usize,
-    /// Parts of this run (this shard's, or all).
-    pub mine: usize,
-    /// Threads used.
-    pub threads: usize,
 }
 
 impl Spread {

@@ -30,8 +30,8 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use super::parallel::SplitInfo;
 use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::count::SplitInfo;
 use crate::engine::search::Resumable;
 use crate::engine::stats::Stats;
 

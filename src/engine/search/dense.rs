@@ -891,6 +891,7 @@ impl Resumable for Dense<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::run::choose::dense_target;
     use crate::engine::run::threads::{Shared, count_on_threads};
     use crate::engine::search::cells::tests::{is_cover, random_problem};
     use crate::engine::{Cells, ProblemBuilder, Solver};
@@ -1016,8 +1017,9 @@ mod tests {
         for (round, problem) in problems.iter().enumerate() {
             let mut engine = Dense::new(problem).unwrap();
             let whole = engine.count(&Budget::unlimited());
-            let (split, info) = pool
-                .install(|| count_on_threads(engine.sibling(), 3, 3 * 64, &Budget::unlimited()));
+            let (split, info) = pool.install(|| {
+                count_on_threads(engine.sibling(), 3, dense_target(3), &Budget::unlimited())
+            });
             assert_eq!(split.end, End::Exhausted, "round {round}");
             assert_eq!(
                 split.stats.solutions(),
@@ -1051,7 +1053,7 @@ mod tests {
         for (round, problem) in problems.iter().enumerate() {
             let mut engine = Dense::new(problem).unwrap();
             let whole = engine.count(&Budget::unlimited());
-            let mut shared = pool.install(|| Shared::new(engine.sibling(), 2, 2 * 64));
+            let mut shared = pool.install(|| Shared::new(engine.sibling(), 2, dense_target(2)));
             let mut calls = 0;
             let mut slice = std::time::Duration::from_micros(20);
             loop {

@@ -40,8 +40,8 @@ use std::ops::ControlFlow;
 
 use super::memo::{Memo, MemoStats};
 use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::count::Count;
 use crate::engine::problem::{Entry, ItemId, OptionId, Problem};
-use crate::engine::run::Count;
 use crate::engine::stats::Stats;
 
 #[derive(Copy, Clone, Debug, Default)]
