@@ -345,7 +345,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     use portfolio::Plain;
     let budget = &plan.budget;
     let spread = plan.spread();
-    let finish = if spread.is_sequential() {
+    if spread.is_sequential() {
         let started = std::time::Instant::now();
         let out = dense.count(&Budget {
             nodes: Some(DENSE_SLICE_NODES),
@@ -370,8 +370,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
                 .add_parts(shared.info().subproblems as u64);
             portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
         })
-    };
-    finish
+    }
 }
 
 /// The plain count by `search` (the bitset search on the plan's threads, the sparse-set
