@@ -303,3 +303,93 @@ pub(crate) fn memo_pays(nodes_saved: u64, mems: u64, nodes: u64, dense: bool) ->
     let cost = MEMO_NODE_MEMS * if dense { DENSE_MEMO_FACTOR } else { 1 };
     saved_mems >= nodes * u128::from(cost)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Budget;
+    use crate::engine::ProblemBuilder;
+    use crate::models::Model;
+    use crate::models::langford::Langford;
+    use crate::models::queens::Queens;
+
+    /// The name of a choice, for the assertions.
+    fn name(choice: &Choice<'_>) -> &'static str {
+        match choice {
+            Choice::Parts(_) => "parts",
+            Choice::Portfolio(_) => "portfolio",
+            Choice::Plain(Plain::Dense(_)) => "dense",
+            Choice::Plain(Plain::Cells(_)) => "cells",
+            Choice::Plain(Plain::Multiplicities) => "multiplicities",
+            Choice::Plain(Plain::Dance) => "dance",
+            Choice::Memo { dense: Some(_), .. } => "memo after dense",
+            Choice::Memo { dense: None, .. } => "memo",
+        }
+    }
+
+    #[test]
+    fn each_rule_picks_its_search() {
+        let queens = Queens::new(8).unwrap().problem().clone();
+        let langford = Langford::new(7).unwrap().problem().clone();
+        let colours = {
+            let mut b = ProblemBuilder::new();
+            b.primary("p").unwrap();
+            b.primary("q").unwrap();
+            b.secondary("x").unwrap();
+            for option in ["p x:A", "q x:B", "q x:A"] {
+                b.add_option_named(option, 0).unwrap();
+            }
+            b.build().unwrap()
+        };
+        let multiplicities = {
+            let mut b = ProblemBuilder::new();
+            b.primary_with_bounds("a", 1, 2).unwrap();
+            b.add_option_named("a", 0).unwrap();
+            b.add_option_named("a", 0).unwrap();
+            b.build().unwrap()
+        };
+        let auto = Plan {
+            memo: MemoMode::Auto,
+            ..Plan::default()
+        };
+        let off = Plan::default();
+        let nodes = Plan {
+            budget: Budget {
+                nodes: Some(1000),
+                ..Budget::unlimited()
+            },
+            ..auto.clone()
+        };
+        let knuth = Plan {
+            knuth: true,
+            ..auto.clone()
+        };
+        let cases: [(&Problem, &Plan, &str); 8] = [
+            (&queens, &auto, "portfolio"),
+            (&queens, &nodes, "memo after dense"),
+            (&queens, &knuth, "memo"),
+            (&queens, &off, "dense"),
+            (&langford, &off, "dance"),
+            // The bitset search takes colours too (the sparse-set search counts those past
+            // its cap).
+            (&colours, &off, "dense"),
+            (&multiplicities, &auto, "multiplicities"),
+            (&langford, &knuth, "memo"),
+        ];
+        for (k, (problem, plan, want)) in cases.into_iter().enumerate() {
+            assert_eq!(name(&choose(problem, plan)), want, "case {k}");
+        }
+    }
+
+    #[test]
+    fn the_probe_is_shorter_for_long_keys() {
+        assert_eq!(probe_nodes(1), PROBE_NODES);
+        assert_eq!(probe_nodes(16), PROBE_NODES / 2);
+        assert_eq!(probe_nodes(130), PROBE_NODES / 4);
+        assert!(knuth_after_probe(10, 100));
+        assert!(!knuth_after_probe(60, 100));
+        assert!(memo_pays(1, 1_000_000, 1, false));
+        assert!(!memo_pays(0, 1_000_000, 1, false));
+        assert!(!memo_pays(1, MEMO_NODE_MEMS, 1, true));
+    }
+}
