@@ -59,7 +59,7 @@ use crate::engine::problem::Problem;
 use crate::engine::search::cells::Cells;
 use crate::engine::search::dense::Dense;
 
-/// The nodes of the bitset search ([`Dense`](crate::engine::Dense)) a default count runs
+/// The nodes of the bitset search ([`Dense`]) a default count runs
 /// alone, on one thread, before the memoised search joins it (or, with a budget of nodes or
 /// mems, before the memo's probe): a count that ends within them never pays for the memo,
 /// and one on which the memo pays spends them first (domino tilings of 8×8: 10 ms at 2^16

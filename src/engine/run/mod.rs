@@ -8,7 +8,7 @@
 //! the plan's business, not the caller's:
 //!
 //! - a problem with multiplicities runs Algorithm M
-//!   ([`MultiplicitySolver`](super::MultiplicitySolver)) on one thread;
+//!   ([`MultiplicitySolver`]) on one thread;
 //! - one thread without a shard runs the plain dance ([`Solver`]), or for a count of a
 //!   problem with colours the sparse-set search ([`Cells`](super::Cells));
 //! - threads or a shard split the tree and deal the parts out (see `parallel.rs` and
@@ -180,7 +180,7 @@ pub enum MemoMode {
     Off,
 }
 
-/// Counts the solutions of `problem` on `plan`, by the search [`choose::choose`] picks. On
+/// Counts the solutions of `problem` on `plan`, by the search `choose::choose` picks. On
 /// threads or in a shard only the budget's deadline applies ([`Plan::keeps_budget`]). A shard
 /// never uses the memo (its count must add up with the other shards'); on threads the
 /// memoised count cuts the top of the tree into sub-problems and each thread counts its share
@@ -401,7 +401,7 @@ fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<
 /// Reports every solution of `problem` to `sink` (its options in the order chosen), in the
 /// order of the sequential search, until `sink` breaks or the budget runs out (on threads or
 /// in a shard only its deadline applies). On threads at most
-/// [`WINDOW_PER_THREAD`](super::WINDOW_PER_THREAD) sub-problems per thread are held ahead
+/// [`WINDOW_PER_THREAD`] sub-problems per thread are held ahead
 /// of the output. The memo does not apply: a listing visits every solution.
 pub fn list<S>(problem: &Problem, plan: &Plan, sink: S) -> (Outcome, Option<SplitInfo>)
 where

@@ -1,8 +1,10 @@
 //! Threads: the one place of the engine that starts them. A search on threads is cut into
 //! parts — the nodes at some depth of its tree, each named by the options taken on the way
-//! (its prefix), found by the search itself ([`Search::cut`]) — and the parts are dealt to
+//! (its prefix), found by the search itself
+//! ([`Search::cut`](crate::engine::search::Search::cut)) — and the parts are dealt to
 //! the workers of a rayon pool, each worker with a search of its own that counts or lists
-//! below a prefix ([`Search::count_below`]). How many parts a thread gets is the plan's
+//! below a prefix
+//! ([`Search::count_below`](crate::engine::search::Search::count_below)). How many parts a thread gets is the plan's
 //! choice (`choose.rs`); what is dealt here:
 //!
 //! - [`deal_with`]: every part in turn to a worker with a state of its own, made once per
