@@ -78,6 +78,9 @@
 //! assert_eq!(best.value(), Some(2));
 //! ```
 
+mod names;
+pub use names::{MAX_THREADS, check_threads};
+
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};
