@@ -67,6 +67,7 @@
 
 pub(crate) mod choose;
 mod memo_split;
+mod names;
 mod parallel;
 mod portfolio;
 pub(crate) mod threads;
@@ -76,6 +77,7 @@ pub use choose::{
     DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
     WINDOW_PER_THREAD,
 };
+pub use names::{MAX_THREADS, check_threads};
 
 use std::ops::ControlFlow;
 
