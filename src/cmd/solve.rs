@@ -25,33 +25,34 @@
 //!   solution (`engine::preprocess`); solutions are written with their input text and lines,
 //!   perhaps in another order. Refused with `--shard` and with multiplicities.
 //!
-//! - `--zdd FILE`, `--sample K`: the solutions as a ZDD, and uniform draws from it
-//!   ([`super::solve_zdd`]).
+//! - `--zdd FILE`, `--sample K`, `--marginals`: the solutions as a ZDD, uniform draws from
+//!   it, the solutions taking each option ([`super::solve_zdd`]).
+//! - `--estimate`: Knuth's estimate of a count's tree ([`super::solve_estimate`]).
+//!
+//! The flags are turned into decisions once (a [`Task`], the engine's [`Plan`], a
+//! [`solve_zdd::Request`]); the results are written by io's exporters ([`crate::io::solve`]).
 //!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
 
-use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use super::solve_estimate::{self, Shown};
+use super::solve_zdd;
 use crate::cmd::{InputError, diag};
-use crate::engine::estimate::{self, SolverWalk, TreeEstimate};
-use crate::engine::optimize::{self, Keep, Optimum, Sense};
+use crate::engine::optimize::{Keep, Sense};
 use crate::engine::preprocess as pre;
 use crate::engine::run::{self, Plan};
-use crate::engine::{
-    Budget, End, MemoMode, OptionId, Outcome, Solver, SplitInfo, Stats, Stop, structure_bytes,
-};
+use crate::engine::{Budget, End, MemoMode, OptionId, Outcome, SplitInfo, Stop};
 use crate::io::dlx_format::{self, DlxFile};
-use crate::io::export::{Format, Writer};
+use crate::io::export::Format;
 use crate::io::output::Output;
-use crate::io::records::{self, write_solution_text};
 use crate::io::shard;
-use crate::records::rows::{CountRecord, OptimumRecord, SolutionRecord, SummaryRecord};
+use crate::io::solve::{self as export, SolutionWriter};
 use crate::records::solve as solve_record;
 use crate::records::{Shard, Status, partial_notice};
 
@@ -252,13 +253,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in &dlx.warnings {
         diag::warning(&format!("{}:{}: {}", w.file, w.line, w.message));
     }
-    if super::solve_zdd::wanted(&args) {
-        return super::solve_zdd::run(&args, &dlx);
+    let zdd = zdd_request(&args);
+    if zdd.wanted() {
+        return solve_zdd::run(&zdd, &dlx);
     }
     // The time limit counts from here: preprocessing is part of the run.
     let budget = budget(&args);
-    if dlx.problem.has_multiplicities() && (args.minimize || args.maximize || args.shard.is_some())
-    {
+    let task = Task::of(&args);
+    let optimises = matches!(task, Task::Optimise(..));
+    if dlx.problem.has_multiplicities() && (optimises || args.shard.is_some()) {
         return Err(InputError(
             "items with multiplicities (u:v|name) can be counted and listed, not optimised or \
              sharded"
@@ -271,43 +274,100 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         dlx
     };
-    if args.top.is_some() && !(args.minimize || args.maximize) {
+    if args.top.is_some() && !optimises {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
     let mut plan = plan(&args, budget)?;
     if args.estimate {
-        return estimate(&args, &dlx, &plan);
+        return solve_estimate::run(&dlx.problem, &plan, args.knuth, args.output.as_deref());
     }
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
     crate::io::output::stop_gracefully_on_interrupt(plan.stop());
     // Solutions so far and the time, on a terminal only.
-    let streams = !(args.count || args.minimize || args.maximize);
+    let shown = Shown {
+        counts: matches!(task, Task::Count),
+        optimises: match task {
+            Task::Optimise(sense, _) => Some(sense),
+            _ => None,
+        },
+        streams: matches!(task, Task::List),
+        knuth: args.knuth,
+    };
     let pb = super::progress(
         "{spinner} {msg} {elapsed}",
         None,
-        streams,
+        shown.streams,
         args.output.as_deref(),
     );
     plan.stop().progress().reset();
-    let _watch = watch(&args, &dlx, &plan, pb.as_ref(), streams);
-    if args.minimize || args.maximize {
-        plan.budget.solutions = None;
-        optimise(&args, &dlx, &plan, out, pb.as_ref())?;
-        return Ok(interrupted_or_success());
-    }
-    let (outcome, split, total) = if args.count {
-        count(&args, &dlx, &plan, &mut out, pb.as_ref())?
-    } else {
-        let r = enumerate(&dlx, &plan, args.format, &mut out, pb.as_ref());
-        if let Some(pb) = &pb {
-            pb.finish_and_clear();
+    let _watch = solve_estimate::watch(&dlx.problem, &plan, pb.as_ref(), shown);
+    let (outcome, split, total) = match task {
+        Task::Optimise(sense, keep) => {
+            plan.budget.solutions = None;
+            optimise(&args, &dlx, &plan, (sense, keep), out, pb.as_ref())?;
+            return Ok(interrupted_or_success());
         }
-        let (outcome, split) = r?;
-        (outcome, split, outcome.stats.solutions().into())
+        Task::Count => count(&args, &dlx, &plan, &mut out, pb.as_ref())?,
+        Task::List => {
+            let r = list(&dlx, &plan, args.format, &mut out, pb.as_ref());
+            if let Some(pb) = &pb {
+                pb.finish_and_clear();
+            }
+            let (outcome, split) = r?;
+            (outcome, split, outcome.stats.solutions().into())
+        }
     };
     report(&args, &dlx, &outcome, split, total, out)?;
     Ok(interrupted_or_success())
+}
+
+/// What a search of `solve` does, decided once from the flags.
+#[derive(Clone, Copy, Debug)]
+enum Task {
+    /// Every solution, written as it is found.
+    List,
+    /// The number of solutions (`--count`).
+    Count,
+    /// The best solution, or the `--top K` best, in a sense (`--minimize`, `--maximize`).
+    Optimise(Sense, Keep),
+}
+
+impl Task {
+    fn of(args: &Args) -> Task {
+        if args.minimize || args.maximize {
+            let sense = if args.maximize {
+                Sense::Maximize
+            } else {
+                Sense::Minimize
+            };
+            let keep = match args.top {
+                Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
+                None => Keep::Best,
+            };
+            Task::Optimise(sense, keep)
+        } else if args.count {
+            Task::Count
+        } else {
+            Task::List
+        }
+    }
+}
+
+/// What `--zdd`, `--sample` and `--marginals` ask ([`solve_zdd::Request::wanted`] says
+/// whether any of them was given).
+fn zdd_request(args: &Args) -> solve_zdd::Request {
+    solve_zdd::Request {
+        zdd: args.zdd.clone(),
+        sample: args.sample,
+        seed: args.seed,
+        marginals: args.marginals,
+        format: args.format,
+        output: args.output.clone(),
+        stats: args.stats,
+        time_limit: args.time_limit,
+        memo_mem: args.memo_mem,
+    }
 }
 
 /// The budget of the limits asked for, with the command's stop handle.
@@ -344,93 +404,16 @@ fn plan(args: &Args, budget: Budget) -> anyhow::Result<Plan> {
     Ok(plan.on_threads_that_keep_the_budget())
 }
 
-/// The sense asked for (minimising unless `--maximize`).
-fn sense(args: &Args) -> Sense {
-    if args.maximize {
-        Sense::Maximize
-    } else {
-        Sense::Minimize
-    }
-}
-
-/// Counts and optimisations show the sub-problems done of total and the time left; an
-/// optimisation also its best cost and the root's bound. A listing shows its solutions
-/// ([`enumerate`]).
-fn watch(
-    args: &Args,
-    dlx: &DlxFile,
-    plan: &Plan,
-    pb: Option<&indicatif::ProgressBar>,
-    streams: bool,
-) -> Option<super::ProgressWatch> {
-    let sense = sense(args);
-    let optimises = args.minimize || args.maximize;
-    // A count's line is driven by Knuth's estimate of its tree, made on a thread of its own
-    // while the count runs (on a terminal only), when the count runs on the bitset engine,
-    // whose searches post the nodes they enter.
-    let dense = !args.knuth
-        && !dlx.problem.has_multiplicities()
-        && dlx.problem.option_count() <= crate::engine::DENSE_MAX_OPTIONS;
-    let tree = (pb.is_some() && args.count && dense).then(|| {
-        let estimate = std::sync::Arc::new(std::sync::OnceLock::<f64>::new());
-        let (problem, made) = (dlx.problem.clone(), estimate.clone());
-        std::thread::spawn(move || {
-            let _ = made.set(tree_estimate(&problem, false).nodes);
-        });
-        estimate
-    });
-    // The nodes last posted and when they changed: a count whose nodes stop moving has left
-    // the bitset engine (for the memo), and its line goes back to the sub-problems.
-    let moved = std::sync::Mutex::new((0u64, Duration::ZERO));
-    match pb {
-        Some(pb) if !streams => Some(super::watch_progress(pb, plan.stop(), move |p, elapsed| {
-            let mut s = String::from("searching");
-            if optimises {
-                if let Some(v) = p.best {
-                    s += &format!(", best cost {}", sense.value(v));
-                }
-                if let Some(b) = p.bound {
-                    s += &format!(", bound {}", sense.value(b));
-                }
-            }
-            let mut m = moved.lock().unwrap_or_else(|e| e.into_inner());
-            if m.0 != p.nodes {
-                *m = (p.nodes, elapsed);
-            }
-            let still = elapsed.saturating_sub(m.1) > Duration::from_secs(2);
-            let estimate = tree
-                .as_ref()
-                .and_then(|t| t.get().copied())
-                .filter(|_| !still);
-            let parts = super::count_line(p, elapsed, estimate);
-            if !parts.is_empty() {
-                s += ", ";
-                s += &parts;
-            }
-            s
-        })),
-        Some(pb) => {
-            pb.set_message("searching");
-            None
-        }
-        None => None,
-    }
-}
-
 /// `--minimize`/`--maximize`: the optimum (or a shard's record) to `out`, its status line on
 /// stderr.
 fn optimise(
     args: &Args,
     dlx: &DlxFile,
     plan: &Plan,
+    (sense, keep): (Sense, Keep),
     mut out: Output,
     pb: Option<&indicatif::ProgressBar>,
 ) -> anyhow::Result<()> {
-    let sense = sense(args);
-    let keep = match args.top {
-        Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
-        None => Keep::Best,
-    };
     let start = Instant::now();
     let (best, split) = run::optimize(&dlx.problem, plan, sense, keep);
     if let Some(pb) = pb {
@@ -451,15 +434,16 @@ fn optimise(
         );
         shard::write_records(&mut out, [&r], args.format)?;
     } else {
-        let status = optimum_status(&best, &plan.budget);
-        write_optimum(&mut out, args.format, dlx, &best, status)?;
+        let status = Status::of_optimum_within(&best, &plan.budget);
+        export::write_optimum(&mut out, args.format, dlx, &best, status)?;
     }
     out.finish()?;
-    diag::notice(&status_line(&best, plan.stop()));
+    diag::notice(&export::optimum_line(&best, plan.stop().requested()));
     if args.stats {
-        diag::notice(&knuth_line(dlx, &best.stats));
+        let solutions = best.stats.solutions().into();
+        diag::notice(&export::knuth_line(&dlx.problem, &best.stats, solutions));
         if let Some(s) = split {
-            diag::notice(&split_line(&s));
+            diag::notice(&export::split_line(&s));
         }
     }
     Ok(())
@@ -480,7 +464,7 @@ fn count(
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
-    if counted.end == crate::engine::End::Overflow {
+    if counted.end == End::Overflow {
         anyhow::bail!(
             "the number of solutions does not fit in 128 bits (it is over 3.4e38): not counted"
         );
@@ -491,25 +475,17 @@ fn count(
     };
     if let Some(shard) = args.shard {
         let seconds = start.elapsed().as_secs_f64();
-        let r = solve_record::count_record(
-            &dlx.problem,
-            shard,
-            &outcome,
-            counted.split.as_ref(),
-            seconds,
-        );
+        let split = counted.split.as_ref();
+        let r = solve_record::count_record(&dlx.problem, shard, &outcome, split, seconds);
         shard::write_records(&mut *out, [&r], args.format)?;
     } else {
         let status = Status::of_end(outcome.end);
-        write_count(out, args.format, counted.count, status)?;
+        export::write_count(out, args.format, counted.count, status)?;
     }
     if args.stats
         && let Some(m) = counted.memo
     {
-        diag::notice(&format!(
-            "memo: {} hits, {} stores, {} evictions, {} nodes saved, {} bytes",
-            m.hits, m.stores, m.evictions, m.nodes_saved, m.bytes
-        ));
+        diag::notice(&export::memo_line(&m));
     }
     Ok((outcome, counted.split, counted.count))
 }
@@ -526,17 +502,15 @@ fn report(
     mut out: Output,
 ) -> anyhow::Result<()> {
     let status = Status::of_end(outcome.end);
-    let bytes = structure_bytes(&dlx.problem, outcome.stats.max_level());
-    if args.stats
-        && !(args.count && args.shard.is_some())
-        && let Ok(mut w) = Writer::new(args.format, &mut out, true)
-    {
-        let mut summary = SummaryRecord::new(status, &outcome.stats, bytes);
-        if args.count {
-            summary.solutions = total;
-        }
-        w.trailer(&summary)?;
-        w.end()?;
+    if args.stats && !(args.count && args.shard.is_some()) {
+        export::write_summary(
+            &mut out,
+            args.format,
+            &dlx.problem,
+            status,
+            &outcome.stats,
+            total,
+        )?;
     }
     out.finish()?;
 
@@ -555,9 +529,9 @@ fn report(
         diag::notice(&notice);
     }
     if args.stats {
-        diag::notice(&outcome.stats.knuth_line_of(total, bytes));
+        diag::notice(&export::knuth_line(&dlx.problem, &outcome.stats, total));
         if let Some(s) = split {
-            diag::notice(&split_line(&s));
+            diag::notice(&export::split_line(&s));
         }
     }
     Ok(())
@@ -579,20 +553,8 @@ fn preprocess(dlx: DlxFile, args: &Args) -> anyhow::Result<DlxFile> {
     let reduced = pre::preprocess(&dlx.problem, &pre::Limits::default())
         .map_err(|e| InputError(format!("--preprocess: {e}")))?;
     if args.stats {
-        let s = &reduced.stats;
-        diag::notice(&format!(
-            "preprocess: removed {} of {} options in {} rounds, {} work, {:.3}s{}",
-            s.options_removed,
-            s.options_before,
-            s.rounds,
-            s.work,
-            start.elapsed().as_secs_f64(),
-            if s.complete {
-                ""
-            } else {
-                " (stopped by the work limit)"
-            }
-        ));
+        let seconds = start.elapsed().as_secs_f64();
+        diag::notice(&export::preprocess_line(&reduced.stats, seconds));
     }
     let option_lines = reduced.original.iter().map(|&o| dlx.line_of(o)).collect();
     Ok(DlxFile {
@@ -602,303 +564,44 @@ fn preprocess(dlx: DlxFile, args: &Args) -> anyhow::Result<DlxFile> {
     })
 }
 
-/// Random probes of `--estimate`.
-const ESTIMATE_PROBES: u32 = 10_000;
-
-/// How long `--estimate` times the count's engine.
-const ESTIMATE_SAMPLE: Duration = Duration::from_millis(250);
-
-/// Knuth's estimate of the tree a count of `problem` searches: DLX2's with `knuth`, else
-/// without the options that leave an item no option (the bitset engine's and the links'
-/// default).
-fn tree_estimate(problem: &crate::engine::Problem, knuth: bool) -> TreeEstimate {
-    let mut solver = Solver::new(problem);
-    let mut walk = if knuth {
-        SolverWalk::new(&mut solver)
-    } else {
-        SolverWalk::without_wipe_outs(&mut solver)
-    };
-    estimate::estimate(&mut walk, ESTIMATE_PROBES, 0x9e37_79b9_7f4a_7c15)
-}
-
-/// `--estimate`: Knuth's estimate of the search tree ([`crate::engine::estimate`]) and the
-/// time that means here, from the rate of the count's own engine (with the plan's threads and
-/// memo) over [`ESTIMATE_SAMPLE`]; a count that ends within the sample is reported as it is.
-fn estimate(args: &Args, dlx: &DlxFile, plan: &Plan) -> anyhow::Result<ExitCode> {
-    if dlx.problem.has_multiplicities() {
-        return Err(InputError(
-            "--estimate walks the dancing links' tree, which items with multiplicities \
-             (u:v|name) do not have: count with a --time-limit instead"
-                .into(),
-        )
-        .into());
-    }
-    let tree = tree_estimate(&dlx.problem, args.knuth);
-    let mut sample = plan.clone();
-    sample.budget.deadline = Some(Instant::now() + ESTIMATE_SAMPLE);
-    let began = Instant::now();
-    let counted = run::count(&dlx.problem, &sample);
-    let seconds = began.elapsed().as_secs_f64().max(1e-6);
-    let nodes = counted.stats.nodes();
-    let threads = plan.thread_count();
-    let mut line = format!(
-        "estimate: tree~{:.3e} nodes (±{:.0}%, {} probes)",
-        tree.nodes,
-        100.0 * tree.std_error / tree.nodes.max(1.0),
-        tree.probes
-    );
-    if counted.end == End::Exhausted {
-        line += &format!(
-            "; the count ended within the sample: {} solutions, {nodes} nodes in {}",
-            counted.count,
-            super::queens_count::human(seconds)
-        );
-    } else {
-        let rate = nodes as f64 / seconds;
-        line += &format!(
-            "; about {} on {threads} thread{} on this machine ({:.2e} nodes/s over {:.2} s; \
-             rough: within a factor of a few, less where the memo pays)",
-            super::queens_count::human(tree.nodes / rate.max(1.0)),
-            if threads == 1 { "" } else { "s" },
-            rate,
-            seconds
-        );
-    }
-    let mut out = Output::create(args.output.as_deref())?;
-    writeln!(out, "{line}")?;
-    out.finish()?;
-    Ok(interrupted_or_success())
-}
-
 /// 128 + the signal after an interrupt (130 for Ctrl-C), else success.
 fn interrupted_or_success() -> ExitCode {
     crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS)
 }
 
-/// Knuth's `Altogether ...` line of a search of the file's problem.
-fn knuth_line(dlx: &DlxFile, stats: &Stats) -> String {
-    stats.knuth_line(structure_bytes(&dlx.problem, stats.max_level()))
-}
-
-/// `--stats` on threads or in a shard: how the search was split.
-fn split_line(s: &SplitInfo) -> String {
-    format!(
-        "sub-problems={} parts={}/{} depth={} threads={}",
-        s.subproblems, s.mine, s.parts, s.depth, s.threads
-    )
-}
-
-/// The `solution` records of a stream: a solution's number, cost (when optimising), options as
-/// written and input lines, in buffers kept from one solution to the next.
-#[derive(Default)]
-struct Solutions {
-    texts: Vec<String>,
-    lines: Vec<usize>,
-}
-
-impl Solutions {
-    fn record(
-        &mut self,
-        dlx: &DlxFile,
-        solution: u64,
-        cost: Option<i128>,
-        options: &[OptionId],
-    ) -> SolutionRecord<'_> {
-        self.texts.clear();
-        self.texts
-            .extend(options.iter().map(|&o| dlx.problem.format_option(o)));
-        self.lines.clear();
-        self.lines.extend(options.iter().map(|&o| dlx.line_of(o)));
-        SolutionRecord {
-            solution,
-            cost,
-            options: &self.texts,
-            lines: &self.lines,
-        }
-    }
-}
-
-/// Begins a stream of solutions from one like them (one option, a cost when optimising): the
-/// CSV header.
-fn begin_solutions(w: &mut Writer<&mut Output>, cost: Option<i128>) -> std::io::Result<()> {
-    w.begin(&SolutionRecord {
-        solution: 0,
-        cost,
-        options: &[String::new()],
-        lines: &[0],
-    })
-}
-
-/// Where `solve` writes its solutions: the writer chosen once from the format.
-enum Sink<'o> {
-    /// DLX1's text.
-    Text(&'o mut Output),
-    /// A record per solution.
-    Records(Writer<&'o mut Output>),
-}
-
-fn write_count(
-    out: &mut Output,
-    format: Format,
-    count: u128,
-    status: Status,
-) -> anyhow::Result<()> {
-    match Writer::new(format, out, true) {
-        Ok(mut w) => {
-            w.record(&CountRecord {
-                solutions: count,
-                status,
-            })?;
-            w.end()?;
-        }
-        Err(out) => {
-            let record = CountRecord {
-                solutions: count,
-                status,
-            };
-            records::write_count_text(out, count, status, |out| {
-                records::write_solve_count_text(out, &record)
-            })?
-        }
-    }
-    Ok(())
-}
-
-/// Runs the search and writes every solution as it is found. A write error (a closed pipe,
-/// a full disk) stops the search and is returned.
-fn enumerate(
+/// Runs the search and writes every solution as it is found (the progress line counts them).
+/// A write error (a closed pipe, a full disk) stops the search and is returned.
+fn list(
     dlx: &DlxFile,
     plan: &Plan,
     format: Format,
     out: &mut Output,
     pb: Option<&indicatif::ProgressBar>,
 ) -> anyhow::Result<(Outcome, Option<SplitInfo>)> {
-    let problem = &dlx.problem;
     let mut number = 0u64;
-    // The progress line counts the solutions written (every 1024th, and the first ones).
-    let tick = |number: u64| {
+    let mut failure: Option<std::io::Error> = None;
+    let mut w = SolutionWriter::new(out, format, dlx, false)?;
+    let outcome = run::list(&dlx.problem, plan, |s: &[OptionId]| {
+        number += 1;
+        // Every 1024th, and the first ones.
         if let Some(pb) = pb
             && (number < 1024 || number.is_multiple_of(1024))
         {
             pb.set_message(format!("{number} solutions"));
         }
-    };
-    let mut failure: Option<anyhow::Error> = None;
-    // The writer, chosen once: records, or DLX1's text.
-    let mut sink = match Writer::new(format, out, true) {
-        Ok(mut w) => {
-            begin_solutions(&mut w, None)?;
-            Sink::Records(w)
+        match w.write(number, None, s) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
         }
-        Err(out) => Sink::Text(out),
-    };
-    let mut solutions = Solutions::default();
-    let outcome = run::list(problem, plan, |s: &[OptionId]| {
-        number += 1;
-        tick(number);
-        let r = solutions.record(dlx, number, None, s);
-        let r = match &mut sink {
-            Sink::Records(w) => w.record(&r),
-            Sink::Text(out) => write_solution_text(out, &r),
-        };
-        stop_on_error(r.map_err(Into::into), &mut failure)
     });
     match failure {
-        Some(e) => Err(e),
+        Some(e) => Err(e.into()),
         None => {
-            if let Sink::Records(w) = sink {
-                w.end()?;
-            }
+            w.end()?;
             Ok(outcome)
         }
     }
-}
-
-fn stop_on_error(r: anyhow::Result<()>, failure: &mut Option<anyhow::Error>) -> ControlFlow<()> {
-    match r {
-        Ok(()) => ControlFlow::Continue(()),
-        Err(e) => {
-            *failure = Some(e);
-            ControlFlow::Break(())
-        }
-    }
-}
-
-/// One line for stderr saying what the result is.
-fn status_line(best: &Optimum, stop: &Stop) -> String {
-    let why = if stop.requested() {
-        "interrupted"
-    } else {
-        "a budget ran out"
-    };
-    match (best.status, best.value(), best.bound) {
-        (optimize::Status::Optimal, Some(v), _) => format!("optimal: cost {v} (proven)"),
-        (optimize::Status::Feasible, Some(v), Some(b)) => {
-            format!("feasible: cost {v}, bound {b} ({why} before the proof)")
-        }
-        (optimize::Status::Feasible, Some(v), None) => {
-            format!("feasible: cost {v}, no bound ({why} before the proof)")
-        }
-        (optimize::Status::Unknown, _, Some(b)) => {
-            format!("unknown: no solution found ({why}; bound {b})")
-        }
-        (optimize::Status::Unknown, _, None) => {
-            format!("unknown: no solution found ({why}; no bound)")
-        }
-        _ => "infeasible: the problem has no exact cover".to_string(),
-    }
-}
-
-/// The kept solutions, best first: text as DLX1 prints solutions with the cost in the heading
-/// (`1: cost 5`), CSV `solution,cost,position,line,option`, or JSON Lines solution records
-/// followed by an `optimum` record (status, cost, bound).
-fn write_optimum(
-    out: &mut Output,
-    format: Format,
-    dlx: &DlxFile,
-    best: &Optimum,
-    status: Status,
-) -> anyhow::Result<()> {
-    let number = |k: usize| k as u64 + 1;
-    let mut solutions = Solutions::default();
-    match Writer::new(format, out, true) {
-        Ok(mut w) => {
-            begin_solutions(&mut w, Some(0))?;
-            for (k, s) in best.solutions.iter().enumerate() {
-                w.record(&solutions.record(dlx, number(k), Some(s.value), &s.options))?;
-            }
-            w.trailer(&OptimumRecord {
-                status,
-                cost: best.value(),
-                bound: best.bound,
-                solutions: best.solutions.len(),
-                nodes: best.stats.nodes(),
-                updates: best.stats.updates(),
-                mems: best.stats.mems(),
-            })?;
-            w.end()?;
-        }
-        Err(out) => {
-            for (k, s) in best.solutions.iter().enumerate() {
-                let r = solutions.record(dlx, number(k), Some(s.value), &s.options);
-                write_solution_text(&mut *out, &r)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The status word of an optimum. When no solution was found before a budget ran out, the
-/// optimiser does not say which budget: the statistics against the budget do.
-fn optimum_status(best: &Optimum, budget: &Budget) -> Status {
-    let stopped_by = if budget.stop.requested() {
-        Status::Interrupted
-    } else if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
-        Status::Nodes
-    } else if budget.mems.is_some_and(|m| best.stats.mems() >= m) {
-        Status::Mems
-    } else {
-        Status::Time
-    };
-    Status::of_optimum(best.status, stopped_by)
 }

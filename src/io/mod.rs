@@ -1,6 +1,7 @@
 //! Codecs: Knuth's DLX text ([`dlx_format`]), weight boards ([`weights`]), the one output
 //! [`export::Format`] and the writers of record streams in each record format ([`export`]),
-//! the shard records' three spellings ([`shard`]; the records themselves are in
+//! the exporters of the results of `solve` ([`solve`]) and of a family of solutions
+//! ([`family`]), the shard records' three spellings ([`shard`]; the records themselves are in
 //! [`crate::records`]), bounded line input ([`input`]) and the SVG pictures ([`svg`]: boards,
 //! heat maps, the models' solutions). With the `cli` feature, also what only the binary uses:
 //! output files that do no more than `>`.
@@ -9,6 +10,7 @@
 mod cells;
 pub mod dlx_format;
 pub mod export;
+pub mod family;
 pub mod input;
 // Output files and stdout handling for the binary (anyhow, tempfile, signals): not API.
 #[cfg(feature = "cli")]
@@ -18,6 +20,7 @@ pub mod output;
 // writes through them) and the text views.
 pub(crate) mod records;
 pub mod shard;
+pub mod solve;
 pub mod svg;
 pub mod weights;
 pub mod zdd_text;
