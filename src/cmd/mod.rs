@@ -19,6 +19,7 @@ pub mod queens_list;
 pub mod queens_max;
 pub mod queens_random;
 pub mod solve;
+pub mod solve_args;
 pub mod solve_estimate;
 pub mod solve_zdd;
 

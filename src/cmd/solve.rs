@@ -29,216 +29,34 @@
 //!   it, the solutions taking each option ([`super::solve_zdd`]).
 //! - `--estimate`: Knuth's estimate of a count's tree ([`super::solve_estimate`]).
 //!
-//! The flags are turned into decisions once (a [`Task`], the engine's [`Plan`], a
-//! [`solve_zdd::Request`]); the results are written by io's exporters ([`crate::io::solve`]).
+//! The flags ([`super::solve_args`]) are turned into decisions once (a [`Task`], the engine's
+//! [`Plan`], a [`solve_zdd::Request`]); the library runs the search and io's exporters
+//! ([`crate::io::solve`]) write its results.
 //!
 //! Warnings (ignored options), budget notices and `--stats` (Knuth's `Altogether ...` line) go
 //! to stderr. Exit 0 when the search ran (also with no solutions, or stopped by a budget), 2 on
 //! bad input or usage. docs/formats.md is the table of the records.
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+pub use super::solve_args::Args;
+use super::solve_args::{MemoArg, Task};
 use super::solve_estimate::{self, Shown};
 use super::solve_zdd;
 use crate::cmd::{InputError, diag};
 use crate::engine::optimize::{Keep, Sense};
 use crate::engine::preprocess as pre;
 use crate::engine::run::{self, Plan};
-use crate::engine::{Budget, End, MemoMode, OptionId, Outcome, SplitInfo, Stop};
+use crate::engine::{End, OptionId, Outcome, SplitInfo};
 use crate::io::dlx_format::{self, DlxFile};
 use crate::io::export::Format;
 use crate::io::output::Output;
 use crate::io::shard;
 use crate::io::solve::{self as export, SolutionWriter};
 use crate::records::solve as solve_record;
-use crate::records::{Shard, Status, partial_notice};
-
-/// The formats of `xcover solve`.
-const FORMATS: &[(Format, &str)] = &[
-    (
-        Format::Text,
-        "DLX1's layout: `N:` then the options, one per line",
-    ),
-    (
-        Format::Csv,
-        "A header row, then one record per (solution, option)",
-    ),
-    (
-        Format::Json,
-        "JSON Lines: one object per solution (and a summary with --stats)",
-    ),
-];
-
-/// `--memo`: when a count remembers sub-problem counts.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemoArg {
-    /// Run the plain and the memoised search in turns (a portfolio with a guarantee).
-    Auto,
-    /// Always.
-    On,
-    /// Never.
-    Off,
-}
-
-impl MemoArg {
-    fn mode(self) -> MemoMode {
-        match self {
-            MemoArg::Auto => MemoMode::Auto,
-            MemoArg::On => MemoMode::On,
-            MemoArg::Off => MemoMode::Off,
-        }
-    }
-}
-
-#[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("memoised").multiple(true).args(["count", "zdd", "sample", "marginals"])))]
-pub struct Args {
-    /// The DLX file to read; `-` or nothing reads standard input.
-    #[arg(value_name = "FILE|-")]
-    pub input: Option<PathBuf>,
-
-    /// Print only the number of solutions.
-    #[arg(long)]
-    pub count: bool,
-
-    /// Print only an estimate of a count's work, in milliseconds to a second: the search
-    /// tree's nodes by Knuth's random probes, and the time that means on this machine (the
-    /// count's own engine timed for a quarter of a second).
-    #[arg(long, conflicts_with_all = ["count", "minimize", "maximize", "limit", "zdd", "sample", "shard", "top"])]
-    pub estimate: bool,
-
-    /// Stop after N solutions (on one thread).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
-
-    /// Output format.
-    #[arg(long, value_parser = Format::parser(FORMATS), default_value = "text")]
-    pub format: Format,
-
-    /// Write the output to FILE (atomically: a temporary file renamed at the end) instead
-    /// of stdout.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// Print Knuth's statistics line on stderr (and a summary record with --format json).
-    #[arg(long)]
-    pub stats: bool,
-
-    /// Stop when the search has visited N nodes (on one thread).
-    #[arg(long, value_name = "N")]
-    pub nodes: Option<u64>,
-
-    /// Stop when the search has spent N mems (on one thread).
-    #[arg(long, value_name = "N")]
-    pub mems: Option<u64>,
-
-    /// Stop after SECONDS of search (a decimal number).
-    #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
-    pub time_limit: Option<Duration>,
-
-    /// Find a solution of least total cost (DLX5's `|n` cost entries), by branch and bound.
-    #[arg(long, conflicts_with_all = ["maximize", "count"])]
-    pub minimize: bool,
-
-    /// Find a solution of greatest total cost, by branch and bound.
-    #[arg(long, conflicts_with = "count")]
-    pub maximize: bool,
-
-    /// With --minimize/--maximize: the K best solutions instead of one.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
-    pub top: Option<u64>,
-
-    // With --limit, --nodes or --mems the search runs on one thread (said at those options).
-    #[command(flatten)]
-    pub threads: super::Threads,
-
-    /// With --count: remember the counts of sub-problems met before (the same items left
-    /// and colours set): `auto` runs the plain search and a memoised search (with parts, in
-    /// frontier order) in turns, each resuming where it stopped, at most 64 times the better
-    /// of them; `on` always (the memoised dance), `off` never. On threads each thread
-    /// keeps a table of its own for its sub-problems. A shard counts without it (`on` is
-    /// refused with --shard).
-    #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN", requires = "count")]
-    pub memo: MemoArg,
-
-    /// Search exactly DLX2's tree, so that nodes, updates and mems are Knuth's figures for
-    /// the same input: no memo.
-    #[arg(long, conflicts_with = "memo")]
-    pub knuth: bool,
-
-    /// With --count: the memory the memo may use, e.g. `64M`, `2G` (bytes without a suffix;
-    /// K, M, G, T are powers of 1024), at least 4K. When it is full, old counts are
-    /// forgotten. With --zdd or --sample: the memory the diagram may use; beyond it the
-    /// command stops and writes nothing.
-    #[arg(long, value_name = "SIZE", value_parser = parse_memo_size, default_value = "256M", requires = "memoised")]
-    pub memo_mem: u64,
-
-    /// Before the search, remove the options that can be in no solution (choosing one would
-    /// leave some primary item no compatible option), round after round, within a work limit.
-    /// The same solutions, written as without it, but perhaps in another order. Not with
-    /// --shard or multiplicities.
-    #[arg(long)]
-    pub preprocess: bool,
-
-    /// Run only part I of M of the deterministic split (for clusters), e.g. `--shard 3/10`.
-    /// With --count or --minimize/--maximize the output is the shard's record (text: a
-    /// key=value line), for `xcover merge`; a listing lists the shard's solutions.
-    #[arg(long, value_name = "I/M")]
-    pub shard: Option<Shard>,
-
-    /// Write the solutions as a ZDD to FILE (`-`: stdout), in the text docs/engine.md
-    /// describes, built by the memoised search within --memo-mem on one thread.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ZDD_CONFLICTS)]
-    pub zdd: Option<PathBuf>,
-
-    /// Draw K solutions (0 to 1,000,000) exactly uniformly, with replacement, from the
-    /// ZDD's counts, listed as a listing lists them (numbered in the order drawn).
-    #[arg(long, value_name = "K", conflicts_with_all = ZDD_CONFLICTS,
-          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
-    pub sample: Option<u64>,
-
-    /// The seed of --sample: the same seed, the same draws.
-    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
-    pub seed: u64,
-
-    /// For each option, the number of solutions that take it (option, line, text,
-    /// solutions, share), counted on the ZDD (see --zdd).
-    #[arg(long, conflicts_with_all = ZDD_CONFLICTS, conflicts_with = "sample")]
-    pub marginals: bool,
-}
-
-/// What --zdd and --sample do not combine with.
-const ZDD_CONFLICTS: [&str; 10] = [
-    "count",
-    "limit",
-    "nodes",
-    "mems",
-    "minimize",
-    "maximize",
-    "top",
-    "shard",
-    "preprocess",
-    "knuth",
-];
-
-/// The smallest `--memo-mem`: a table of one probe sequence of the longest keys is about
-/// this size, and a smaller budget would not be kept.
-const MIN_MEMO_BYTES: u64 = 4 << 10;
-
-/// `--memo-mem`: a size ([`super::parse_size`]) of at least [`MIN_MEMO_BYTES`].
-fn parse_memo_size(s: &str) -> Result<u64, String> {
-    let bytes = super::parse_size(s)?;
-    if bytes < MIN_MEMO_BYTES {
-        return Err(format!(
-            "'{}' is below the memo's smallest table, 4K (--memo off counts without a memo)",
-            crate::quote::quote(s)
-        ));
-    }
-    Ok(bytes)
-}
+use crate::records::{Status, partial_notice};
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.memo == MemoArg::On && args.shard.is_some() {
@@ -253,13 +71,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in &dlx.warnings {
         diag::warning(&format!("{}:{}: {}", w.file, w.line, w.message));
     }
-    let zdd = zdd_request(&args);
+    let zdd = args.zdd_request();
     if zdd.wanted() {
         return solve_zdd::run(&zdd, &dlx);
     }
     // The time limit counts from here: preprocessing is part of the run.
-    let budget = budget(&args);
-    let task = Task::of(&args);
+    let budget = args.budget();
+    let task = args.task();
     let optimises = matches!(task, Task::Optimise(..));
     if dlx.problem.has_multiplicities() && (optimises || args.shard.is_some()) {
         return Err(InputError(
@@ -277,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.top.is_some() && !optimises {
         return Err(InputError("--top needs --minimize or --maximize".into()).into());
     }
-    let mut plan = plan(&args, budget)?;
+    let mut plan = args.plan(budget)?;
     if args.estimate {
         return solve_estimate::run(&dlx.problem, &plan, args.knuth, args.output.as_deref());
     }
@@ -320,88 +138,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     report(&args, &dlx, &outcome, split, total, out)?;
     Ok(interrupted_or_success())
-}
-
-/// What a search of `solve` does, decided once from the flags.
-#[derive(Clone, Copy, Debug)]
-enum Task {
-    /// Every solution, written as it is found.
-    List,
-    /// The number of solutions (`--count`).
-    Count,
-    /// The best solution, or the `--top K` best, in a sense (`--minimize`, `--maximize`).
-    Optimise(Sense, Keep),
-}
-
-impl Task {
-    fn of(args: &Args) -> Task {
-        if args.minimize || args.maximize {
-            let sense = if args.maximize {
-                Sense::Maximize
-            } else {
-                Sense::Minimize
-            };
-            let keep = match args.top {
-                Some(k) => Keep::Top(usize::try_from(k).unwrap_or(usize::MAX)),
-                None => Keep::Best,
-            };
-            Task::Optimise(sense, keep)
-        } else if args.count {
-            Task::Count
-        } else {
-            Task::List
-        }
-    }
-}
-
-/// What `--zdd`, `--sample` and `--marginals` ask ([`solve_zdd::Request::wanted`] says
-/// whether any of them was given).
-fn zdd_request(args: &Args) -> solve_zdd::Request {
-    solve_zdd::Request {
-        zdd: args.zdd.clone(),
-        sample: args.sample,
-        seed: args.seed,
-        marginals: args.marginals,
-        format: args.format,
-        output: args.output.clone(),
-        stats: args.stats,
-        time_limit: args.time_limit,
-        memo_mem: args.memo_mem,
-    }
-}
-
-/// The budget of the limits asked for, with the command's stop handle.
-fn budget(args: &Args) -> Budget {
-    Budget {
-        solutions: args.limit,
-        nodes: args.nodes,
-        mems: args.mems,
-        // A limit beyond what an Instant can hold is no limit.
-        deadline: args.time_limit.and_then(|t| Instant::now().checked_add(t)),
-        stop: Stop::new(),
-    }
-}
-
-/// The plan of the search asked for: one thread when the budget is not one threads can keep
-/// (an error for a shard).
-fn plan(args: &Args, budget: Budget) -> anyhow::Result<Plan> {
-    let plan = Plan {
-        threads: args.threads.get(),
-        shard: args.shard.map(Shard::as_pair),
-        knuth: args.knuth,
-        // Knuth's tree is the plain search's: its counts are DLX2's.
-        memo: if args.knuth {
-            MemoMode::Off
-        } else {
-            args.memo.mode()
-        },
-        memo_bytes: args.memo_mem,
-        budget,
-    };
-    if args.shard.is_some() && !plan.keeps_budget() {
-        return Err(InputError("--shard cannot be combined with --limit, --nodes or --mems (they would apply to each sub-problem); --time-limit can".into()).into());
-    }
-    Ok(plan.on_threads_that_keep_the_budget())
 }
 
 /// `--minimize`/`--maximize`: the optimum (or a shard's record) to `out`, its status line on
