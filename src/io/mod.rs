@@ -11,6 +11,7 @@ mod cells;
 pub mod dlx_format;
 pub mod export;
 pub mod family;
+pub mod max;
 pub mod input;
 // Output files and stdout handling for the binary (anyhow, tempfile, signals): not API.
 #[cfg(feature = "cli")]
