@@ -35,7 +35,7 @@ fn tree_estimate(problem: &Problem, knuth: bool) -> TreeEstimate {
 
 /// `--estimate`: Knuth's estimate of the search tree ([`crate::engine::estimate`]) and the
 /// time that means here, from the rate of the count's own engine (with the plan's threads and
-/// memo) over [`ESTIMATE_SAMPLE`]; a count that ends within the sample is reported as it is.
+/// memo) over `ESTIMATE_SAMPLE`; a count that ends within the sample is reported as it is.
 /// Written to `output` (stdout when `None`).
 pub fn run(
     problem: &Problem,

@@ -1,7 +1,7 @@
 //! The exporters of the n-queens commands' results, each writing the format it is given: a
 //! count (`queens count`), a heat map (`queens heatmap`), listed boards as one SVG picture
 //! (`queens list --format svg`). The rows of `queens list` have their fast encoders
-//! ([`super::records::ListFormat`]), `queens max` its own exporter ([`super::max`]).
+//! ([`super::ListFormat`]), `queens max` its own exporter ([`super::max`]).
 
 use std::io::{self, Write};
 
@@ -12,7 +12,7 @@ use crate::records::rows::{HeatmapRecord, QueensCountRecord};
 
 /// `queens count`: the record in a record format; text is the bare `count` (the solutions,
 /// or the classes with `--unique`) when complete, else the record as `key=value` words
-/// ([`write_count_text`]).
+/// (`write_count_text`).
 pub fn write_count<W: Write>(
     out: &mut W,
     format: Format,
@@ -32,7 +32,7 @@ pub fn write_count<W: Write>(
 
 /// `queens heatmap`: the `n × n` table of `counts` (rank-major) of `total` solutions
 /// (representatives with `unique`): a record per square, an SVG heat map, or the text table
-/// ([`write_heatmap_text`]).
+/// (`write_heatmap_text`).
 pub fn write_heatmap<W: Write>(
     out: &mut W,
     format: Format,

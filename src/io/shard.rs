@@ -43,7 +43,7 @@ pub fn write_records<'a>(
 
 /// Writes the total of merged records (`xcover merge`): text as the command that made the
 /// shards prints its result — a count (the classes with `--unique`), an optimum's value (its
-/// status without one), a `queens max` line ([`max_line`]) — else the total's record.
+/// status without one), a `queens max` line (`max_line`) — else the total's record.
 pub fn write_total(out: &mut dyn Write, t: &ShardRecord, format: Format) -> io::Result<()> {
     match format {
         Format::Text => {

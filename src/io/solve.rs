@@ -114,7 +114,7 @@ impl<'o, 'd, W: Write> SolutionWriter<'o, 'd, W> {
 }
 
 /// `--count`: the count in `format`. Text is the bare number for a complete count, else
-/// `solutions=N status=S` ([`write_count_text`]); CSV `solutions,status`; JSON a `count`
+/// `solutions=N status=S` (`write_count_text`); CSV `solutions,status`; JSON a `count`
 /// record.
 pub fn write_count<W: Write>(
     out: &mut W,
