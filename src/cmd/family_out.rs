@@ -1,7 +1,8 @@
 //! `model NAME --marginals` and `model NAME --sample K`: a model's family of solutions
 //! ([`crate::engine::family`]) built, then written through io's exporters
-//! ([`crate::io::family`]: the marginals' table and records, samples as pictures) or the
-//! queens heat map.
+//! ([`crate::io::family`]: the marginals' table and records, samples as pictures), the
+//! queens heat map's table, or the crate's picture of the marginals
+//! ([`crate::models::pictures`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -14,7 +15,6 @@ use crate::io::dlx_format;
 use crate::io::export::Format;
 use crate::io::family::{text_pictures_svg, write_marginals};
 use crate::io::output::Output;
-use crate::io::svg;
 use crate::models::Model;
 
 /// The formats of `model NAME --sample` and `--marginals`.
