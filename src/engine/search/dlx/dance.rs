@@ -5,7 +5,8 @@
 
 use super::links::{Link, Links, Node, ROOT, STEP, at, cl, nd};
 
-/// Counters kept in registers during the hot loops, folded into [`Stats`](crate::engine::Stats) at the end.
+/// Counters kept in registers during the hot loops, folded into
+/// [`Stats`](crate::engine::Stats) at the end.
 ///
 /// Colour-free problems (the DLX1 path) do not count mems node by node: every mem DLX2 charges
 /// in `cover` and `uncover` is a fixed number per covered item, per hidden option and per

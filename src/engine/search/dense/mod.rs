@@ -18,9 +18,10 @@
 //!   entered. Level `d + 1`'s set is level `d`'s less the row of the option tried.
 //! * **`sizes[d]`**, one array per level (or, with more than 128 primary items, one array
 //!   whose decreases go on a `trail` that the next try at a level gives back): for each
-//!   primary item, how many options of `live[d]` contain it. The options a try removes (`live[d] ∧ row`) are walked bit by
-//!   bit and each takes one from the sizes of its primary items (`pitems`); nothing is
-//!   walked for secondary items. Undoing a try is forgetting level `d + 1`.
+//!   primary item, how many options of `live[d]` contain it. The options a try removes
+//!   (`live[d] ∧ row`) are walked bit by bit and each takes one from the sizes of its primary
+//!   items (`pitems`); nothing is walked for secondary items. Undoing a try is forgetting
+//!   level `d + 1`.
 //! * **`prim`**, the primary items not yet covered, as a sparse set (`prim[0..pactive]`,
 //!   inverse `pos`): a try swaps the items of its option past the end (`from` remembers
 //!   where each came from), and the next try at the level swaps them back, the latest first.
@@ -61,11 +62,13 @@ use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::{OptionId, Problem};
 use crate::engine::stats::Stats;
 
+mod tables;
+
+use tables::Tables;
+pub(crate) use tables::conflict_rows;
+
 /// The most options [`Dense`] takes: 16,384 options make conflict rows of 32 MiB.
 pub const DENSE_MAX_OPTIONS: usize = 1 << 14;
-
-/// The most memory [`Dense`] takes for its per-level sets and sizes (levels × (sets + sizes)).
-const DENSE_MAX_STACK_BYTES: usize = 64 << 20;
 
 /// Why a problem cannot be searched by [`Dense`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,41 +79,6 @@ pub enum DenseError {
     /// More options than [`DENSE_MAX_OPTIONS`], or per-level state past its memory limit.
     #[error("problem too large for the bitset engine")]
     TooLarge,
-}
-
-/// The conflict rows of `problem`'s options, `words` words each (see the module
-/// documentation): row `o` holds the options that share a primary item with `o`, or a
-/// secondary item unless both give it the same colour; `o` is in its own row.
-pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
-    let m = problem.option_count();
-    // Per item: the options that contain it, and per colour those that give it that colour.
-    let mut with = vec![vec![0u64; words]; problem.item_count()];
-    let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
-        vec![Default::default(); problem.item_count()];
-    for o in problem.options() {
-        let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
-        for e in problem.option_entries(o) {
-            let x = e.item.0 as usize;
-            with[x][w] |= b;
-            if !e.colour.is_none() {
-                by_colour[x]
-                    .entry(e.colour.0)
-                    .or_insert_with(|| vec![0u64; words])[w] |= b;
-            }
-        }
-    }
-    let mut conflicts = vec![0u64; m * words];
-    for o in problem.options() {
-        let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
-        for e in problem.option_entries(o) {
-            let x = e.item.0 as usize;
-            let same = (!e.colour.is_none()).then(|| &by_colour[x][&e.colour.0]);
-            for (k, r) in row.iter_mut().enumerate() {
-                *r |= with[x][k] & !same.map_or(0, |s| s[k]);
-            }
-        }
-    }
-    conflicts
 }
 
 /// What one level remembers while its options are tried.
@@ -176,46 +144,6 @@ impl Tally {
     }
 }
 
-/// What the search reads and never changes, built once per problem; the engines of a count
-/// on threads each have a copy ([`Dense::sibling`]), read directly by the hot loop (behind a
-/// shared pointer they cost more instructions than the copy costs memory).
-#[derive(Clone)]
-struct Tables {
-    /// Words per set of options.
-    words: usize,
-    /// Primary items.
-    primaries: usize,
-    /// Conflict rows, `words` words per option (see the module documentation), at most
-    /// 32 MiB.
-    conflicts: Vec<u64>,
-    /// `pitems[pstart[o]..pstart[o + 1]]`: the primary items of option `o` (indices among
-    /// the primary items).
-    pstart: Vec<u32>,
-    pitems: Vec<u32>,
-    /// `words` words per primary item: the options that contain it.
-    item_bits: Vec<u64>,
-    /// The first and one past the last word where each primary item has options.
-    item_lo: Vec<u32>,
-    item_hi: Vec<u32>,
-    /// The options as built: all of them.
-    live0: Vec<u64>,
-    /// How many options contain each primary item.
-    size0: Vec<u32>,
-    /// Some primary item has no option at all.
-    hopeless: bool,
-    /// Whether the search looks one step ahead for wipe-outs among forced moves (problems
-    /// with colours; see the module documentation).
-    lookahead: bool,
-    /// Whether the sizes are kept in one array, each decrement on a trail that the next try
-    /// at a level gives back, instead of copied for each level: with more than
-    /// [`TRAIL_PRIMARIES`] primary items, where copying them all for each try costs more
-    /// than the decrements (a sudoku's 324 items).
-    trail: bool,
-}
-
-/// From this many primary items on, the sizes go on a trail (see [`Tables::trail`]).
-const TRAIL_PRIMARIES: usize = 128;
-
 /// The bitset search for one [`Problem`]. Reusable: each search starts afresh.
 pub struct Dense<'p> {
     problem: &'p Problem,
@@ -249,80 +177,7 @@ impl<'p> Dense<'p> {
     /// The engine for `problem`; refuses multiplicities and problems past
     /// [`DENSE_MAX_OPTIONS`] options; ignores costs.
     pub fn new(problem: &'p Problem) -> Result<Dense<'p>, DenseError> {
-        if problem.has_multiplicities() {
-            return Err(DenseError::Multiplicities);
-        }
-        let m = problem.option_count();
-        if m > DENSE_MAX_OPTIONS {
-            return Err(DenseError::TooLarge);
-        }
-        let words = m.div_ceil(64).max(1);
-        // Primary items by their index among the primary items.
-        let mut index = vec![u32::MAX; problem.item_count()];
-        let mut primaries = 0usize;
-        for i in problem.items() {
-            if problem.is_primary(i) {
-                index[i.0 as usize] = primaries as u32;
-                primaries += 1;
-            }
-        }
-        let levels = primaries + 2;
-        if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES {
-            return Err(DenseError::TooLarge);
-        }
-        let mut with = vec![vec![0u64; words]; problem.item_count()];
-        let mut pstart = Vec::with_capacity(m + 1);
-        let mut pitems = Vec::new();
-        pstart.push(0);
-        for o in problem.options() {
-            let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
-            for e in problem.option_entries(o) {
-                let x = e.item.0 as usize;
-                with[x][w] |= b;
-                if index[x] != u32::MAX {
-                    pitems.push(index[x]);
-                }
-            }
-            pstart.push(pitems.len() as u32);
-        }
-        let conflicts = conflict_rows(problem, words);
-        let mut item_bits = Vec::with_capacity(primaries * words);
-        let mut item_lo = Vec::with_capacity(primaries);
-        let mut item_hi = Vec::with_capacity(primaries);
-        let mut size0 = Vec::with_capacity(primaries);
-        for i in problem.items() {
-            if problem.is_primary(i) {
-                let bits = &with[i.0 as usize];
-                item_bits.extend_from_slice(bits);
-                item_lo.push(bits.iter().position(|&b| b != 0).unwrap_or(0) as u32);
-                item_hi.push(bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1) as u32);
-                size0.push(bits.iter().map(|b| b.count_ones()).sum());
-            }
-        }
-        let mut live0 = vec![!0u64; words];
-        if !m.is_multiple_of(64) {
-            live0[words - 1] = (1u64 << (m % 64)) - 1;
-        }
-        if m == 0 {
-            live0[0] = 0;
-        }
-        let hopeless = size0.contains(&0);
-        let tables = Tables {
-            words,
-            primaries,
-            conflicts,
-            pstart,
-            pitems,
-            item_bits,
-            item_lo,
-            item_hi,
-            live0,
-            size0,
-            hopeless,
-            lookahead: problem.has_colours(),
-            trail: primaries > TRAIL_PRIMARIES,
-        };
-        Ok(Dense::on(problem, tables))
+        Ok(Dense::on(problem, Tables::new(problem)?))
     }
 
     /// An engine for `problem` on tables built for it.
@@ -1010,300 +865,4 @@ impl<'p> Shared<'p> {
 pub const SUBPROBLEMS_PER_THREAD: usize = 64;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::search::cells::tests::{is_cover, random_problem};
-    use crate::engine::{Cells, ProblemBuilder, Solver};
-    use crate::models::Model;
-    use crate::models::edge_matching::EdgeMatching;
-    use crate::models::langford::Langford;
-    use crate::models::polyomino::{Board, Tiling};
-    use crate::models::queens::Queens;
-    use crate::models::sudoku::{Puzzle, Sudoku};
-    use crate::random::SplitMix64;
-
-    /// Every solution of `problem`, each as its sorted options, sorted.
-    fn listing(problem: &Problem) -> Vec<Vec<OptionId>> {
-        let mut all: Vec<Vec<OptionId>> = Vec::new();
-        Solver::new(problem).run(&Budget::unlimited(), &mut |s: &[OptionId]| {
-            let mut s = s.to_vec();
-            s.sort();
-            all.push(s);
-            ControlFlow::Continue(())
-        });
-        all.sort();
-        all
-    }
-
-    #[test]
-    fn random_problems_agree_with_the_links_solver() {
-        let mut rng = SplitMix64::new(0xde45_e5e7);
-        for round in 0..5000 {
-            let problem = random_problem(&mut rng);
-            let want = listing(&problem);
-            let mut engine = Dense::new(&problem).unwrap();
-            let mut got: Vec<Vec<OptionId>> = Vec::new();
-            let outcome = engine.run(&Budget::unlimited(), |s: &[OptionId]| {
-                assert!(is_cover(&problem, s), "round {round}: not a cover: {s:?}");
-                let mut s = s.to_vec();
-                s.sort();
-                got.push(s);
-                ControlFlow::Continue(())
-            });
-            assert_eq!(outcome.end, End::Exhausted);
-            got.sort();
-            assert_eq!(got, want, "round {round}");
-            let counted = engine.count(&Budget::unlimited());
-            assert_eq!(
-                counted.stats.solutions(),
-                want.len() as u64,
-                "round {round}"
-            );
-            assert_eq!(
-                counted.stats.nodes(),
-                outcome.stats.nodes(),
-                "round {round}"
-            );
-            // The sizes on a trail (the way of problems with many primary items): the same
-            // tree, and the same again after a resume.
-            let mut trailed = Dense::new(&problem).unwrap().with_trail(true);
-            assert_eq!(
-                trailed.count(&Budget::unlimited()).stats,
-                counted.stats,
-                "round {round}"
-            );
-            let half = Budget {
-                nodes: Some(counted.stats.nodes() / 2),
-                ..Budget::unlimited()
-            };
-            trailed.count(&half);
-            assert_eq!(
-                trailed.resume(&Budget::unlimited()).stats,
-                counted.stats,
-                "round {round}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_count_stopped_on_nodes_resumes_to_the_whole_count() {
-        let mut rng = SplitMix64::new(0x7e5_0e5);
-        let mut problems: Vec<Problem> = (0..300).map(|_| random_problem(&mut rng)).collect();
-        problems.push(Queens::new(8).unwrap().problem().clone());
-        for (round, problem) in problems.iter().enumerate() {
-            let mut engine = Dense::new(problem).unwrap();
-            let whole = engine.count(&Budget::unlimited());
-            let step = 1 + rng.below(40);
-            let mut limit = step;
-            let mut out = engine.count(&Budget {
-                nodes: Some(limit),
-                ..Budget::unlimited()
-            });
-            while out.end == End::NodeLimit {
-                assert!(out.stats.nodes() <= limit, "round {round}");
-                limit += step;
-                out = engine.resume(&Budget {
-                    nodes: Some(limit),
-                    ..Budget::unlimited()
-                });
-            }
-            assert_eq!(out.end, End::Exhausted, "round {round}");
-            assert_eq!(out.stats, whole.stats, "round {round}");
-        }
-    }
-
-    #[test]
-    fn the_count_on_threads_is_the_count_with_the_same_nodes() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let mut rng = SplitMix64::new(0x7_4ead);
-        let mut problems: Vec<Problem> = (0..300).map(|_| random_problem(&mut rng)).collect();
-        problems.push(Queens::new(9).unwrap().problem().clone());
-        problems.push(
-            EdgeMatching::random(4, 4, 4, 2, true)
-                .unwrap()
-                .problem()
-                .clone(),
-        );
-        // 324 primary items: the sizes on a trail.
-        let clues = "534678912672195348198342567859761";
-        let sudoku = format!("{clues}{}", ".".repeat(81 - clues.len()));
-        let sudoku = Sudoku::new(Puzzle::parse(&sudoku).unwrap()).unwrap();
-        assert!(Dense::new(sudoku.problem()).unwrap().t.trail);
-        problems.push(sudoku.problem().clone());
-        for (round, problem) in problems.iter().enumerate() {
-            let mut engine = Dense::new(problem).unwrap();
-            let whole = engine.count(&Budget::unlimited());
-            let (split, info) =
-                pool.install(|| count_on_threads(&mut engine, 3, &Budget::unlimited()));
-            assert_eq!(split.end, End::Exhausted, "round {round}");
-            assert_eq!(
-                split.stats.solutions(),
-                whole.stats.solutions(),
-                "round {round}"
-            );
-            assert_eq!(split.stats.nodes(), whole.stats.nodes(), "round {round}");
-            assert_eq!(
-                split.stats.updates(),
-                whole.stats.updates(),
-                "round {round}"
-            );
-            assert!(
-                info.subproblems <= whole.stats.nodes() as usize,
-                "round {round}"
-            );
-        }
-    }
-
-    /// A count on threads stopped by deadlines again and again, its sub-problems suspended and
-    /// resumed by the engines that hold them, ends with the count and nodes of one search.
-    #[test]
-    fn a_count_on_threads_resumed_after_deadlines_is_the_count() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut rng = SplitMix64::new(0x5_4a7e);
-        let mut problems: Vec<Problem> = (0..200).map(|_| random_problem(&mut rng)).collect();
-        problems.push(Queens::new(10).unwrap().problem().clone());
-        for (round, problem) in problems.iter().enumerate() {
-            let mut engine = Dense::new(problem).unwrap();
-            let whole = engine.count(&Budget::unlimited());
-            let mut shared = pool.install(|| Shared::new(engine.sibling(), 2));
-            let mut calls = 0;
-            let mut slice = std::time::Duration::from_micros(20);
-            loop {
-                calls += 1;
-                let budget = Budget::unlimited().with_time(slice);
-                let end = pool.install(|| shared.resume(&budget));
-                assert!((0.0..=1.0).contains(&shared.progress()), "round {round}");
-                if end == End::Exhausted {
-                    break;
-                }
-                assert_eq!(end, End::TimeLimit, "round {round}");
-                slice += slice / 4;
-            }
-            assert_eq!(shared.progress(), 1.0, "round {round}");
-            let stats = shared.stats();
-            assert_eq!(stats.solutions(), whole.stats.solutions(), "round {round}");
-            assert_eq!(stats.nodes(), whole.stats.nodes(), "round {round}");
-            assert!(calls >= 1);
-        }
-    }
-
-    /// The node counts are at most SSXCC's on problems with colours, within 1% of them
-    /// without (his figures, as in the sparse-set engine's test `node_counts_equal_ssxccs`:
-    /// `xcover model ... | ssxcc`), the counts the same.
-    #[test]
-    fn node_counts_are_at_most_ssxccs_with_colours() {
-        let queens = |n| Queens::new(n).unwrap().problem().clone();
-        let langford = |n| Langford::new(n).unwrap().problem().clone();
-        let pentominoes = |r, c| {
-            Tiling::pentominoes(Board::rectangle(r, c).unwrap())
-                .unwrap()
-                .problem()
-                .clone()
-        };
-        let edges = |r, c, k, seed| {
-            EdgeMatching::random(r, c, k, seed, true)
-                .unwrap()
-                .problem()
-                .clone()
-        };
-        let sudoku = Sudoku::new(
-            Puzzle::parse(
-                "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
-            )
-            .unwrap(),
-        )
-        .unwrap()
-        .problem()
-        .clone();
-        let macmahon = EdgeMatching::macmahon(2, 2, 3, None)
-            .unwrap()
-            .problem()
-            .clone();
-        // (what, problem, solutions, SSXCC's nodes)
-        let cases: Vec<(&str, Problem, u64, u64)> = vec![
-            ("queens 8", queens(8), 92, 857),
-            ("queens 13", queens(13), 73_712, 859_365),
-            ("langford 8", langford(8), 300, 2_267),
-            ("langford 10", langford(10), 0, 38_422),
-            ("pentominoes 3x20", pentominoes(3, 20), 8, 9_328),
-            ("sudoku", sudoku, 1, 82),
-            ("edge matching 5x5", edges(5, 5, 5, 1), 16, 812),
-            ("edge matching 6x6", edges(6, 6, 7, 1), 4, 955),
-            ("macmahon 2x3", macmahon, 416, 1_023),
-        ];
-        for (what, problem, solutions, ssxcc) in cases {
-            let out = Dense::new(&problem).unwrap().count(&Budget::unlimited());
-            assert_eq!(out.end, End::Exhausted, "{what}");
-            assert_eq!(out.stats.solutions(), solutions, "{what}");
-            // With colours (the look one step ahead) never more; without, within 1% (the
-            // order of forced moves differs from SSXCC's).
-            let most = if problem.has_colours() {
-                ssxcc
-            } else {
-                ssxcc + ssxcc / 100
-            };
-            assert!(
-                out.stats.nodes() <= most,
-                "{what}: {} nodes, SSXCC {ssxcc}",
-                out.stats.nodes()
-            );
-            // The sparse-set engine follows SSXCC exactly: the figure is his.
-            assert_eq!(
-                Cells::new(&problem)
-                    .unwrap()
-                    .count(&Budget::unlimited())
-                    .stats
-                    .nodes(),
-                ssxcc,
-                "{what}"
-            );
-        }
-    }
-
-    #[test]
-    fn budgets_stop_the_search() {
-        let q = Queens::new(8).unwrap();
-        let mut engine = Dense::new(q.problem()).unwrap();
-        let o = engine.count(&Budget::solutions(5));
-        assert_eq!((o.end, o.stats.solutions()), (End::SolutionLimit, 5));
-        let o = engine.count(&Budget {
-            nodes: Some(10),
-            ..Budget::unlimited()
-        });
-        assert_eq!((o.end, o.stats.nodes()), (End::NodeLimit, 10));
-        let budget = Budget::unlimited();
-        budget.stop.request();
-        assert_eq!(engine.count(&budget).end, End::Interrupted);
-        let o = engine.run(&Budget::unlimited(), |_| ControlFlow::Break(()));
-        assert_eq!((o.end, o.stats.solutions()), (End::Stopped, 1));
-    }
-
-    #[test]
-    fn refuses_multiplicities_and_counts_a_hopeless_problem() {
-        let mut b = ProblemBuilder::new();
-        b.primary_with_bounds("a", 1, 2).unwrap();
-        b.add_option_named("a", 0).unwrap();
-        let p = b.build().unwrap();
-        assert_eq!(Dense::new(&p).err(), Some(DenseError::Multiplicities));
-        // A primary item in no option: none.
-        let mut b = ProblemBuilder::new();
-        b.primary("a").unwrap();
-        b.primary("b").unwrap();
-        b.add_option_named("a", 0).unwrap();
-        let p = b.build().unwrap();
-        assert_eq!(
-            Dense::new(&p)
-                .unwrap()
-                .count(&Budget::unlimited())
-                .stats
-                .solutions(),
-            0
-        );
-    }
-}
+mod tests;
