@@ -66,20 +66,7 @@ mod tables;
 
 use tables::Tables;
 pub(crate) use tables::conflict_rows;
-
-/// The most options [`Dense`] takes: 16,384 options make conflict rows of 32 MiB.
-pub const DENSE_MAX_OPTIONS: usize = 1 << 14;
-
-/// Why a problem cannot be searched by [`Dense`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DenseError {
-    /// Some primary item has a multiplicity other than `1:1`.
-    #[error("the bitset engine does not handle multiplicities (u:v items)")]
-    Multiplicities,
-    /// More options than [`DENSE_MAX_OPTIONS`], or per-level state past its memory limit.
-    #[error("problem too large for the bitset engine")]
-    TooLarge,
-}
+pub use tables::{DENSE_MAX_OPTIONS, DenseError};
 
 /// What one level remembers while its options are tried.
 #[derive(Copy, Clone, Debug, Default)]

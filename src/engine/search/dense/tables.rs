@@ -1,11 +1,25 @@
 //! What the bitset search reads and never changes, built once per problem: the conflict
 //! rows, the options' primary items, the items' options (see the module documentation of
-//! [`dense`](super)).
+//! `dense`).
 
-use super::{DENSE_MAX_OPTIONS, DenseError};
 use crate::engine::problem::Problem;
 
-/// The most memory [`Dense`](super::Dense) takes for its per-level sets and sizes
+/// The most options [`Dense`](crate::engine::Dense) takes: 16,384 options make conflict rows
+/// of 32 MiB.
+pub const DENSE_MAX_OPTIONS: usize = 1 << 14;
+
+/// Why a problem cannot be searched by [`Dense`](crate::engine::Dense).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DenseError {
+    /// Some primary item has a multiplicity other than `1:1`.
+    #[error("the bitset engine does not handle multiplicities (u:v items)")]
+    Multiplicities,
+    /// More options than [`DENSE_MAX_OPTIONS`], or per-level state past its memory limit.
+    #[error("problem too large for the bitset engine")]
+    TooLarge,
+}
+
+/// The most memory `Dense` takes for its per-level sets and sizes
 /// (levels × (sets + sizes)).
 const DENSE_MAX_STACK_BYTES: usize = 64 << 20;
 
@@ -13,9 +27,8 @@ const DENSE_MAX_STACK_BYTES: usize = 64 << 20;
 const TRAIL_PRIMARIES: usize = 128;
 
 /// What the search reads and never changes, built once per problem; the engines of a count
-/// on threads each have a copy ([`Dense::sibling`](super::Dense::sibling)), read directly by
-/// the hot loop (behind a shared pointer they cost more instructions than the copy costs
-/// memory).
+/// on threads each have a copy (`Dense::sibling`), read directly by the hot loop (behind a
+/// shared pointer they cost more instructions than the copy costs memory).
 #[derive(Clone)]
 pub(super) struct Tables {
     /// Words per set of options.

@@ -46,7 +46,7 @@ pub(super) struct Link {
     pub(super) next: u32,
 }
 
-/// The linked structure; its operations are the dance ([`dance`](super::dance)). Kept apart
+/// The linked structure; its operations are the dance (`dance.rs`). Kept apart
 /// from the search state so that the hot functions borrow only what they touch.
 pub(super) struct Links {
     pub(super) nd: Vec<Node>,
@@ -135,7 +135,7 @@ fn prefetch<T>(p: *const T) {
 
 impl Links {
     /// The links of the given options of `problem`, inserted into the item lists in the order
-    /// given (see [`Solver::with_options`](super::Solver::with_options)). Each option may
+    /// given (see `Solver::with_options`). Each option may
     /// appear once.
     pub(super) fn build(problem: &Problem, options: impl IntoIterator<Item = OptionId>) -> Built {
         let n_items = problem.item_count();

@@ -13,6 +13,8 @@ mod dance;
 mod links;
 mod memo_dance;
 mod solver;
+#[cfg(test)]
+mod tests;
 
 pub use memo_dance::MemoOutcome;
 pub use solver::{CountOnly, ForceError, Solver, View, Visitor};

@@ -17,9 +17,10 @@ use std::ops::ControlFlow;
 
 use super::dance::Counters;
 use super::links::{Built, Links, ROOT, STEP, cl, nd};
-use super::memo_dance::MemoRun;
+use super::memo_dance::{self, MemoOutcome, MemoRun};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::{ItemId, OptionId, Problem};
+use crate::engine::search::memo::{Memo, MemoStats};
 use crate::engine::stats::Stats;
 
 /// What a [`Solver`] reports to during a search.
@@ -418,6 +419,67 @@ impl<'p> Solver<'p> {
         outcome
     }
 
+    /// The length in u64 words of the memo keys of this solver's nodes: one bit per item,
+    /// and on coloured problems 32 bits per secondary item for the colour it is purified to.
+    pub fn memo_words(&self) -> usize {
+        memo_dance::words(self.problem, self.has_colours)
+    }
+
+    /// Counts all solutions, exactly, with the sub-problem counts kept in `memo` (see
+    /// [`Memo`]): a node whose open items and colours were met before adds the count stored
+    /// then instead of searching its subtree again. The budget's node, mem and time limits
+    /// apply (a count stopped by one is a lower bound); its solution limit does not, since
+    /// remembered solutions are never visited one by one. `memo` must have been made for
+    /// [`Solver::memo_words`] words and used only with solvers over the same options: a key
+    /// describes a state of that option set fully, so the table may serve several counts
+    /// (with other forced options, say) and stays exact.
+    pub fn count_memo(&mut self, budget: &Budget, memo: &mut Memo) -> MemoOutcome {
+        assert_eq!(
+            memo.words(),
+            self.memo_words(),
+            "a memo made for this solver"
+        );
+        let budget = Budget {
+            solutions: None,
+            ..budget.clone()
+        };
+        let mut run = MemoRun::new(memo);
+        let before = run.table.stats();
+        let outcome = if self.has_colours {
+            self.search::<true, true, false, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+        } else if self.knuth {
+            self.search::<false, true, false, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+        } else {
+            self.search::<false, true, true, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+        };
+        self.stats += outcome.stats;
+        let after = run.table.stats();
+        MemoOutcome {
+            end: outcome.end,
+            count: u128::from(outcome.stats.solutions) + run.remembered,
+            stats: outcome.stats,
+            memo: MemoStats {
+                hits: after.hits - before.hits,
+                stores: after.stores - before.stores,
+                evictions: after.evictions - before.evictions,
+                nodes_saved: after.nodes_saved - before.nodes_saved,
+                bytes: after.bytes,
+            },
+        }
+    }
+
+    /// Writes the memo key of the state between searches into `key` of
+    /// [`Solver::memo_words`] words: the key [`Solver::count_memo`] gives a node with the
+    /// same items open and colours set (see [`Memo`]).
+    pub fn state_key(&self, key: &mut [u64]) {
+        assert_eq!(key.len(), self.memo_words(), "a key of memo_words words");
+        if self.has_colours {
+            memo_dance::write_key::<true>(&self.links, self.problem, key);
+        } else {
+            memo_dance::write_key::<false>(&self.links, self.problem, key);
+        }
+    }
+
     fn report<V: Visitor>(&mut self, level: usize, visitor: &mut V) -> ControlFlow<()> {
         if !V::WANTS_SOLUTIONS {
             return visitor.solution(&[]);
@@ -524,8 +586,9 @@ impl<'p> Solver<'p> {
             }
             nodes += 1;
             let remembered = MEMO
-                && self.memo_enter::<COLOURS>(
-                    memo.as_deref_mut().expect("a memo run"),
+                && memo.as_deref_mut().expect("a memo run").enter::<COLOURS>(
+                    &self.links,
+                    self.problem,
                     level,
                     solutions,
                     nodes,
@@ -581,7 +644,7 @@ impl<'p> Solver<'p> {
                     }
                     if MEMO {
                         let run = memo.as_deref_mut().expect("a memo run");
-                        Self::memo_leave(run, level, solutions, nodes);
+                        run.leave(level, solutions, nodes);
                     }
                     if level == 0 {
                         depth_to_unwind = 0;
@@ -809,109 +872,6 @@ impl<'p> Solver<'p> {
                 cleansings: c.cleansings,
                 max_level,
             },
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::queens::weighted::WeightedQueens;
-
-    /// Cuts every node off after `after` nodes, and stops the search then if `stops`.
-    struct CutAfter {
-        after: u64,
-        entered: u64,
-        stops: bool,
-        solutions: u64,
-    }
-
-    impl Visitor for CutAfter {
-        const PRUNES: bool = true;
-        fn enter(&mut self, _view: &View<'_>) -> bool {
-            self.entered += 1;
-            self.entered <= self.after
-        }
-        fn stop(&self) -> bool {
-            self.stops
-        }
-        fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
-            self.solutions += 1;
-            ControlFlow::Continue(())
-        }
-    }
-
-    /// Branches on the rightmost active primary item instead of the shortest.
-    struct Rightmost {
-        solutions: u64,
-    }
-
-    impl Visitor for Rightmost {
-        const CHOOSES: bool = true;
-        fn choose(&mut self, view: &View<'_>) -> Option<ItemId> {
-            view.active_primary().last()
-        }
-        fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
-            self.solutions += 1;
-            ControlFlow::Continue(())
-        }
-    }
-
-    /// A visitor's choice of the branching item changes the tree, not the solutions, and
-    /// leaves the solver as it found it.
-    #[test]
-    fn a_visitor_may_choose_the_branching_item() {
-        let model = WeightedQueens::new(8);
-        let mut solver = Solver::new(model.problem());
-        let mrv = solver.count(&Budget::unlimited());
-        let mut rightmost = Rightmost { solutions: 0 };
-        let out = solver.run(&Budget::unlimited(), &mut rightmost);
-        assert_eq!((out.stats.solutions, rightmost.solutions), (92, 92));
-        assert_ne!(out.stats.nodes, mrv.stats.nodes);
-        assert_eq!(solver.count(&Budget::unlimited()).stats, mrv.stats);
-    }
-
-    /// A visitor's stop ends the search at the node it cut off, without trying the other
-    /// options of the levels above, and leaves the solver as it found it.
-    #[test]
-    fn a_visitor_stops_the_search_at_once() {
-        let model = WeightedQueens::new(8);
-        let mut solver = Solver::new(model.problem());
-        for after in [0, 1, 5, 20, 100] {
-            let mut stopper = CutAfter {
-                after,
-                entered: 0,
-                stops: true,
-                solutions: 0,
-            };
-            let out = solver.run(&Budget::unlimited(), &mut stopper);
-            assert_eq!(out.end, End::Stopped, "after {after}");
-            // Solutions count as nodes without being entered.
-            let nodes = stopper.entered + stopper.solutions;
-            assert_eq!(out.stats.nodes, nodes, "after {after}");
-            assert_eq!(stopper.entered, after + 1);
-            let mut cutter = CutAfter {
-                after,
-                entered: 0,
-                stops: false,
-                solutions: 0,
-            };
-            let out = solver.run(&Budget::unlimited(), &mut cutter);
-            assert_eq!(out.end, End::Exhausted, "after {after}");
-            // Cutting nodes off still enters every sibling left on the way back up.
-            assert!(after == 0 || cutter.entered > after + 1, "after {after}");
-            let mut all = CutAfter {
-                after: u64::MAX,
-                entered: 0,
-                stops: true,
-                solutions: 0,
-            };
-            let out = solver.run(&Budget::unlimited(), &mut all);
-            assert_eq!(
-                (out.end, all.solutions),
-                (End::Exhausted, 92),
-                "after {after}"
-            );
         }
     }
 }
