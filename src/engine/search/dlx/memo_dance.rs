@@ -1,7 +1,7 @@
 //! The memo's part of the dance: the key of a node (the items still open and the colours
-//! set), and what the memoised count (`Solver::count_memo`)
-//! does on entering and leaving a node, with a table of sub-problem counts
-//! ([`Memo`]): a node met before adds its stored count instead of searching its subtree again.
+//! set), and what the memoised count (`Solver::count_memo`) does on entering and leaving a
+//! node with a table of sub-problem counts ([`Memo`]): a node met before adds its stored
+//! count instead of searching its subtree again.
 
 use super::links::{Links, ROOT, STEP};
 use crate::engine::budget::End;
@@ -9,13 +9,13 @@ use crate::engine::problem::Problem;
 use crate::engine::search::memo::{Memo, MemoStats};
 use crate::engine::stats::Stats;
 
-/// The state of one memoised count ([`Solver::count_memo`]): the table, and per level the
+/// The state of one memoised count (`Solver::count_memo`): the table, and per level the
 /// key of the node being searched, its hash, and the count and nodes when it was entered.
 pub(super) struct MemoRun<'m> {
     pub(super) table: &'m mut Memo,
-    pub(super) keys: Vec<u64>,
-    pub(super) tags: Vec<u64>,
-    pub(super) entry: Vec<(u128, u64)>,
+    keys: Vec<u64>,
+    tags: Vec<u64>,
+    entry: Vec<(u128, u64)>,
     /// The counts taken from the table so far.
     pub(super) remembered: u128,
 }

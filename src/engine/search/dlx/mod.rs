@@ -7,7 +7,8 @@
 //!   counters of mems and updates they keep.
 //! - [`solver`]: the [`Solver`], its search (Knuth's Algorithm X with DLX2's control flow),
 //!   forced options, and the [`Visitor`] API.
-//! - [`memo_dance`]: the memoised count, [`Solver::count_memo`].
+//! - [`memo_dance`]: the memo's part of the memoised count ([`Solver::count_memo`]): a node's
+//!   key, and what entering and leaving a node does with the table.
 
 mod dance;
 mod links;

@@ -1,4 +1,5 @@
-//! The dancing-links solver: the [`Solver`] over the links of one problem, its search, the
+//! The dancing-links solver: the [`Solver`] over the links of one problem, its search (plain,
+//! or memoised with [`Solver::count_memo`], whose work at a node is `memo_dance.rs`'s), the
 //! options forced before a search, and the [`Visitor`] API through which a search is watched,
 //! pruned, reordered and steered.
 //!
