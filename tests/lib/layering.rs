@@ -26,12 +26,17 @@ const RULES: [(&str, &[&str]); 7] = [
     ("models", &["cmd"]),
 ];
 
+/// The Rust files under `dir`, but for unit tests kept apart: a `tests.rs` is the file of a
+/// `#[cfg(test)] mod tests;`, test code throughout, which the scans pass over as they stop
+/// at an inline `#[cfg(test)]`.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
             rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && path.file_name().is_some_and(|n| n != "tests.rs")
+        {
             out.push(path);
         }
     }

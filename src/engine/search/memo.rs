@@ -1,6 +1,6 @@
 //! Memoised counting: the table of sub-problem counts (the idea of Knuth's DLX6). The search
 //! that fills it is [`Solver::count_memo`](crate::engine::Solver::count_memo); whether a count
-//! uses it is the plan's choice (the front door, `run.rs`).
+//! uses it is the plan's choice (the front door, `engine::run`).
 //!
 //! Two nodes of a search at which the same items are still uncovered, and the same secondary
 //! items carry the same colours, have the same options left and so the same number of

@@ -1,5 +1,5 @@
 //! A memoised count over sets of options that splits a problem into independent parts: the
-//! search the default count runs beside the plain one (see `run.rs`).
+//! search the default count runs beside the plain one (see the front door, `engine::run`).
 //!
 //! # The data structures
 //!

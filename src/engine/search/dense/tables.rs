@@ -1,0 +1,179 @@
+//! What the bitset search reads and never changes, built once per problem: the conflict
+//! rows, the options' primary items, the items' options (see the module documentation of
+//! `dense`).
+
+use crate::engine::problem::Problem;
+
+/// The most options [`Dense`](crate::engine::Dense) takes: 16,384 options make conflict rows
+/// of 32 MiB.
+pub const DENSE_MAX_OPTIONS: usize = 1 << 14;
+
+/// Why a problem cannot be searched by [`Dense`](crate::engine::Dense).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DenseError {
+    /// Some primary item has a multiplicity other than `1:1`.
+    #[error("the bitset engine does not handle multiplicities (u:v items)")]
+    Multiplicities,
+    /// More options than [`DENSE_MAX_OPTIONS`], or per-level state past its memory limit.
+    #[error("problem too large for the bitset engine")]
+    TooLarge,
+}
+
+/// The most memory `Dense` takes for its per-level sets and sizes
+/// (levels × (sets + sizes)).
+const DENSE_MAX_STACK_BYTES: usize = 64 << 20;
+
+/// From this many primary items on, the sizes go on a trail (see [`Tables::trail`]).
+const TRAIL_PRIMARIES: usize = 128;
+
+/// What the search reads and never changes, built once per problem; the engines of a count
+/// on threads each have a copy (`Dense::sibling`), read directly by the hot loop (behind a
+/// shared pointer they cost more instructions than the copy costs memory).
+#[derive(Clone)]
+pub(super) struct Tables {
+    /// Words per set of options.
+    pub(super) words: usize,
+    /// Primary items.
+    pub(super) primaries: usize,
+    /// Conflict rows, `words` words per option (see the module documentation), at most
+    /// 32 MiB.
+    pub(super) conflicts: Vec<u64>,
+    /// `pitems[pstart[o]..pstart[o + 1]]`: the primary items of option `o` (indices among
+    /// the primary items).
+    pub(super) pstart: Vec<u32>,
+    pub(super) pitems: Vec<u32>,
+    /// `words` words per primary item: the options that contain it.
+    pub(super) item_bits: Vec<u64>,
+    /// The first and one past the last word where each primary item has options.
+    pub(super) item_lo: Vec<u32>,
+    pub(super) item_hi: Vec<u32>,
+    /// The options as built: all of them.
+    pub(super) live0: Vec<u64>,
+    /// How many options contain each primary item.
+    pub(super) size0: Vec<u32>,
+    /// Some primary item has no option at all.
+    pub(super) hopeless: bool,
+    /// Whether the search looks one step ahead for wipe-outs among forced moves (problems
+    /// with colours; see the module documentation).
+    pub(super) lookahead: bool,
+    /// Whether the sizes are kept in one array, each decrement on a trail that the next try
+    /// at a level gives back, instead of copied for each level: with more than
+    /// [`TRAIL_PRIMARIES`] primary items, where copying them all for each try costs more
+    /// than the decrements (a sudoku's 324 items).
+    pub(super) trail: bool,
+}
+
+impl Tables {
+    /// The tables of `problem`; refuses multiplicities and problems past
+    /// [`DENSE_MAX_OPTIONS`] options.
+    pub(super) fn new(problem: &Problem) -> Result<Tables, DenseError> {
+        if problem.has_multiplicities() {
+            return Err(DenseError::Multiplicities);
+        }
+        let m = problem.option_count();
+        if m > DENSE_MAX_OPTIONS {
+            return Err(DenseError::TooLarge);
+        }
+        let words = m.div_ceil(64).max(1);
+        // Primary items by their index among the primary items.
+        let mut index = vec![u32::MAX; problem.item_count()];
+        let mut primaries = 0usize;
+        for i in problem.items() {
+            if problem.is_primary(i) {
+                index[i.0 as usize] = primaries as u32;
+                primaries += 1;
+            }
+        }
+        let levels = primaries + 2;
+        if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES {
+            return Err(DenseError::TooLarge);
+        }
+        let mut with = vec![vec![0u64; words]; problem.item_count()];
+        let mut pstart = Vec::with_capacity(m + 1);
+        let mut pitems = Vec::new();
+        pstart.push(0);
+        for o in problem.options() {
+            let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
+            for e in problem.option_entries(o) {
+                let x = e.item.0 as usize;
+                with[x][w] |= b;
+                if index[x] != u32::MAX {
+                    pitems.push(index[x]);
+                }
+            }
+            pstart.push(pitems.len() as u32);
+        }
+        let conflicts = conflict_rows(problem, words);
+        let mut item_bits = Vec::with_capacity(primaries * words);
+        let mut item_lo = Vec::with_capacity(primaries);
+        let mut item_hi = Vec::with_capacity(primaries);
+        let mut size0 = Vec::with_capacity(primaries);
+        for i in problem.items() {
+            if problem.is_primary(i) {
+                let bits = &with[i.0 as usize];
+                item_bits.extend_from_slice(bits);
+                item_lo.push(bits.iter().position(|&b| b != 0).unwrap_or(0) as u32);
+                item_hi.push(bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1) as u32);
+                size0.push(bits.iter().map(|b| b.count_ones()).sum());
+            }
+        }
+        let mut live0 = vec![!0u64; words];
+        if !m.is_multiple_of(64) {
+            live0[words - 1] = (1u64 << (m % 64)) - 1;
+        }
+        if m == 0 {
+            live0[0] = 0;
+        }
+        let hopeless = size0.contains(&0);
+        Ok(Tables {
+            words,
+            primaries,
+            conflicts,
+            pstart,
+            pitems,
+            item_bits,
+            item_lo,
+            item_hi,
+            live0,
+            size0,
+            hopeless,
+            lookahead: problem.has_colours(),
+            trail: primaries > TRAIL_PRIMARIES,
+        })
+    }
+}
+
+/// The conflict rows of `problem`'s options, `words` words each (see the module
+/// documentation): row `o` holds the options that share a primary item with `o`, or a
+/// secondary item unless both give it the same colour; `o` is in its own row.
+pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
+    let m = problem.option_count();
+    // Per item: the options that contain it, and per colour those that give it that colour.
+    let mut with = vec![vec![0u64; words]; problem.item_count()];
+    let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
+        vec![Default::default(); problem.item_count()];
+    for o in problem.options() {
+        let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
+        for e in problem.option_entries(o) {
+            let x = e.item.0 as usize;
+            with[x][w] |= b;
+            if !e.colour.is_none() {
+                by_colour[x]
+                    .entry(e.colour.0)
+                    .or_insert_with(|| vec![0u64; words])[w] |= b;
+            }
+        }
+    }
+    let mut conflicts = vec![0u64; m * words];
+    for o in problem.options() {
+        let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
+        for e in problem.option_entries(o) {
+            let x = e.item.0 as usize;
+            let same = (!e.colour.is_none()).then(|| &by_colour[x][&e.colour.0]);
+            for (k, r) in row.iter_mut().enumerate() {
+                *r |= with[x][k] & !same.map_or(0, |s| s[k]);
+            }
+        }
+    }
+    conflicts
+}

@@ -1,0 +1,116 @@
+//! The memo's part of the dance: the key of a node (the items still open and the colours
+//! set), and what the memoised count (`Solver::count_memo`) does on entering and leaving a
+//! node with a table of sub-problem counts ([`Memo`]): a node met before adds its stored
+//! count instead of searching its subtree again.
+
+use super::links::{Links, ROOT, STEP};
+use crate::engine::problem::Problem;
+use crate::engine::search::memo::Memo;
+
+/// The state of one memoised count (`Solver::count_memo`): the table, and per level the
+/// key of the node being searched, its hash, and the count and nodes when it was entered.
+pub(super) struct MemoRun<'m> {
+    pub(super) table: &'m mut Memo,
+    keys: Vec<u64>,
+    tags: Vec<u64>,
+    entry: Vec<(u128, u64)>,
+    /// The counts taken from the table so far.
+    pub(super) remembered: u128,
+}
+
+/// The length in u64 words of the memo keys of a solver's nodes on `problem`: one bit per item,
+/// and on coloured problems 32 bits per secondary item for the colour it is purified to.
+pub(super) fn words(problem: &Problem, has_colours: bool) -> usize {
+    let items = problem.item_count();
+    let colours = if has_colours {
+        problem.secondary_count().div_ceil(2)
+    } else {
+        0
+    };
+    items.div_ceil(64) + colours
+}
+
+/// Writes the memo key of the current state into `key` (zeroed first): a bit per open
+/// item (primary items in the active ring; secondary items in theirs with a non-empty
+/// list or a colour), then the colours of purified secondary items.
+pub(super) fn write_key<const COLOURS: bool>(links: &Links, problem: &Problem, key: &mut [u64]) {
+    key.fill(0);
+    let cl = &links.cl;
+    let nd = &links.nd;
+    let mut k = cl[ROOT as usize].next;
+    while k != ROOT {
+        let i = (k / STEP - 1) as usize;
+        key[i / 64] |= 1 << (i % 64);
+        k = cl[k as usize].next;
+    }
+    let head = links.last_itm;
+    let first_secondary = problem.primary_count() + 1;
+    let colour_words = problem.item_count().div_ceil(64);
+    let mut k = cl[head as usize].next;
+    while k != head {
+        let h = (k / STEP) as usize;
+        let i = h - 1;
+        let colour = if COLOURS { links.purified[h] } else { 0 };
+        if colour != 0 {
+            let j = h - first_secondary;
+            key[i / 64] |= 1 << (i % 64);
+            key[colour_words + j / 2] |= u64::from(colour as u32) << (32 * (j % 2));
+        } else if nd[h].itm > 0 {
+            key[i / 64] |= 1 << (i % 64);
+        }
+        k = cl[k as usize].next;
+    }
+}
+
+impl<'m> MemoRun<'m> {
+    /// A memoised count's state on `table`, nothing remembered yet.
+    pub(super) fn new(table: &'m mut Memo) -> MemoRun<'m> {
+        MemoRun {
+            table,
+            keys: Vec::new(),
+            tags: Vec::new(),
+            entry: Vec::new(),
+            remembered: 0,
+        }
+    }
+
+    /// The memo's part of entering a node at `level`: true if its count is remembered (and
+    /// then added), false if the node must be searched (its key and the counts so far are
+    /// kept for [`MemoRun::leave`]).
+    pub(super) fn enter<const COLOURS: bool>(
+        &mut self,
+        links: &Links,
+        problem: &Problem,
+        level: usize,
+        solutions: u64,
+        nodes: u64,
+    ) -> bool {
+        let w = self.table.words();
+        if self.tags.len() <= level {
+            self.tags.resize(level + 1, 0);
+            self.entry.resize(level + 1, (0, 0));
+            self.keys.resize((level + 1) * w, 0);
+        }
+        let key = &mut self.keys[level * w..(level + 1) * w];
+        write_key::<COLOURS>(links, problem, key);
+        let tag = Memo::hash(key);
+        if let Some(count) = self.table.get(tag, key) {
+            self.remembered += count;
+            return true;
+        }
+        self.tags[level] = tag;
+        self.entry[level] = (u128::from(solutions) + self.remembered, nodes);
+        false
+    }
+
+    /// The memo's part of leaving a node at `level` whose subtree was searched in full:
+    /// stores its count.
+    pub(super) fn leave(&mut self, level: usize, solutions: u64, nodes: u64) {
+        let w = self.table.words();
+        let (count_before, nodes_before) = self.entry[level];
+        let count = u128::from(solutions) + self.remembered - count_before;
+        let key = &self.keys[level * w..(level + 1) * w];
+        self.table
+            .store(self.tags[level], key, count, nodes - nodes_before);
+    }
+}

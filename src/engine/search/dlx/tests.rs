@@ -1,0 +1,105 @@
+//! The visitor API of the dance: a visitor's choices change the tree, not the solutions.
+
+use std::ops::ControlFlow;
+
+use super::{Solver, View, Visitor};
+use crate::engine::budget::{Budget, End};
+use crate::engine::problem::{ItemId, OptionId};
+use crate::queens::weighted::WeightedQueens;
+
+/// Cuts every node off after `after` nodes, and stops the search then if `stops`.
+struct CutAfter {
+    after: u64,
+    entered: u64,
+    stops: bool,
+    solutions: u64,
+}
+
+impl Visitor for CutAfter {
+    const PRUNES: bool = true;
+    fn enter(&mut self, _view: &View<'_>) -> bool {
+        self.entered += 1;
+        self.entered <= self.after
+    }
+    fn stop(&self) -> bool {
+        self.stops
+    }
+    fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
+        self.solutions += 1;
+        ControlFlow::Continue(())
+    }
+}
+
+/// Branches on the rightmost active primary item instead of the shortest.
+struct Rightmost {
+    solutions: u64,
+}
+
+impl Visitor for Rightmost {
+    const CHOOSES: bool = true;
+    fn choose(&mut self, view: &View<'_>) -> Option<ItemId> {
+        view.active_primary().last()
+    }
+    fn solution(&mut self, _: &[OptionId]) -> ControlFlow<()> {
+        self.solutions += 1;
+        ControlFlow::Continue(())
+    }
+}
+
+/// A visitor's choice of the branching item changes the tree, not the solutions, and
+/// leaves the solver as it found it.
+#[test]
+fn a_visitor_may_choose_the_branching_item() {
+    let model = WeightedQueens::new(8);
+    let mut solver = Solver::new(model.problem());
+    let mrv = solver.count(&Budget::unlimited());
+    let mut rightmost = Rightmost { solutions: 0 };
+    let out = solver.run(&Budget::unlimited(), &mut rightmost);
+    assert_eq!((out.stats.solutions, rightmost.solutions), (92, 92));
+    assert_ne!(out.stats.nodes, mrv.stats.nodes);
+    assert_eq!(solver.count(&Budget::unlimited()).stats, mrv.stats);
+}
+
+/// A visitor's stop ends the search at the node it cut off, without trying the other
+/// options of the levels above, and leaves the solver as it found it.
+#[test]
+fn a_visitor_stops_the_search_at_once() {
+    let model = WeightedQueens::new(8);
+    let mut solver = Solver::new(model.problem());
+    for after in [0, 1, 5, 20, 100] {
+        let mut stopper = CutAfter {
+            after,
+            entered: 0,
+            stops: true,
+            solutions: 0,
+        };
+        let out = solver.run(&Budget::unlimited(), &mut stopper);
+        assert_eq!(out.end, End::Stopped, "after {after}");
+        // Solutions count as nodes without being entered.
+        let nodes = stopper.entered + stopper.solutions;
+        assert_eq!(out.stats.nodes, nodes, "after {after}");
+        assert_eq!(stopper.entered, after + 1);
+        let mut cutter = CutAfter {
+            after,
+            entered: 0,
+            stops: false,
+            solutions: 0,
+        };
+        let out = solver.run(&Budget::unlimited(), &mut cutter);
+        assert_eq!(out.end, End::Exhausted, "after {after}");
+        // Cutting nodes off still enters every sibling left on the way back up.
+        assert!(after == 0 || cutter.entered > after + 1, "after {after}");
+        let mut all = CutAfter {
+            after: u64::MAX,
+            entered: 0,
+            stops: true,
+            solutions: 0,
+        };
+        let out = solver.run(&Budget::unlimited(), &mut all);
+        assert_eq!(
+            (out.end, all.solutions),
+            (End::Exhausted, 92),
+            "after {after}"
+        );
+    }
+}
