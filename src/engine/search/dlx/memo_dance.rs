@@ -44,7 +44,8 @@ pub(super) fn write_key<const COLOURS: bool>(links: &Links, problem: &Problem, k
         k = cl[k as usize].next;
     }
     let head = links.last_itm;
-    let first_secondary = problem.primary_count() + 1;
+    // The header index of the first secondary item (the primaries are 1..first_secondary).
+    let first_secondary = (links.first_secondary / STEP) as usize;
     let colour_words = problem.item_count().div_ceil(64);
     let mut k = cl[head as usize].next;
     while k != head {
