@@ -78,6 +78,15 @@
 //! assert_eq!(best.value(), Some(2));
 //! ```
 
+mod by_hand;
+mod optimize_by_hand;
+
+pub use by_hand::{Dance, shard_takes};
+pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
+pub(crate) use optimize_by_hand::{
+    BoundSplit, ShardOptimum, nothing_found, optimize_part, settled, split_for_shards,
+};
+
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};
