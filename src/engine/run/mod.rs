@@ -84,7 +84,7 @@ mod optimize_by_hand;
 pub use by_hand::{Dance, shard_takes};
 pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
 pub(crate) use optimize_by_hand::{
-    BoundSplit, ShardOptimum, nothing_found, optimize_part, settled, split_for_shards,
+    BoundSplit, nothing_found, optimize_part, settled, split_for_shards,
 };
 
 use std::ops::ControlFlow;
