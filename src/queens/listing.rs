@@ -29,10 +29,20 @@
 //!
 //! # Parallel order
 //!
-//! The door's `run::deal_in_order` runs tasks on a rayon pool with at most `window` tasks in flight (started
-//! or finished but not yet written) and hands their results to a sink in task order. Memory is
-//! bounded by `window` task results. [`list`] puts it all together, and halves the search with
-//! the left-right mirror (see [`list`] and docs/queens.md).
+//! The engine's door deals the tasks to a rayon pool (`run::deal_in_order`) with at most
+//! `window` tasks in flight (started or finished but not yet written) and hands their results
+//! to a sink in task order. Memory is bounded by `window` task results. [`list`] puts it all
+//! together, and halves the search with the left-right mirror (see [`list`] and
+//! docs/queens.md).
+//!
+//! # The files
+//!
+//! - this file: the listings ([`list`], [`for_each_solution`], the search order) and their
+//!   tasks;
+//! - `tasks.rs`: the task prefixes and the bitboard enumerator below a prefix;
+//! - `search.rs`: one task's search, by either engine;
+//! - `rows.rs`: rows formatted by a worker ([`Rows`]) and numbered by the writer;
+//! - `mirror.rs`: a left task's solutions kept for its mirror task.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -313,7 +323,7 @@ pub fn list(
 }
 
 /// [`list`] on the calling thread alone: the tasks in turn, each row formatted whole (number
-/// included) into a buffer written every [`WRITE_BUFFER`] bytes.
+/// included) into a buffer written every `rows::WRITE_BUFFER` bytes.
 fn list_in_turn(
     tasks: usize,
     limit: u64,

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use crate::engine::run::{Dance, shard_takes};
-use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Stop};
+use crate::engine::{Budget, OptionId, Part, Problem, Stop};
 
 use super::board::{self, Board, Corners, ExactCover};
 pub use super::common::MAX_N;
@@ -385,7 +385,7 @@ pub fn count_until(
                         (sols, reps, Work::from(outcome.stats))
                     }
                     Part::Subproblem(prefix) => {
-                        let outcome = solver.run_subproblem(prefix, &budget, &mut CountOnly);
+                        let outcome = solver.count_subproblem(prefix, &budget);
                         let sols = u128::from(outcome.stats.solutions()) * u128::from(task.weight);
                         (sols, 0, Work::from(outcome.stats))
                     }

@@ -7,7 +7,8 @@
 //! reused for every board; a board's numbers are the options' weights.
 //!
 //! Two ways to solve a board:
-//! - [`Method::BranchBound`]: the engine's branch and bound ([`crate::engine::optimize`]),
+//! - [`Method::BranchBound`]: the engine's branch and bound, driven by hand through the door
+//!   ([`run::optimize_by_hand`](crate::engine::run::optimize_by_hand)),
 //!   heaviest squares first, started from a heuristic layout (the first layout in heaviest-first
 //!   order, improved by swapping pairs of files), with a bound from [`BoundKind`]: the
 //!   assignment (Hungarian) bound over the free ranks and files using the still-safe squares,
@@ -17,6 +18,20 @@
 //!
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
+//!
+//! # The files
+//!
+//! - this file: the model, the request and the result, enumeration;
+//! - `solve.rs`: a board's branch and bound (its start, the bound each [`BoundKind`] asks
+//!   for, the tie rule's walk at the root, a big board under a time limit);
+//! - `heuristic.rs`: the start's layout ([`heuristic`], [`explicit_layout`]);
+//! - `squares.rs`, `hungarian.rs`, `lagrange.rs`: the bounds (the free squares of a node and
+//!   the rank/file maxima; the assignment; its Lagrangian tightening);
+//! - `ties.rs`: the tie rule (the smallest optimal layout);
+//! - `lns.rs`, `big.rs`: the large-neighbourhood search and the descent of the bound;
+//! - `shard.rs`: a search split over machines, and searches from a floor;
+//! - `count.rs`: the number of optimal layouts, counted apart from the search;
+//! - `stack.rs`: the choices a search of a stack of boards makes (keep, threads, clock).
 
 mod big;
 pub mod count;
@@ -35,14 +50,14 @@ use std::time::Duration;
 
 pub use crate::random::SplitMix64;
 pub use heuristic::{explicit_layout, heuristic};
-use solve::Run;
-pub(crate) use squares::{RankFileMaxBound, rank_file_maxima};
-use squares::FreeSquares;
-pub(crate) use ties::TieBreak;
 pub use shard::{
     PartRequest, PartResult, SPLIT_PARTS_MIN, SPLIT_PARTS_PER_SHARD, SplitStats, check_record,
     fingerprint, layout_text, method_name, parse_layout, record_rule, split_target,
 };
+use solve::Run;
+use squares::FreeSquares;
+pub(crate) use squares::{RankFileMaxBound, rank_file_maxima};
+pub(crate) use ties::TieBreak;
 
 use crate::engine::optimize::{self, Keep, Status};
 use crate::engine::run::Dance;

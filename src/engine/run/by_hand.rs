@@ -17,7 +17,8 @@
 //! searches run it. The branch and bound over a [`Dance`] is in `optimize_by_hand.rs`.
 
 use crate::engine::{
-    Budget, ForceError, OptionId, Outcome, Problem, Solver, Split, Stats, Visitor, in_shard,
+    Budget, CountOnly, ForceError, OptionId, Outcome, Problem, Solver, Split, Stats, Visitor,
+    in_shard,
 };
 
 /// One dancing-links search over a problem, driven by its caller (see the module
@@ -86,6 +87,12 @@ impl<'p> Dance<'p> {
         visitor: &mut V,
     ) -> Outcome {
         self.solver.run_subproblem(prefix, budget, visitor)
+    }
+
+    /// Counts the solutions below the `prefix` (a part of [`Dance::split`]) and frees the
+    /// prefix again.
+    pub fn count_subproblem(&mut self, prefix: &[OptionId], budget: &Budget) -> Outcome {
+        self.solver.run_subproblem(prefix, budget, &mut CountOnly)
     }
 
     /// Cuts the search tree below the forced options at `depth` chosen options (forced ones

@@ -84,10 +84,10 @@ mod optimize_by_hand;
 
 pub use by_hand::{Dance, shard_takes};
 pub(crate) use dealt::{deal_each, deal_in_order};
-pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
 pub(crate) use optimize_by_hand::{
     BoundSplit, nothing_found, optimize_part, settled, split_for_shards,
 };
+pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
 
 use std::ops::ControlFlow;
 

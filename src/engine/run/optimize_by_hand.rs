@@ -14,8 +14,8 @@
 //! Each is the optimiser's own function, forwarded: nothing here changes what it does.
 
 use crate::engine::optimize::{
-    self, Bound, Config, Keep, Optimum, Sense, Strategy, conclude, optimize_parts,
-    settle, split_bound,
+    self, Bound, Config, Keep, Optimum, Sense, Strategy, conclude, optimize_parts, settle,
+    split_bound,
 };
 use crate::engine::{Budget, OptionId, Problem, Solver, Stats};
 

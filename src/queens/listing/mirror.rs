@@ -18,7 +18,7 @@ use super::search::{Emit, TaskSearch};
 /// kept in all (n = 16 needs about 30 MB); a left task over budget keeps nothing and its
 /// mirror task searches. Taken (and freed) by the mirror task.
 pub(super) struct Mirror {
-    slots: Vec<Mutex<Option<Vec<u8>>>>,
+    pub(super) slots: Vec<Mutex<Option<Vec<u8>>>>,
     budget: AtomicUsize,
 }
 

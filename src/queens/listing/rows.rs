@@ -102,7 +102,7 @@ impl Rows {
 
 /// Rows numbered on from `written` and formatted whole into a buffer written to `out` every
 /// [`WRITE_BUFFER`] bytes, until `limit` rows are written in all: the sink of
-/// [`list_in_turn`] and [`stream_rest`].
+/// [`list_in_turn`](super::list_in_turn) and [`stream_rest`](super::stream_rest).
 pub(super) struct NumberedRows<'o> {
     out: &'o mut dyn Write,
     format: ListFormat,
@@ -113,7 +113,12 @@ pub(super) struct NumberedRows<'o> {
 }
 
 impl<'o> NumberedRows<'o> {
-    pub(super) fn new(out: &'o mut dyn Write, format: ListFormat, written: u64, limit: u64) -> Self {
+    pub(super) fn new(
+        out: &'o mut dyn Write,
+        format: ListFormat,
+        written: u64,
+        limit: u64,
+    ) -> Self {
         NumberedRows {
             out,
             format,
@@ -152,10 +157,10 @@ impl<'o> NumberedRows<'o> {
     }
 }
 
-/// The bytes [`list_in_turn`] and [`stream_rest`] gather before a write.
+/// The bytes [`list_in_turn`](super::list_in_turn) and [`stream_rest`](super::stream_rest) gather before a write.
 const WRITE_BUFFER: usize = 1 << 20;
 
-/// The most rows the tasks in flight in [`list`] hold together (about 16 MB of CSV for
+/// The most rows the tasks in flight in [`list`](super::list) hold together (about 16 MB of CSV for
 /// n = 20): a task holds at most this over the window (4,096 to 32,768 rows); beyond, the
 /// writer streams the task's rest.
 pub(super) const WINDOW_ROWS: u64 = 1 << 18;

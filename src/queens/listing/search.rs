@@ -4,8 +4,8 @@
 use std::ops::ControlFlow;
 
 use crate::engine::Budget;
-use crate::engine::run::Dance;
 use crate::engine::OptionId;
+use crate::engine::run::Dance;
 use crate::queens::common::full_mask;
 use crate::queens::model::Queens;
 use crate::queens::symmetry;
@@ -22,7 +22,8 @@ use super::tasks::{for_each_solution_in, place};
 pub(super) type Emit<'a> = dyn FnMut(&[u8], Option<u8>) -> ControlFlow<()> + 'a;
 
 /// A task's solutions by its index: `search(i, engine, emit)`.
-pub(super) type TaskFn<'a> = dyn Fn(usize, &mut dyn TaskSearch, &mut Emit<'_>) -> ControlFlow<()> + Sync + 'a;
+pub(super) type TaskFn<'a> =
+    dyn Fn(usize, &mut dyn TaskSearch, &mut Emit<'_>) -> ControlFlow<()> + Sync + 'a;
 
 /// One task's search: every solution extending a prefix, in lexicographic order.
 pub(super) trait TaskSearch {

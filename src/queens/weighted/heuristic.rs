@@ -9,7 +9,6 @@ use crate::engine::{Budget, OptionId, View, Visitor};
 
 use super::{HEURISTIC_GRACE, layout_of};
 
-
 /// A quick starting layout: the first solution in heaviest-first order (within a small node
 /// budget), then improved by swapping the files of two ranks while that keeps the queens
 /// apart and raises the score. The swaps stop at the `deadline`; the first layout may take

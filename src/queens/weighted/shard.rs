@@ -334,10 +334,7 @@ fn run_part<'p, B: Bound + Send>(
     let Some((s, m)) = part.shard else {
         let floor = part.floor.expect("a floor when there is no shard");
         let mut b = make();
-        let plan = Tactics::new()
-            .seeds(seeds)
-            .floor(floor)
-            .workers(workers);
+        let plan = Tactics::new().seeds(seeds).floor(floor).workers(workers);
         let optimum = run::optimize_by_hand(solver, gains, &mut b, config, plan);
         let void = void(&b) || workers_void(workers);
         return Ran {
@@ -360,8 +357,7 @@ fn run_part<'p, B: Bound + Send>(
                 &config.budget,
             );
             if void(&b) {
-                let optimum =
-                    run::nothing_found(config.sense, split.stats);
+                let optimum = run::nothing_found(config.sense, split.stats);
                 return Ran {
                     optimum,
                     split: None,

@@ -10,10 +10,9 @@ use crate::engine::run::{self, Dance, Tactics, Workers};
 use crate::engine::{OptionId, Stats};
 
 use super::{
-    BoardResult, BoundKind, LNS_MIN_N, LNS_SHARE, Layout, RankFileMaxBound, Request,
-    ROOT_STEP_FACTOR, ROOT_STEPS_PER_RANK, Start, TieBreak, UNTIMED_LNS, WeightedQueens,
-    heuristic, hungarian, lagrange, layout_of, layouts_of, lns, options_of, rank_file_maxima,
-    ties,
+    BoardResult, BoundKind, LNS_MIN_N, LNS_SHARE, Layout, ROOT_STEP_FACTOR, ROOT_STEPS_PER_RANK,
+    RankFileMaxBound, Request, Start, TieBreak, UNTIMED_LNS, WeightedQueens, heuristic, hungarian,
+    lagrange, layout_of, layouts_of, lns, options_of, rank_file_maxima, ties,
 };
 
 impl WeightedQueens {
@@ -45,8 +44,13 @@ impl WeightedQueens {
         }
     }
 
-    /// Branch and bound on `board` with the bound `kind` asks for (see [`Method::BranchBound`](super::Method::BranchBound)).
-    pub(super) fn search_board(&mut self, board: &[i64], req: &Request, kind: BoundKind) -> BoardResult {
+    /// Branch and bound on `board` with the bound `kind` asks for.
+    pub(super) fn search_board(
+        &mut self,
+        board: &[i64],
+        req: &Request,
+        kind: BoundKind,
+    ) -> BoardResult {
         let n = self.n;
         let deadline = req.budget.deadline;
         let Start {
@@ -159,7 +163,7 @@ impl WeightedQueens {
 }
 
 impl WeightedQueens {
-    /// A big board under a time limit ([`big`]): the large-neighbourhood search from the
+    /// A big board under a time limit ([`super::big`]): the large-neighbourhood search from the
     /// heuristic's layout `seed` for [`LNS_SHARE`] of the time, then the descent of the bound.
     fn big_board<'p>(
         &'p self,
