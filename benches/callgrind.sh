@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Instructions, not seconds: the instruction counts (valgrind's callgrind, Ir) of two builds of
 # xcover on the same searches, and their ratio, which a loaded machine does not disturb.
-# Default searches: `solve --count -t 1 --knuth` on 13-queens with organ-pipe items and on 6x10
-# pentominoes (the refactoring check: within ±1%). Extra xcover arguments may follow `--`.
+# Default searches: `solve --count -t 1 --knuth` on 13-queens with organ-pipe items, Langford
+# pairs 10 and 12 and 6x10 pentominoes (the refactoring check: within ±1%). Extra xcover arguments may follow `--`.
 #
 # Usage: bash benches/callgrind.sh OLD_BINARY NEW_BINARY [-- SOLVE_ARGS...]
 set -euo pipefail
@@ -21,6 +21,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$old" model pentominoes >"$work/pento6x10.dlx"
+"$old" model langford 10 >"$work/langford10.dlx"
+"$old" model langford 12 >"$work/langford12.dlx"
 
 instructions() { # BINARY FILE -> Ir
     valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$1" solve "${args[@]}" "$2" \
@@ -29,7 +31,7 @@ instructions() { # BINARY FILE -> Ir
 }
 
 printf '%-22s %16s %16s %8s\n' instance old new new/old
-for file in "$here/examples/data/queens13.dlx" "$work/pento6x10.dlx"; do
+for file in "$here/examples/data/queens13.dlx" "$work/langford10.dlx" "$work/langford12.dlx" "$work/pento6x10.dlx"; do
     a=$(instructions "$old" "$file"); answer_old=$(cat "$work/answer")
     b=$(instructions "$new" "$file"); answer_new=$(cat "$work/answer")
     if [ "$answer_old" != "$answer_new" ]; then

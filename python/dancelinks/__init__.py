@@ -186,7 +186,7 @@ def count(
 
 
 #: The most worker threads a call takes (0: all cores).
-_MAX_THREADS = 1024
+_MAX_THREADS: int = _native.MAX_THREADS
 
 #: The largest count, limit or index the native module takes (a 64-bit unsigned integer).
 _U64_MAX = 2**64 - 1
@@ -718,13 +718,14 @@ class Problem:
         (``partial`` None)."""
         cb, close = _progress_callback(progress, "parts", "solutions")
         try:
-            c, status, nodes, interrupted = self._p.count(
+            counted = self._p.count(
                 _optional_limit(limit), _seconds(time_limit), _threads(threads), memo, cb
             )
         finally:
             close()
-        if status == "abandoned":
+        if counted is None:
             raise Interrupted(None)
+        c, status, nodes, interrupted = counted
         result = CountResult(c, status, nodes)
         if interrupted:
             raise Interrupted(result)
@@ -800,7 +801,7 @@ class Problem:
     ) -> Optimum:
         cb, close = _progress_callback(progress, "parts", "nodes")
         try:
-            status, bound, sols, nodes, interrupted = self._p.optimise(
+            optimised = self._p.optimise(
                 maximise,
                 None if top is None else _index(top, "top", 1),
                 _seconds(time_limit),
@@ -809,8 +810,9 @@ class Problem:
             )
         finally:
             close()
-        if status == "abandoned":
+        if optimised is None:
             raise Interrupted(None)
+        status, bound, sols, nodes, interrupted = optimised
         values = [v for v, _ in sols]
         result = Optimum(
             status,

@@ -5,6 +5,10 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 MAX_N: int
 MAX_WEIGHTED_N: int
+MAX_THREADS: int
+#: The registry of the models: (name, command of ``xcover model``, function of
+#: ``dancelinks.models``) each.
+MODELS: List[Tuple[str, str, str]]
 
 _Progress = Optional[Callable[[int, int, int], object]]
 
@@ -71,7 +75,7 @@ class NativeProblem:
         threads: int = 0,
         memo: Optional[bool] = None,
         progress: _Progress = None,
-    ) -> Tuple[int, str, int, bool]: ...
+    ) -> Optional[Tuple[int, str, int, bool]]: ...
     def optimise(
         self,
         maximise: bool,
@@ -79,7 +83,7 @@ class NativeProblem:
         time_limit: Optional[float] = None,
         threads: int = 0,
         progress: _Progress = None,
-    ) -> Tuple[str, Optional[int], List[Tuple[int, List[int]]], int, bool]: ...
+    ) -> Optional[Tuple[str, Optional[int], List[Tuple[int, List[int]]], int, bool]]: ...
 
 class ProblemStream(Iterator[List[List[int]]]):
     def __init__(
@@ -105,13 +109,6 @@ def svg_boards(
 def svg_heatmap(n: int, counts: Sequence[int], title: str) -> str: ...
 def weighted_title(
     board: int, value: Optional[int], status: str, bound: Optional[int] = None
-) -> str: ...
-def svg_cell_grid(
-    rows: int,
-    cols: int,
-    cells: Sequence[Optional[Tuple[str, int, bool]]],
-    coloured: bool,
-    title: str,
 ) -> str: ...
 def sudoku_svg(grid: Sequence[int], clues: Sequence[int], title: str) -> str: ...
 def sudoku_batch(

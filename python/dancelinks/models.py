@@ -18,7 +18,12 @@ solutions are :class:`Solution` objects that decode themselves — ``.array`` (n
 - :func:`pentominoes` and :func:`polyominoes` (any pieces on a board given by name, as a
   picture or as a boolean array);
 - :func:`langford`, :func:`matchings`, :func:`queens`, :func:`word_squares`,
-  :func:`dominoes`.
+  :func:`dominoes`, :func:`macmahon`, :func:`edge_matching`.
+
+The list of the models is the crate's (``dancelinks::models::registry``, from which ``xcover
+model`` takes its subcommands too): :data:`MODELS` holds, for each, its name
+(:attr:`Model.name`), its ``xcover model`` subcommand and its function here. The numbers and
+the pictures of a solution are the crate's too, the same as the command line's.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from . import Interrupted, Problem, Progress, _index, _native
 from ._display import Picture, SvgMixin
 
 __all__ = [
+    "MODELS",
     "Model",
     "Solution",
     "SudokuBatch",
@@ -50,6 +56,11 @@ __all__ = [
     "sudoku",
     "word_squares",
 ]
+
+
+#: Every model, as the crate lists them: ``(name, command, function)`` — its :attr:`Model.name`,
+#: its subcommand of ``xcover model`` and the function of this module that builds it.
+MODELS: Tuple[Tuple[str, str, str], ...] = tuple(tuple(e) for e in _native.MODELS)  # type: ignore[misc]
 
 
 class Solution(List[int], SvgMixin):
@@ -100,7 +111,7 @@ class Model(Problem):
     def __init__(self, native: Any):
         super().__init__((), (), _native_problem=native.problem())
         self._model = native
-        #: sudoku, polyomino, langford, matchings, queens, word-squares or dominoes.
+        #: The model's name, one of :data:`MODELS` (sudoku, polyomino, langford, ...).
         self.name: str = native.name
         #: What the problem is, e.g. ``Langford pairs, n = 7``.
         self.title: str = native.title()

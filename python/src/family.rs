@@ -11,13 +11,11 @@ use pyo3::types::PyBytes;
 
 use dancelinks::engine::family::{Cursor, Direction, Family, FamilyError};
 use dancelinks::engine::{DEFAULT_MEMO_BYTES, OptionId};
-use dancelinks::io::svg;
 use dancelinks::io::zdd_text;
-use dancelinks::models::heat;
+use dancelinks::models::Model;
 
 use crate::NativeProblem;
 use crate::models::NativeModel;
-use crate::pictures::written;
 use crate::worker::{Stop, run_polled};
 
 /// A family's error as Python's: an overflow is `OverflowError`, the rest `ValueError`.
@@ -227,20 +225,13 @@ impl NativeFamily {
     fn heatmap_svg(&self, model: &NativeModel) -> PyResult<Option<String>> {
         let total = self.family.count().map_err(family_error)?;
         let counts = self.family.marginals().map_err(family_error)?;
-        if counts.len() != model.option_count() {
+        let model = model.model();
+        if counts.len() != model.problem().option_count() {
             return Err(PyValueError::new_err(
                 "the family is not of this model's problem",
             ));
         }
-        if let Some(n) = model.heat_board() {
-            return written(|out| svg::queens_heatmap(out, n, &counts, total, false)).map(Some);
-        }
-        let mut drawn = false;
-        let svg = written(|out| {
-            drawn = heat::write_svg(out, model.model(), total, &counts)?;
-            Ok(())
-        })?;
-        Ok(drawn.then_some(svg))
+        Ok(model.marginals_svg(total, &counts))
     }
 }
 

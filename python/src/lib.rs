@@ -29,6 +29,7 @@ use dancelinks::io::input::LineReader;
 use dancelinks::queens::count::{self as qcount, Engine, Request};
 use dancelinks::queens::heatmap::heatmap_until as queens_heatmap;
 use dancelinks::queens::listing;
+use dancelinks::queens::stream::{self, Layouts};
 use dancelinks::records::Status;
 
 use worker::{CHUNK, Progress, Stop, Stream, engine_report, run_polled};
@@ -87,23 +88,15 @@ fn time_budget(time_limit: Option<f64>) -> PyResult<Budget> {
     Ok(budget)
 }
 
+/// `threads` checked as the crate checks a plan's threads (`run::check_threads`).
 pub(crate) fn check_threads(threads: usize) -> PyResult<()> {
-    if threads > 1024 {
-        return Err(PyValueError::new_err(format!(
-            "threads must be 0 (all cores) to 1024, not {threads}"
-        )));
-    }
+    run::check_threads(threads).map_err(value_error)?;
     Ok(())
 }
 
+/// `n` checked as a board of the n-queens listing.
 fn check_board(n: usize) -> PyResult<()> {
-    if !(1..=listing::MAX_N).contains(&n) {
-        return Err(PyValueError::new_err(format!(
-            "n must be 1 to {}, not {n}",
-            listing::MAX_N
-        )));
-    }
-    Ok(())
+    stream::check_size(n).map_err(value_error)
 }
 
 /// What [`count`] returns: `(solutions, unique or None, engine, interrupted)`.
@@ -135,14 +128,11 @@ fn count(
     // By the crate's names of its engines.
     let engine = match engine {
         None => Engine::fastest(n, None),
-        Some(name) => [Engine::Dlx, Engine::Bits]
-            .into_iter()
-            .find(|e| e.name() == name)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "engine must be 'dlx' or 'bits' (or None for the fastest), not '{name}'"
-                ))
-            })?,
+        Some(name) => Engine::parse(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "engine must be 'dlx' or 'bits' (or None for the fastest), not '{name}'"
+            ))
+        })?,
     };
     let request = Request {
         n,
@@ -185,7 +175,8 @@ type Listed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, bool);
 /// Every n-queens solution in lexicographic order (the order of `xcover queens list`), at most
 /// `limit`: `files` holds n bytes a solution (the file of the queen of each rank, 0-based);
 /// with `unique` one representative per symmetry class, and `class_sizes` one byte each.
-/// After Ctrl-C, the solutions listed so far, a prefix of the listing; None when abandoned.
+/// After Ctrl-C, the solutions listed so far, a prefix of the listing (`stream::collect`);
+/// None when abandoned.
 #[pyfunction]
 #[pyo3(signature = (n, unique=false, limit=None, threads=0))]
 fn solutions_array<'py>(
@@ -200,74 +191,24 @@ fn solutions_array<'py>(
     let stop = Stop::new();
     let flag = stop.clone();
     let (listed, interrupted) = run_polled(py, &stop, None, move || {
-        list_all(n, unique, limit, threads, &flag)
+        stream::collect(n, unique, limit, threads, flag.engine())
     })?;
-    let Some((files, sizes)) = listed else {
+    let Some(listed) = listed else {
         return Ok(None);
     };
-    let files = files.map_err(value_error)?;
+    let layouts = listed.map_err(value_error)?;
     Ok(Some((
-        PyBytes::new(py, &files),
-        PyBytes::new(py, &sizes),
+        PyBytes::new(py, &layouts.files),
+        PyBytes::new(py, &layouts.class_sizes),
         interrupted,
     )))
 }
 
-/// The solutions of [`solutions_array`]: with a limit (or one thread) in one sequential pass,
-/// otherwise the tasks of the listing on a pool, concatenated in order up to the first task
-/// that `stop` cut short (so that the result is always a prefix of the listing).
-fn list_all(
-    n: usize,
-    unique: bool,
-    limit: Option<u64>,
-    threads: usize,
-    stop: &Stop,
-) -> (Result<Vec<u8>, String>, Vec<u8>) {
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(e) => return (Err(format!("cannot start the worker threads: {e}")), vec![]),
-    };
-    let one_task = |prefix: &[u8], limit: u64| {
-        let (mut files, mut sizes) = (Vec::new(), Vec::new());
-        let mut k = 0u64;
-        let flow = listing::for_each_solution_in(n, prefix, unique, |q, size| {
-            if k >= limit || stop.is_set() {
-                return ControlFlow::Break(());
-            }
-            files.extend_from_slice(q);
-            if let Some(s) = size {
-                sizes.push(s);
-            }
-            k += 1;
-            ControlFlow::Continue(())
-        });
-        (files, sizes, flow.is_continue())
-    };
-    if limit.is_some() || pool.current_num_threads() == 1 {
-        let (f, s, _) = one_task(&[], limit.unwrap_or(u64::MAX));
-        return (Ok(f), s);
-    }
-    use rayon::prelude::*;
-    let tasks = listing::tasks(n, 16 * pool.current_num_threads());
-    let parts: Vec<(Vec<u8>, Vec<u8>, bool)> =
-        pool.install(|| tasks.par_iter().map(|p| one_task(p, u64::MAX)).collect());
-    let mut files = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-    let mut sizes = Vec::new();
-    for (f, s, whole) in parts {
-        files.extend_from_slice(&f);
-        sizes.extend_from_slice(&s);
-        if !whole {
-            break;
-        }
-    }
-    (Ok(files), sizes)
-}
-
 /// QueensStream(n, unique, limit): the n-queens solutions in lexicographic order, as chunks
-/// `(files: bytes, class_sizes: bytes)` of up to 4096 solutions.
+/// `(files: bytes, class_sizes: bytes)` of up to 4096 solutions (`stream::in_chunks`).
 #[pyclass(module = "dancelinks._native")]
 struct QueensStream {
-    inner: Stream<(Vec<u8>, Vec<u8>)>,
+    inner: Stream<Layouts>,
 }
 
 #[pymethods]
@@ -276,29 +217,8 @@ impl QueensStream {
     #[pyo3(signature = (n, unique=false, limit=None))]
     fn new(n: usize, unique: bool, limit: Option<u64>) -> PyResult<Self> {
         check_board(n)?;
-        let limit = limit.unwrap_or(u64::MAX);
         let inner = Stream::start(move |send, stop| {
-            let (mut files, mut sizes) = (Vec::new(), Vec::new());
-            let mut k = 0u64;
-            let flow = listing::for_each_solution_in(n, &[], unique, |q, size| {
-                if k >= limit || stop.is_set() {
-                    return ControlFlow::Break(());
-                }
-                k += 1;
-                files.extend_from_slice(q);
-                if let Some(s) = size {
-                    sizes.push(s);
-                }
-                if files.len() >= CHUNK * n
-                    && !send((std::mem::take(&mut files), std::mem::take(&mut sizes)))
-                {
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            });
-            if (flow.is_continue() || k >= limit) && !files.is_empty() {
-                send((files, sizes));
-            }
+            stream::in_chunks(n, unique, limit, CHUNK, stop.engine(), send);
         });
         Ok(QueensStream { inner })
     }
@@ -314,7 +234,7 @@ impl QueensStream {
         Ok(self
             .inner
             .next(py)?
-            .map(|(f, s)| (PyBytes::new(py, &f), PyBytes::new(py, &s))))
+            .map(|l| (PyBytes::new(py, &l.files), PyBytes::new(py, &l.class_sizes))))
     }
 }
 
@@ -437,9 +357,10 @@ impl NativeProblem {
     }
 
     /// count(limit, time_limit, threads, memo, progress) -> (count, status, nodes,
-    /// interrupted), as `xcover solve --count` counts (the memo decided by a probe unless
-    /// `memo` is false). `progress(done, total, found)`: the sub-problems of the split done
-    /// and in all (0 and 0 while there is none) and the solutions counted in those done.
+    /// interrupted), None when a second Ctrl-C abandoned it: as `xcover solve --count` counts
+    /// (`memo` None: the default policy; True/False: the memo on or off).
+    /// `progress(done, total, found)`: the sub-problems of the split done and in all (0 and 0
+    /// while there is none) and the solutions counted in those done.
     #[pyo3(signature = (limit=None, time_limit=None, threads=0, memo=None, progress=None))]
     fn count(
         &self,
@@ -449,7 +370,7 @@ impl NativeProblem {
         threads: usize,
         memo: Option<bool>,
         progress: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<(u128, String, u64, bool)> {
+    ) -> PyResult<Option<(u128, String, u64, bool)>> {
         let mut plan = listing_plan(limit, time_limit, threads)?;
         plan.memo = match memo {
             None => MemoMode::Auto,
@@ -471,23 +392,24 @@ impl NativeProblem {
             },
         )?;
         let Some(c) = c else {
-            return Ok((0, "abandoned".into(), 0, true));
+            return Ok(None);
         };
         if c.end == dancelinks::engine::End::Overflow {
             return Err(PyOverflowError::new_err(
                 "the number of solutions does not fit in 128 bits (it is over 3.4e38)",
             ));
         }
-        Ok((
+        Ok(Some((
             c.count,
             Status::of_end(c.end).name().to_string(),
             c.stats.nodes(),
             interrupted,
-        ))
+        )))
     }
 
     /// optimise(maximise, top, time_limit, threads, progress)
-    ///     -> (status, bound, [(value, [option])], nodes, interrupted), as `xcover solve
+    ///     -> (status, bound, [(value, [option])], nodes, interrupted) (None when a second
+    ///     Ctrl-C abandoned it), as `xcover solve
     ///     --minimize/--maximize` (branch and bound over the options' costs).
     ///     `progress(done, total, found)`: the sub-problems done and in all (0 and 0 without
     ///     a split) and the nodes searched.
@@ -501,7 +423,7 @@ impl NativeProblem {
         time_limit: Option<f64>,
         threads: usize,
         progress: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<Optimised> {
+    ) -> PyResult<Option<Optimised>> {
         check_threads(threads)?;
         if self.problem.has_multiplicities() {
             return Err(PyValueError::new_err(
@@ -536,7 +458,7 @@ impl NativeProblem {
             },
         )?;
         let Some(best) = best else {
-            return Ok(("abandoned".into(), None, Vec::new(), 0, true));
+            return Ok(None);
         };
         let status = Status::of_optimum(best.status, Status::stopped(stop.engine(), Status::Time));
         let solutions = best
@@ -544,13 +466,13 @@ impl NativeProblem {
             .iter()
             .map(|s| (s.value, s.options.iter().map(|o| o.0).collect()))
             .collect();
-        Ok((
+        Ok(Some((
             status.name().to_string(),
             best.bound,
             solutions,
             best.stats.nodes(),
             interrupted,
-        ))
+        )))
     }
 }
 
@@ -614,6 +536,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeProblem>()?;
     m.add_class::<ProblemStream>()?;
     m.add("MAX_N", listing::MAX_N)?;
+    m.add("MAX_THREADS", run::MAX_THREADS)?;
     weighted::register(m)?;
     pictures::register(m)?;
     models::register(m)?;

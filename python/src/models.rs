@@ -1,30 +1,23 @@
-//! The classic models of `xcover model` (`dancelinks::models`) for the Python package: each
-//! built by the crate's own model code into a [`NativeModel`], whose problem is a
-//! [`NativeProblem`] (the Python `Problem`) and which decodes a solution (its option indices)
-//! into the model's numbers, its text picture and an SVG picture. Also the batch sudoku solver
-//! (`models::sudoku::solve_batch`).
-
+//! The classic models of `xcover model` for the Python package: each built by the crate's
+//! registry of the models (`dancelinks::models::registry`, as the command line builds them)
+//! into a [`NativeModel`], whose problem is a [`NativeProblem`] (the Python `Problem`) and
+//! which decodes a solution (its option indices) into the crate's numbers, text picture and
+//! SVG picture of the model. Also the batch sudoku solver (`models::sudoku::solve_batch`).
 use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use dancelinks::engine::OptionId;
-use dancelinks::io::svg::{self, Cell, CellGrid, Style, SvgBoards};
-use dancelinks::models::dominoes::Dominoes;
-use dancelinks::models::edge_matching::EdgeMatching;
-use dancelinks::models::langford::Langford;
-use dancelinks::models::matchings::Matchings;
-use dancelinks::models::polyomino::{Board, Piece, Tiling};
-use dancelinks::models::queens::Queens;
-use dancelinks::models::sudoku::{self, Grid, Puzzle, Sudoku};
-use dancelinks::models::word_squares::{self, WordSquares};
+use dancelinks::models::pictures;
+use dancelinks::models::polyomino::{Board, Piece};
+use dancelinks::models::registry::{Built, MODELS, Spec};
+use dancelinks::models::sudoku::{self, Puzzle};
+use dancelinks::models::word_squares;
 use dancelinks::models::{Model, ModelError};
 
-use crate::NativeProblem;
-use crate::pictures::written;
 use crate::worker::{Stop, run_polled};
+use crate::{NativeProblem, value_error};
 
 /// A model's error as ValueError; `what` names the input of a positioned one.
 fn model_error(e: ModelError, what: &str) -> PyErr {
@@ -38,147 +31,30 @@ fn model_error(e: ModelError, what: &str) -> PyErr {
     }
 }
 
-/// Which model, with what its decoding needs beyond [`Model`].
-enum Kind {
-    Sudoku(Sudoku, Puzzle),
-    Tiling(Tiling, Board, Vec<String>),
-    Langford(Langford),
-    Matchings(Matchings, usize),
-    Queens(Queens, usize),
-    WordSquares(WordSquares),
-    Dominoes(Dominoes),
-    EdgeMatching(EdgeMatching, &'static str),
-}
-
-impl Kind {
-    fn model(&self) -> &dyn Model {
-        match self {
-            Kind::Sudoku(m, _) => m,
-            Kind::Tiling(m, _, _) => m,
-            Kind::Langford(m) => m,
-            Kind::Matchings(m, _) => m,
-            Kind::Queens(m, _) => m,
-            Kind::WordSquares(m) => m,
-            Kind::Dominoes(m) => m,
-            Kind::EdgeMatching(m, _) => m,
-        }
-    }
-}
-
-/// A model of `dancelinks::models`, built once; `problem()` is its exact-cover problem.
+/// A model of `dancelinks::models`, built once by the crate's registry
+/// (`dancelinks::models::registry`); `problem()` is its exact-cover problem.
 #[pyclass(module = "dancelinks._native", frozen)]
 pub(crate) struct NativeModel {
-    kind: Kind,
-    /// The model's name: sudoku, polyomino, langford, matchings, queens, word-squares,
-    /// dominoes.
+    model: Built,
+    /// The model's name (the registry's): sudoku, polyomino, langford, matchings, queens,
+    /// word-squares, dominoes, macmahon, edge-matching.
     #[pyo3(get)]
     name: &'static str,
 }
 
 impl NativeModel {
-    fn new(kind: Kind) -> Self {
-        let name = match &kind {
-            Kind::Sudoku(..) => "sudoku",
-            Kind::Tiling(..) => "polyomino",
-            Kind::Langford(_) => "langford",
-            Kind::Matchings(..) => "matchings",
-            Kind::Queens(..) => "queens",
-            Kind::WordSquares(_) => "word-squares",
-            Kind::Dominoes(_) => "dominoes",
-            Kind::EdgeMatching(_, name) => name,
-        };
-        NativeModel { kind, name }
-    }
-
-    /// The side of the square board whose square (r, c) is option r·n + c (queens), whose
-    /// marginals are drawn as a heat map; None for the other models.
-    pub(crate) fn heat_board(&self) -> Option<usize> {
-        match &self.kind {
-            Kind::Queens(_, n) => Some(*n),
-            _ => None,
-        }
+    /// The model of `spec`, a refusal as ValueError naming `what` (the input).
+    fn build(spec: Spec, what: &str) -> PyResult<Self> {
+        let model = spec.build().map_err(|e| model_error(e, what))?;
+        Ok(NativeModel {
+            name: model.name(),
+            model,
+        })
     }
 
     /// The model, for the crate's functions of any model.
-    pub(crate) fn model(&self) -> &dyn Model {
-        self.kind.model()
-    }
-
-    /// The number of options of the model's problem.
-    pub(crate) fn option_count(&self) -> usize {
-        self.kind.model().problem().option_count()
-    }
-
-    /// A solution's options, checked against the problem.
-    fn options(&self, solution: &[u32]) -> PyResult<Vec<OptionId>> {
-        let count = self.kind.model().problem().option_count();
-        match solution.iter().find(|&&o| o as usize >= count) {
-            Some(o) => Err(PyValueError::new_err(format!(
-                "option {o} in a solution of a problem of {count} options"
-            ))),
-            None => Ok(solution.iter().map(|&o| OptionId(o)).collect()),
-        }
-    }
-
-    /// The rows of a text picture (one line each) as characters.
-    fn text_rows(&self, solution: &[OptionId]) -> Vec<Vec<char>> {
-        self.kind
-            .model()
-            .decode(solution)
-            .lines()
-            .map(|l| l.chars().collect())
-            .collect()
-    }
-}
-
-/// A sudoku grid as a picture's cells: the boxes as regions, the clues in bold.
-fn sudoku_grid(grid: &Grid, clues: &Grid) -> CellGrid {
-    let cells = (0..81)
-        .map(|k| {
-            let (r, c) = (k / 9, k % 9);
-            Some(Cell {
-                text: if grid[k] == 0 {
-                    String::new()
-                } else {
-                    grid[k].to_string()
-                },
-                region: 3 * (r / 3) + c / 3,
-                strong: clues[k] != 0,
-            })
-        })
-        .collect();
-    CellGrid {
-        rows: 9,
-        cols: 9,
-        cells,
-        coloured: false,
-    }
-}
-
-/// A grid of `rows` (equal lengths) as cells, each its own text; `region` says which cells
-/// belong together (None: a hole).
-fn char_grid(
-    rows: &[Vec<char>],
-    coloured: bool,
-    region: impl Fn(usize, usize, char) -> Option<usize>,
-) -> CellGrid {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let mut cells = Vec::with_capacity(rows.len() * cols);
-    for (r, row) in rows.iter().enumerate() {
-        for c in 0..cols {
-            let ch = row.get(c).copied().unwrap_or('#');
-            cells.push(region(r, c, ch).map(|region| Cell {
-                text: ch.to_string(),
-                region,
-                strong: !coloured,
-            }));
-        }
-    }
-    CellGrid {
-        rows: rows.len(),
-        cols,
-        cells,
-        coloured,
+    pub(crate) fn model(&self) -> &Built {
+        &self.model
     }
 }
 
@@ -188,8 +64,7 @@ impl NativeModel {
     #[staticmethod]
     fn sudoku(puzzle: &str) -> PyResult<Self> {
         let p = Puzzle::parse(puzzle).map_err(|e| model_error(e, "puzzle"))?;
-        let m = Sudoku::new(p).map_err(|e| model_error(e, "puzzle"))?;
-        Ok(Self::new(Kind::Sudoku(m, p)))
+        Self::build(Spec::Sudoku(p), "puzzle")
     }
 
     /// polyomino(board, pieces): `board` a built-in name (`6x10`, `8x8-minus-centre`) or a
@@ -198,7 +73,7 @@ impl NativeModel {
     #[staticmethod]
     #[pyo3(signature = (board, pieces=None))]
     fn polyomino(board: &str, pieces: Option<Vec<(String, String)>>) -> PyResult<Self> {
-        let b = if board.contains(['.', '#', '\n']) {
+        let board = if board.contains(['.', '#', '\n']) {
             Board::parse(board).map_err(|e| model_error(e, "board picture"))?
         } else {
             Board::named(board.trim()).map_err(|e| match e {
@@ -210,54 +85,33 @@ impl NativeModel {
             })?
         };
         let pieces = match pieces {
-            None => dancelinks::models::polyomino::pentominoes(),
-            Some(p) => {
-                let mut out = Vec::with_capacity(p.len());
-                for (name, picture) in p {
-                    if name.is_empty() || name.contains(char::is_whitespace) {
-                        return Err(PyValueError::new_err(format!(
-                            "a piece's name is a word, not '{name}'"
-                        )));
-                    }
-                    if let Some(ch) = picture.chars().find(|c| !matches!(c, '#' | '.' | '/')) {
-                        return Err(PyValueError::new_err(format!(
-                            "piece {name}: '{ch}' in its picture (`#` a cell, `.` none, `/` \
-                             between rows)"
-                        )));
-                    }
-                    let piece = Piece::drawn(&name, &picture);
-                    if piece.cells.is_empty() {
-                        return Err(PyValueError::new_err(format!("piece {name} has no cell")));
-                    }
-                    out.push(piece);
-                }
-                out
-            }
+            None => None,
+            Some(p) => Some(
+                p.iter()
+                    .map(|(name, picture)| Piece::parse(name, picture))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(value_error)?,
+            ),
         };
-        let names = pieces.iter().map(|p| p.name.clone()).collect();
-        let t = Tiling::new(pieces, b.clone()).map_err(|e| model_error(e, "board"))?;
-        Ok(Self::new(Kind::Tiling(t, b, names)))
+        Self::build(Spec::Polyomino { board, pieces }, "board")
     }
 
     /// langford(n): Langford pairs of 1..n.
     #[staticmethod]
     fn langford(n: usize) -> PyResult<Self> {
-        let m = Langford::new(n).map_err(|e| model_error(e, "n"))?;
-        Ok(Self::new(Kind::Langford(m)))
+        Self::build(Spec::Langford(n), "n")
     }
 
     /// matchings(n): the perfect matchings of K_n.
     #[staticmethod]
     fn matchings(n: usize) -> PyResult<Self> {
-        let m = Matchings::new(n).map_err(|e| model_error(e, "n"))?;
-        Ok(Self::new(Kind::Matchings(m, n)))
+        Self::build(Spec::Matchings(n), "n")
     }
 
     /// queens(n): n queens as an exact cover (diagonals secondary).
     #[staticmethod]
     fn queens(n: usize) -> PyResult<Self> {
-        let m = Queens::new(n).map_err(|e| model_error(e, "n"))?;
-        Ok(Self::new(Kind::Queens(m, n)))
+        Self::build(Spec::Queens(n), "n")
     }
 
     /// word_squares(words): double word squares of the words (one length, letters and
@@ -281,8 +135,7 @@ impl NativeModel {
             }
             other => PyValueError::new_err(other.to_string()),
         })?;
-        let m = WordSquares::new(&parsed).map_err(|e| model_error(e, "words"))?;
-        Ok(Self::new(Kind::WordSquares(m)))
+        Self::build(Spec::WordSquares(parsed), "words")
     }
 
     /// dominoes(rows, cols, horizontal, vertical): domino tilings of a rectangle, (u, v)
@@ -295,9 +148,13 @@ impl NativeModel {
         horizontal: Option<(u32, u32)>,
         vertical: Option<(u32, u32)>,
     ) -> PyResult<Self> {
-        let m = Dominoes::new(rows, cols, horizontal, vertical)
-            .map_err(|e| model_error(e, "rectangle"))?;
-        Ok(Self::new(Kind::Dominoes(m)))
+        let spec = Spec::Dominoes {
+            rows,
+            cols,
+            horizontal,
+            vertical,
+        };
+        Self::build(spec, "rectangle")
     }
 
     /// macmahon(rows, cols, colours, border): MacMahon's squares of `colours` colours on a
@@ -305,9 +162,13 @@ impl NativeModel {
     #[staticmethod]
     #[pyo3(signature = (rows=4, cols=6, colours=3, border=Some(0)))]
     fn macmahon(rows: usize, cols: usize, colours: usize, border: Option<u8>) -> PyResult<Self> {
-        let m = EdgeMatching::macmahon(colours, rows, cols, border)
-            .map_err(|e| model_error(e, "rectangle"))?;
-        Ok(Self::new(Kind::EdgeMatching(m, "macmahon")))
+        let spec = Spec::MacMahon {
+            rows,
+            cols,
+            colours,
+            border,
+        };
+        Self::build(spec, "rectangle")
     }
 
     /// edge_matching(rows, cols, colours, seed, rotations): a random edge-matching puzzle of
@@ -321,15 +182,20 @@ impl NativeModel {
         seed: u64,
         rotations: bool,
     ) -> PyResult<Self> {
-        let m = EdgeMatching::random(rows, cols, colours, seed, rotations)
-            .map_err(|e| model_error(e, "puzzle"))?;
-        Ok(Self::new(Kind::EdgeMatching(m, "edge-matching")))
+        let spec = Spec::EdgeMatching {
+            rows,
+            cols,
+            colours,
+            seed,
+            rotations,
+        };
+        Self::build(spec, "puzzle")
     }
 
     /// The model's exact-cover problem (for the Python `Problem`).
     fn problem(&self) -> NativeProblem {
         NativeProblem {
-            problem: Arc::new(self.kind.model().problem().clone()),
+            problem: Arc::new(self.model.problem().clone()),
             lines: Vec::new(),
             warnings: Vec::new(),
         }
@@ -337,151 +203,26 @@ impl NativeModel {
 
     /// One line saying what the problem is (the comment of its DLX file).
     fn title(&self) -> String {
-        self.kind.model().title()
+        self.model.title()
     }
 
     /// The solution as `xcover model NAME --solve` draws it in text.
     fn text(&self, solution: Vec<u32>) -> PyResult<String> {
-        Ok(self.kind.model().decode(&self.options(&solution)?))
+        let s = self.model.solution(&solution).map_err(value_error)?;
+        Ok(self.model.decode(&s))
     }
 
-    /// The solution's numbers and their shape, for the models that have numbers: sudoku (the
-    /// 9×9 digits), langford (the row), matchings (the edges, (n/2, 2)), queens (the file of
-    /// each rank); None for the models drawn in letters (tilings, word squares, dominoes: the
-    /// text's characters).
+    /// The solution's numbers and their shape (`Built::numbers`), None for the models drawn
+    /// in letters.
     fn numbers(&self, solution: Vec<u32>) -> PyResult<Option<(Vec<i64>, Vec<usize>)>> {
-        let s = self.options(&solution)?;
-        Ok(match &self.kind {
-            Kind::Sudoku(m, _) => {
-                Some((m.grid(&s).iter().map(|&d| d as i64).collect(), vec![9, 9]))
-            }
-            Kind::Langford(m) => {
-                let row: Vec<i64> = m.row(&s).iter().map(|&k| k as i64).collect();
-                let len = row.len();
-                Some((row, vec![len]))
-            }
-            Kind::Matchings(m, _) => {
-                let e = m.edges(&s);
-                let len = e.len();
-                Some((
-                    e.iter().flat_map(|&(i, j)| [i as i64, j as i64]).collect(),
-                    vec![len, 2],
-                ))
-            }
-            Kind::Queens(_, n) => {
-                let rows = self.text_rows(&s);
-                let files = rows
-                    .iter()
-                    .map(|r| r.iter().position(|&c| c == 'Q').map_or(-1, |f| f as i64))
-                    .collect();
-                Some((files, vec![*n]))
-            }
-            Kind::Tiling(..)
-            | Kind::WordSquares(_)
-            | Kind::Dominoes(_)
-            | Kind::EdgeMatching(..) => None,
-        })
+        let s = self.model.solution(&solution).map_err(value_error)?;
+        Ok(self.model.numbers(&s).map(|n| (n.values, n.shape)))
     }
 
-    /// The solution as an SVG picture, drawn by the crate's writers.
+    /// The solution as the crate's SVG picture of the model (`Built::svg`).
     fn svg(&self, solution: Vec<u32>) -> PyResult<String> {
-        let s = self.options(&solution)?;
-        let title = self.kind.model().title();
-        match &self.kind {
-            Kind::Sudoku(m, p) => {
-                let g = sudoku_grid(&m.grid(&s), &p.cells);
-                written(|out| svg::cell_grid(out, &g, "sudoku"))
-            }
-            Kind::Tiling(m, b, names) => {
-                let cover = m.cover(&s);
-                let cells = cover
-                    .iter()
-                    .map(|c| {
-                        c.map(|k| Cell {
-                            text: names[k].clone(),
-                            region: k,
-                            strong: false,
-                        })
-                    })
-                    .collect();
-                let g = CellGrid {
-                    rows: b.rows(),
-                    cols: b.cols(),
-                    cells,
-                    coloured: true,
-                };
-                written(|out| svg::cell_grid(out, &g, &title))
-            }
-            Kind::Langford(m) => {
-                // One row of 2n cells, each number's two cells a region of its colour.
-                let row = m.row(&s);
-                let g = CellGrid {
-                    rows: 1,
-                    cols: row.len(),
-                    cells: row
-                        .iter()
-                        .map(|&k| {
-                            Some(Cell {
-                                region: k,
-                                text: k.to_string(),
-                                strong: false,
-                            })
-                        })
-                        .collect(),
-                    coloured: true,
-                };
-                written(|out| svg::cell_grid(out, &g, &title))
-            }
-            Kind::Matchings(m, n) => written(|out| svg::matching(out, *n, &m.edges(&s), &title)),
-            Kind::Queens(_, n) => {
-                let rows = self.text_rows(&s);
-                let files: Vec<u32> = rows
-                    .iter()
-                    .filter_map(|r| r.iter().position(|&c| c == 'Q').map(|f| f as u32))
-                    .collect();
-                let style = Style {
-                    cell: if *n <= 16 { 32 } else { 16 },
-                    per_row: 1,
-                };
-                written(|out| {
-                    let pic = SvgBoards::start(out, *n, 1, style)?;
-                    pic.board(out, 0, &title, None, Some(&files))?;
-                    pic.finish(out)
-                })
-            }
-            // Tiles drawn as their text boxes (each tile's four colours around it).
-            Kind::WordSquares(_) | Kind::EdgeMatching(..) => {
-                let g = char_grid(&self.text_rows(&s), false, |_, _, _| Some(0));
-                written(|out| svg::cell_grid(out, &g, &title))
-            }
-            Kind::Dominoes(_) => {
-                // Each domino a region: a `<` and the `>` after it, a `^` and the `v` below.
-                let rows = self.text_rows(&s);
-                let cols = rows.first().map_or(0, Vec::len);
-                let g = char_grid(&rows, true, |r, c, ch| match ch {
-                    '<' | '^' => Some(r * cols + c),
-                    '>' => Some(r * cols + c - 1),
-                    'v' => Some((r - 1) * cols + c),
-                    _ => None,
-                });
-                let g = CellGrid {
-                    cells: g
-                        .cells
-                        .into_iter()
-                        .map(|c| {
-                            c.map(|x| Cell {
-                                text: String::new(),
-                                // Horizontal dominoes in even colours, vertical in odd ones.
-                                region: 2 * x.region + usize::from(x.text == "^" || x.text == "v"),
-                                ..x
-                            })
-                        })
-                        .collect(),
-                    ..g
-                };
-                written(|out| svg::cell_grid(out, &g, &title))
-            }
-        }
+        let s = self.model.solution(&solution).map_err(value_error)?;
+        Ok(self.model.svg(&s))
     }
 }
 
@@ -489,16 +230,7 @@ impl NativeModel {
 /// its puzzle in bold.
 #[pyfunction]
 fn sudoku_svg(grid: Vec<u8>, clues: Vec<u8>, title: &str) -> PyResult<String> {
-    let (Ok(g), Ok(c)) = (
-        <Grid>::try_from(grid.as_slice()),
-        <Grid>::try_from(clues.as_slice()),
-    ) else {
-        return Err(PyValueError::new_err("a sudoku grid has 81 cells"));
-    };
-    if g.iter().chain(c.iter()).any(|&d| d > 9) {
-        return Err(PyValueError::new_err("a sudoku cell holds 0 (blank) to 9"));
-    }
-    written(|out| svg::cell_grid(out, &sudoku_grid(&g, &c), title))
+    pictures::sudoku_of_digits(&grid, &clues, title).map_err(value_error)
 }
 
 /// Puzzles per batch of [`sudoku_batch`]: Ctrl-C stops it between batches.
@@ -567,5 +299,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeModel>()?;
     m.add_function(wrap_pyfunction!(sudoku_svg, m)?)?;
     m.add_function(wrap_pyfunction!(sudoku_batch, m)?)?;
+    let models: Vec<(&str, &str, &str)> = MODELS
+        .iter()
+        .map(|e| (e.name, e.command, e.function))
+        .collect();
+    m.add("MODELS", models)?;
     Ok(())
 }

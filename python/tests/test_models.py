@@ -292,6 +292,20 @@ def test_the_same_problems_as_the_command_line(xcover):
         assert lines[1:] == model.options, args
 
 
+def test_the_models_are_the_crate_s_list(xcover):
+    names = [name for name, _, _ in m.MODELS]
+    assert len(names) == 9 and "polyomino" in names and "edge-matching" in names
+    for _, _, function in m.MODELS:
+        assert function in m.__all__ and callable(getattr(m, function)), function
+    built = [m.langford(3), m.pentominoes("3x20"), m.queens(4), m.macmahon(2, 3, 2, None)]
+    assert {b.name for b in built} <= set(names)
+    helptext = subprocess.run(
+        [str(xcover), "model", "--help"], check=True, capture_output=True, text=True
+    ).stdout
+    for _, command, _ in m.MODELS:
+        assert f"  {command} " in helptext, command
+
+
 def test_model_errors_name_no_command_line_flag():
     with pytest.raises(ValueError) as e:
         m.pentominoes("banana")

@@ -139,26 +139,22 @@ pub fn run_model(
                 writeln!(out, "{p}")?;
             }
         }
-    } else if let (None, Format::Svg) = (board, args.format) {
+    } else if args.format == Format::Svg {
         let (total, counts) = marginals(&family)?;
-        // Written into a buffer first: a model without a grid refuses before any output.
-        let mut svg = Vec::new();
-        if !crate::models::heat::write_svg(&mut svg, model, total, &counts)? {
+        // The crate's picture, drawn whole first: a model without a grid refuses before any
+        // output.
+        let Some(svg) = crate::models::pictures::marginals(model, board, total, &counts) else {
             return Err(InputError(
                 "--marginals --format svg: this model's picture is not a grid of cells, so it \
                  has no heat map; --format csv or json gives the table"
                     .into(),
             )
             .into());
-        }
-        out.write_all(&svg)?;
-    } else if let (Some(n), Format::Text | Format::Svg) = (board, args.format) {
+        };
+        out.write_all(svg.as_bytes())?;
+    } else if let (Some(n), Format::Text) = (board, args.format) {
         let (total, counts) = marginals(&family)?;
-        if args.format == Format::Svg {
-            svg::queens_heatmap(&mut out, n, &counts, total, false)?;
-        } else {
-            crate::io::records::write_heatmap_text(&mut out, n, &counts, total, false)?;
-        }
+        crate::io::records::write_heatmap_text(&mut out, n, &counts, total, false)?;
     } else {
         // The options' lines in the DLX text the model writes.
         let text = dlx_format::to_string(model.problem(), &model.title())?;

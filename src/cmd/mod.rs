@@ -224,7 +224,7 @@ pub struct BoardSize {
 }
 
 /// The most worker threads `-t/--threads` takes.
-pub const MAX_THREADS: u32 = 1024;
+pub const MAX_THREADS: u32 = crate::engine::run::MAX_THREADS as u32;
 
 /// `-t/--threads T` (or `-j T`, as make and cargo users type it), the same on every subcommand
 /// that computes (`solve`, `queens count`, `queens list`, `queens max`): 0 means all cores, 1 to

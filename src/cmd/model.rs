@@ -1,10 +1,10 @@
 //! `xcover model NAME ARGS`: write a classic exact-cover model in Knuth's DLX format (stdout,
-//! or `-o FILE` written atomically), for `xcover solve`. The models are `crate::models`; this
-//! layer reads the arguments and input files and writes the text. With `--solve` a model is
-//! solved in-process instead and each solution drawn by the model's decoder; `model sudoku
-//! --solve` solves every puzzle of its file, each solution drawn as a grid (or, with `--line`,
-//! as one 81-character line).
-
+//! or `-o FILE` written atomically), for `xcover solve`. The models are built by the crate's
+//! list of them (`crate::models::registry`, as the Python package builds them); this layer
+//! reads the arguments and input files into a `Spec` and writes the text. With `--solve` a
+//! model is solved in-process instead and each solution drawn by the model's decoder; `model
+//! sudoku --solve` solves every puzzle of its file, each solution drawn as a grid (or, with
+//! `--line`, as one 81-character line).
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use crate::cmd::{InputError, diag};
 use crate::io::dlx_format;
 use crate::io::output::Output;
+use crate::models::registry::{Built, Spec};
 use crate::models::{self, Model, ModelError};
 
 #[derive(clap::Subcommand, Debug)]
@@ -274,16 +275,10 @@ fn read_text(path: &Path, what: &str) -> anyhow::Result<(String, String)> {
     Ok((text, name))
 }
 
-/// Writes a model's DLX text to `-o FILE` or stdout.
 /// Writes a model's DLX text to `-o FILE` or stdout; with `--solve`, its first `--limit`
-/// solutions as pictures instead.
-fn write_model(model: &dyn Model, out: &Out) -> anyhow::Result<ExitCode> {
-    write_model_on(model, out, None)
-}
-
-/// [`write_model`]; `board`: the side of the square board whose square (r, c) is option
-/// r·n + c (queens), whose marginals are drawn as a heat map.
-fn write_model_on(model: &dyn Model, out: &Out, board: Option<usize>) -> anyhow::Result<ExitCode> {
+/// solutions as pictures instead; with `--sample` or `--marginals`, what its family of
+/// solutions answers.
+fn write_model(model: &Built, out: &Out) -> anyhow::Result<ExitCode> {
     if out.family.wanted() {
         if out.solve {
             return Err(InputError(
@@ -291,7 +286,12 @@ fn write_model_on(model: &dyn Model, out: &Out, board: Option<usize>) -> anyhow:
             )
             .into());
         }
-        return super::family_out::run_model(model, &out.family, out.output.as_deref(), board);
+        return super::family_out::run_model(
+            model,
+            &out.family,
+            out.output.as_deref(),
+            model.heat_board(),
+        );
     }
     let mut o = Output::create(out.output.as_deref())?;
     if out.solve {
@@ -321,24 +321,18 @@ fn write_model_on(model: &dyn Model, out: &Out, board: Option<usize>) -> anyhow:
     Ok(ExitCode::SUCCESS)
 }
 
+/// The model of the registry that `spec` builds, a refusal as the user's input error.
+fn build(spec: Spec) -> anyhow::Result<Built> {
+    spec.build().map_err(|e| input_error(e, ""))
+}
+
 pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
-    let invalid = |e: ModelError| input_error(e, "");
-    match command {
-        ModelCommand::Langford(a) => write_model(
-            &models::langford::Langford::new(a.n as usize).map_err(invalid)?,
-            &a.out,
-        ),
-        ModelCommand::Matchings(a) => write_model(
-            &models::matchings::Matchings::new(a.n as usize).map_err(invalid)?,
-            &a.out,
-        ),
-        ModelCommand::Queens(a) => write_model_on(
-            &models::queens::Queens::new(a.n as usize).map_err(invalid)?,
-            &a.out,
-            Some(a.n as usize),
-        ),
+    let (spec, out) = match command {
+        ModelCommand::Langford(a) => (Spec::Langford(a.n as usize), a.out),
+        ModelCommand::Matchings(a) => (Spec::Matchings(a.n as usize), a.out),
+        ModelCommand::Queens(a) => (Spec::Queens(a.n as usize), a.out),
         ModelCommand::Pentominoes(a) => {
-            use models::polyomino::{Board, Tiling};
+            use models::polyomino::Board;
             // A board from a file: every error names the file (the cell count too).
             let (board, name) = match &a.board {
                 Some(path) => {
@@ -353,66 +347,65 @@ pub fn run(command: ModelCommand) -> anyhow::Result<ExitCode> {
                         ModelError::Invalid(m) => {
                             InputError(format!("{m}; or draw one in a file: --board FILE")).into()
                         }
-                        other => invalid(other),
+                        other => input_error(other, ""),
                     })?,
                     None,
                 ),
             };
-            let tiling = Tiling::pentominoes(board).map_err(|e| match &name {
+            let spec = Spec::Polyomino {
+                board,
+                pieces: None,
+            };
+            let tiling = spec.build().map_err(|e| match &name {
                 Some(name) => InputError(format!("{name}: {e}")).into(),
-                None => invalid(e),
+                None => input_error(e, ""),
             })?;
-            write_model(&tiling, &a.out)
+            return write_model(&tiling, &a.out);
         }
         ModelCommand::WordSquares(a) => {
             let (text, name) = read_text(&a.words, "a word list")?;
             let words =
                 models::word_squares::parse_words(&text).map_err(|e| input_error(e, &name))?;
-            write_model(
-                &models::word_squares::WordSquares::new(&words).map_err(invalid)?,
-                &a.out,
-            )
+            (Spec::WordSquares(words), a.out)
         }
-        ModelCommand::Dominoes(a) => write_model(
-            &models::dominoes::Dominoes::new(
-                a.rows as usize,
-                a.cols as usize,
-                a.horizontal,
-                a.vertical,
-            )
-            .map_err(invalid)?,
-            &a.out,
+        ModelCommand::Dominoes(a) => (
+            Spec::Dominoes {
+                rows: a.rows as usize,
+                cols: a.cols as usize,
+                horizontal: a.horizontal,
+                vertical: a.vertical,
+            },
+            a.out,
         ),
-        ModelCommand::MacMahon(a) => write_model(
-            &models::edge_matching::EdgeMatching::macmahon(
-                a.colours as usize,
-                a.board.0,
-                a.board.1,
-                a.border.0,
-            )
-            .map_err(invalid)?,
-            &a.out,
+        ModelCommand::MacMahon(a) => (
+            Spec::MacMahon {
+                rows: a.board.0,
+                cols: a.board.1,
+                colours: a.colours as usize,
+                border: a.border.0,
+            },
+            a.out,
         ),
-        ModelCommand::EdgeMatching(a) => write_model(
-            &models::edge_matching::EdgeMatching::random(
-                a.size.0,
-                a.size.1,
-                a.colours as usize,
-                a.seed,
-                !a.no_rotations,
-            )
-            .map_err(invalid)?,
-            &a.out,
+        ModelCommand::EdgeMatching(a) => (
+            Spec::EdgeMatching {
+                rows: a.size.0,
+                cols: a.size.1,
+                colours: a.colours as usize,
+                seed: a.seed,
+                rotations: !a.no_rotations,
+            },
+            a.out,
         ),
-        ModelCommand::Sudoku(a) => sudoku(a),
-    }
+        ModelCommand::Sudoku(a) => return sudoku(a),
+    };
+    write_model(&build(spec)?, &out)
 }
 
 /// Puzzles solved per batch: enough to keep the threads busy, few enough to stream.
 const BATCH: usize = 4096;
 
 fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
-    use models::sudoku::{Grid, Puzzle, Sudoku, line, picture, solve_batch};
+    use models::sudoku::{Grid, Puzzle, line, picture, solve_batch};
     // A solution as --line or the grid asks, with its line break(s).
     let solution = |g: &Grid| {
         if a.line {
@@ -439,10 +432,7 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
         let text = a.puzzle.as_deref().unwrap_or_default();
         let puzzle = Puzzle::parse(text).map_err(|e| at_line(e, "argument", 1))?;
         if !a.out.solve {
-            return write_model(
-                &Sudoku::new(puzzle).map_err(|e| input_error(e, ""))?,
-                &a.out,
-            );
+            return write_model(&build(Spec::Sudoku(puzzle))?, &a.out);
         }
         let mut out = Output::create(a.out.output.as_deref())?;
         let grids = &solve_batch(&[puzzle], a.out.limit)[0];
@@ -475,10 +465,7 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
         let Some(puzzle) = first else {
             return Err(InputError(format!("{name}: no puzzle in the file")).into());
         };
-        return write_model(
-            &Sudoku::new(puzzle).map_err(|e| input_error(e, ""))?,
-            &a.out,
-        );
+        return write_model(&build(Spec::Sudoku(puzzle))?, &a.out);
     }
     let pool = super::queens_count::thread_pool(a.threads.threads)?;
     let mut out = Output::create(a.out.output.as_deref())?;
@@ -519,4 +506,20 @@ fn sudoku(a: SudokuArgs) -> anyhow::Result<ExitCode> {
     flush(&mut batch, &mut lines, &mut out)?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Subcommand;
+
+    use super::ModelCommand;
+    use crate::models::registry::MODELS;
+
+    #[test]
+    fn the_subcommands_are_the_registry_s_models() {
+        let cmd = ModelCommand::augment_subcommands(clap::Command::new("model"));
+        let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        let models: Vec<&str> = MODELS.iter().map(|m| m.command).collect();
+        assert_eq!(names, models);
+    }
 }

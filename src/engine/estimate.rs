@@ -7,7 +7,7 @@
 //! search tree of any exact-cover problem ([`SolverWalk`]: the dancing links' tree, branching
 //! on the item with the fewest options, as the search does).
 
-use super::dlx::Solver;
+use super::search::dlx::Solver;
 use crate::random::SplitMix64;
 
 /// A tree that a probe walks from its root down to a leaf.

@@ -74,8 +74,8 @@
 
 use std::collections::HashMap;
 
-use super::dlx::Solver;
 use super::problem::{OptionId, Problem};
+use super::search::dlx::Solver;
 use super::zdd::{BOTTOM, TOP, Zdd, ZddError, ZddNode};
 use crate::random::SplitMix64;
 

@@ -15,9 +15,9 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::budget::{Budget, End};
-use super::dlx::Solver;
-use super::memo::{Memo, MemoStats};
 use super::problem::Problem;
+use super::search::dlx::Solver;
+use super::search::memo::{Memo, MemoStats};
 use super::split::{Part, Split};
 use super::stats::Stats;
 

@@ -10,12 +10,12 @@
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, Outcome};
-use super::dlx::Solver;
-use super::multiplicity::MultiplicitySolver;
 use super::optimize::{
     Config, Keep, Optimum, Sense, ShareBound, Strategy, best_first, optimize, optimize_split,
 };
 use super::problem::{OptionId, Problem};
+use super::search::dlx::Solver;
+use super::search::multiplicity::MultiplicitySolver;
 use super::split::{
     PARTS_PER_THREAD, Split, count_split, in_shard, run_split_ordered, shard_target,
 };

@@ -27,9 +27,9 @@
 use std::time::{Duration, Instant};
 
 use super::budget::{Budget, End};
-use super::dense::{Dense, Shared};
-use super::memo::MemoStats;
-use super::parts::{Parts, PartsOutcome};
+use super::search::dense::{Dense, Shared};
+use super::search::memo::MemoStats;
+use super::search::parts::{Parts, PartsOutcome};
 use super::stats::Stats;
 
 /// The least part of each round every search gets: the guarantee's factor is

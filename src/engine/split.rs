@@ -12,8 +12,8 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::budget::{Budget, End, Outcome};
-use super::dlx::{Solver, View, Visitor};
 use super::problem::OptionId;
+use super::search::dlx::{Solver, View, Visitor};
 use super::stats::Stats;
 
 /// A piece of the search tree above or at the cut.
@@ -229,7 +229,8 @@ where
                     End::Exhausted,
                 ),
                 Part::Subproblem(prefix) => {
-                    let o = solver.run_subproblem(prefix, budget, &mut super::dlx::CountOnly);
+                    let o =
+                        solver.run_subproblem(prefix, budget, &mut super::search::dlx::CountOnly);
                     (o.stats, o.end)
                 }
             };

@@ -40,8 +40,8 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use super::dlx::Solver;
 use super::problem::OptionId;
+use super::search::dlx::Solver;
 use crate::random::SplitMix64;
 
 /// The id of ⊥, the empty family (no solution).

@@ -37,8 +37,10 @@ pub mod edge_matching;
 pub mod heat;
 pub mod langford;
 pub mod matchings;
+pub mod pictures;
 pub mod polyomino;
 pub mod queens;
+pub mod registry;
 pub mod sudoku;
 pub mod word_squares;
 

@@ -177,6 +177,26 @@ impl Piece {
         }
     }
 
+    /// A piece given by a user: [`Piece::drawn`] once the name is checked to be a word and
+    /// the picture to hold only `#`, `.` and `/` and at least one cell.
+    pub fn parse(name: &str, picture: &str) -> Result<Piece, ModelError> {
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(ModelError::Invalid(format!(
+                "a piece's name is a word, not '{name}'"
+            )));
+        }
+        if let Some(ch) = picture.chars().find(|c| !matches!(c, '#' | '.' | '/')) {
+            return Err(ModelError::Invalid(format!(
+                "piece {name}: '{ch}' in its picture (`#` a cell, `.` none, `/` between rows)"
+            )));
+        }
+        let piece = Piece::drawn(name, picture);
+        if piece.cells.is_empty() {
+            return Err(ModelError::Invalid(format!("piece {name} has no cell")));
+        }
+        Ok(piece)
+    }
+
     /// The distinct orientations (rotations and reflections), each shifted to the origin and
     /// sorted, in a fixed order.
     pub fn orientations(&self) -> Vec<Vec<(i64, i64)>> {

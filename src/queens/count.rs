@@ -56,7 +56,8 @@ impl Engine {
         }
     }
 
-    fn parse(s: &str) -> Option<Engine> {
+    /// The engine of a name (`dlx`, `bits`), as the command line and the records spell it.
+    pub fn parse(s: &str) -> Option<Engine> {
         [Engine::Dlx, Engine::Bits]
             .into_iter()
             .find(|e| e.name() == s)

@@ -8,6 +8,7 @@ pub mod count;
 pub mod heatmap;
 pub mod listing;
 pub mod model;
+pub mod stream;
 pub mod symmetry;
 pub mod weighted;
 

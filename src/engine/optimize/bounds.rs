@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use crate::engine::budget::Stop;
-use crate::engine::dlx::View;
 use crate::engine::problem::{ItemId, OptionId, Problem};
+use crate::engine::search::dlx::View;
 
 /// An upper bound on what the options still to be chosen can add to the gain.
 ///

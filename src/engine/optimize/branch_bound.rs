@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use super::bounds::Bound;
 use super::types::Keep;
 use crate::engine::budget::{Budget, Watch};
-use crate::engine::dlx::{View, Visitor};
 use crate::engine::problem::{ItemId, OptionId};
+use crate::engine::search::dlx::{View, Visitor};
 
 /// The best solution any thread of a parallel search has found.
 pub(super) type Shared = Option<Incumbent>;

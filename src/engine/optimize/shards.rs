@@ -27,8 +27,8 @@ use super::strategy::{
 };
 use super::types::{Config, Keep, Optimum, Scored, Status};
 use crate::engine::budget::{Budget, End};
-use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
+use crate::engine::search::dlx::Solver;
 use crate::engine::split::{MAX_SPLIT_DEPTH, Part, Split, in_shard};
 use crate::engine::stats::Stats;
 

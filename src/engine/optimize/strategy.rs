@@ -10,8 +10,8 @@ use super::bounds::Bound;
 use super::branch_bound::{BranchBound, Incumbent, Part, Window, placed, sorted_seed};
 use super::types::{Config, Keep, Optimum, Scored, Sense, Status};
 use crate::engine::budget::{Budget, End};
-use crate::engine::dlx::Solver;
 use crate::engine::problem::OptionId;
+use crate::engine::search::dlx::Solver;
 use crate::engine::stats::Stats;
 
 /// What one optimisation runs with besides its [`Config`] ([`optimize`]): the solutions to

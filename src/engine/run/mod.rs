@@ -80,10 +80,12 @@
 
 mod by_hand;
 mod dealt;
+mod names;
 mod optimize_by_hand;
 
 pub use by_hand::{Dance, shard_takes};
 pub(crate) use dealt::{deal_each, deal_in_order};
+pub use names::{MAX_THREADS, check_threads};
 pub(crate) use optimize_by_hand::{
     BoundSplit, nothing_found, optimize_part, settled, split_for_shards,
 };
@@ -92,14 +94,14 @@ pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};
-use super::cells::Cells;
-use super::dense::Dense;
-use super::dlx::Solver;
-use super::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use super::memo_split::count_split_memo;
 use super::optimize::{Keep, Optimum, Sense};
 use super::parallel::{SplitInfo, Spread};
 use super::problem::{OptionId, Problem};
+use super::search::cells::Cells;
+use super::search::dense::Dense;
+use super::search::dlx::Solver;
+use super::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use super::stats::Stats;
 
 /// How to run a search. The default is one thread, the whole tree, the plain search (no
@@ -472,7 +474,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     } else {
         let threads = spread.thread_count();
         spread.pool().install(|| {
-            let shared = super::dense::Shared::new(dense, threads);
+            let shared = super::search::dense::Shared::new(dense, threads);
             budget
                 .stop
                 .progress()
@@ -533,7 +535,7 @@ fn plain(problem: &Problem, plan: &Plan, spread: &Spread, dense: Option<&mut Den
         let threads = spread.thread_count();
         let (outcome, info) = spread
             .pool()
-            .install(|| super::dense::count_on_threads(d, threads, &plan.budget));
+            .install(|| super::search::dense::count_on_threads(d, threads, &plan.budget));
         return Count::whole(outcome, Some(info));
     }
     if let Some(outcome) = count_in_cells(problem, plan) {

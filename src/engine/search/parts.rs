@@ -43,10 +43,10 @@
 //! the tree done, `(k + f) / d` at a node whose `k` of `d` branches were done and whose
 //! `k+1`-st was done to the fraction `f`.
 
-use super::budget::{Budget, End};
 use super::memo::{Memo, MemoStats};
-use super::problem::Problem;
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End};
+use crate::engine::problem::Problem;
+use crate::engine::stats::Stats;
 
 /// The most primary items [`Parts`] takes (its recursion is as deep as the primary items).
 pub(crate) const PARTS_MAX_PRIMARIES: usize = 4096;
@@ -117,7 +117,7 @@ impl Parts {
         conflicts: Option<&[u64]>,
     ) -> Option<Parts> {
         let m = problem.option_count();
-        if problem.has_multiplicities() || m > super::DENSE_MAX_OPTIONS {
+        if problem.has_multiplicities() || m > super::dense::DENSE_MAX_OPTIONS {
             return None;
         }
         let primary: Vec<_> = problem.items().filter(|&i| problem.is_primary(i)).collect();
@@ -602,7 +602,7 @@ fn frontier_rank(problem: &Problem, declared: &[u32], p: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::cells::tests::random_problem;
+    use crate::engine::search::cells::tests::random_problem;
     use crate::engine::{Dense, ProblemBuilder};
     use crate::random::SplitMix64;
 

@@ -74,9 +74,9 @@
 
 use std::ops::ControlFlow;
 
-use super::budget::{Budget, End, Outcome};
-use super::problem::{OptionId, Problem};
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::problem::{OptionId, Problem};
+use crate::engine::stats::Stats;
 
 /// A spacer's `itm` is this plus the length of the option before it.
 pub const SPACER: u32 = 1 << 31;

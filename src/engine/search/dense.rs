@@ -57,9 +57,9 @@
 
 use std::ops::ControlFlow;
 
-use super::budget::{Budget, End, Outcome};
-use super::problem::{OptionId, Problem};
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::problem::{OptionId, Problem};
+use crate::engine::stats::Stats;
 
 /// The most options [`Dense`] takes: 16,384 options make conflict rows of 32 MiB.
 pub const DENSE_MAX_OPTIONS: usize = 1 << 14;
@@ -843,7 +843,7 @@ pub(crate) fn count_on_threads(
     dense: &mut Dense<'_>,
     threads: usize,
     budget: &Budget,
-) -> (Outcome, super::SplitInfo) {
+) -> (Outcome, crate::engine::SplitInfo) {
     let mut run = Shared::new(dense.sibling(), threads);
     budget.stop.progress().add_parts(run.prefixes.len() as u64);
     let end = run.resume(budget);
@@ -874,14 +874,14 @@ pub(crate) struct Shared<'p> {
     /// fractions done.
     partial_nodes: u64,
     partial_progress: f64,
-    info: super::SplitInfo,
+    info: crate::engine::SplitInfo,
 }
 
 impl<'p> Shared<'p> {
     /// Cuts the tree of `dense`'s problem for `threads` threads (the cut is searched here).
     pub(crate) fn new(mut dense: Dense<'p>, threads: usize) -> Shared<'p> {
         let (prefixes, above) = dense.prefixes(threads.max(1) * SUBPROBLEMS_PER_THREAD);
-        let info = super::SplitInfo {
+        let info = crate::engine::SplitInfo {
             depth: prefixes.first().map_or(0, Vec::len),
             subproblems: prefixes.len(),
             parts: prefixes.len() + above.solutions as usize,
@@ -1000,7 +1000,7 @@ impl<'p> Shared<'p> {
     }
 
     /// The split.
-    pub(crate) fn info(&self) -> super::SplitInfo {
+    pub(crate) fn info(&self) -> crate::engine::SplitInfo {
         self.info
     }
 }
@@ -1012,7 +1012,7 @@ pub const SUBPROBLEMS_PER_THREAD: usize = 64;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::cells::tests::{is_cover, random_problem};
+    use crate::engine::search::cells::tests::{is_cover, random_problem};
     use crate::engine::{Cells, ProblemBuilder, Solver};
     use crate::models::Model;
     use crate::models::edge_matching::EdgeMatching;

@@ -32,9 +32,9 @@
 
 use std::ops::ControlFlow;
 
-use super::budget::{Budget, End, Outcome};
-use super::problem::{OptionId, Problem};
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::problem::{OptionId, Problem};
+use crate::engine::stats::Stats;
 
 /// Link-level counters of a search.
 #[derive(Default)]

@@ -38,10 +38,10 @@
 
 use std::ops::ControlFlow;
 
-use super::budget::{Budget, End, Outcome};
 use super::memo::{Memo, MemoStats};
-use super::problem::{Entry, ItemId, OptionId, Problem};
-use super::stats::Stats;
+use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::problem::{Entry, ItemId, OptionId, Problem};
+use crate::engine::stats::Stats;
 
 #[derive(Copy, Clone, Debug, Default)]
 #[repr(C)]
