@@ -17,8 +17,7 @@
 //! searches run it. The branch and bound over a [`Dance`] is in `optimize_by_hand.rs`.
 
 use crate::engine::{
-    Budget, CountOnly, ForceError, OptionId, Outcome, Problem, Solver, Split, Stats, Visitor,
-    in_shard,
+    Budget, CountOnly, ForceError, OptionId, Outcome, Problem, Solver, Split, Visitor, in_shard,
 };
 
 /// One dancing-links search over a problem, driven by its caller (see the module
@@ -99,11 +98,6 @@ impl<'p> Dance<'p> {
     /// included) into parts, in the order of the search.
     pub fn split(&mut self, depth: usize) -> Split {
         self.solver.split(depth)
-    }
-
-    /// What this search did so far, over all its runs.
-    pub fn stats(&self) -> Stats {
-        self.solver.stats()
     }
 }
 

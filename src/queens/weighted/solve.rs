@@ -160,9 +160,7 @@ impl WeightedQueens {
             nodes: opt.stats.nodes(),
         }
     }
-}
 
-impl WeightedQueens {
     /// A big board under a time limit ([`super::big`]): the large-neighbourhood search from the
     /// heuristic's layout `seed` for [`LNS_SHARE`] of the time, then the descent of the bound.
     fn big_board<'p>(
@@ -229,9 +227,7 @@ impl WeightedQueens {
             nodes: d.nodes,
         }
     }
-}
 
-impl WeightedQueens {
     /// With several `threads`, one more search (trying the options in `order`) and bound
     /// (`make`) per thread besides the main one ([`Tactics::workers`]); none for one thread.
     pub(crate) fn workers<B>(
