@@ -1,29 +1,21 @@
-//! What the commands write from a family of solutions ([`crate::engine::family`]): the
-//! marginals (`solve --marginals`, `model NAME --marginals`) and the samples of a model drawn
-//! as the model draws a solution (`model NAME --sample K`).
-//!
-//! The marginals are one record per option of the problem, in index order: `option` (its
-//! index, from 0), `line` (its line in the DLX text), `text` (as written there), `solutions`
-//! (how many solutions take it) and `share` (that over the number of solutions; empty when
-//! there is none). Text: a first line `N solutions`, then one line per option,
-//! `SOLUTIONS LINE: TEXT`, the counts right-aligned.
+//! `model NAME --marginals` and `model NAME --sample K`: a model's family of solutions
+//! ([`crate::engine::family`]) built, then written through io's exporters
+//! ([`crate::io::family`]: the marginals' table and records, samples as pictures), the
+//! queens heat map's table, or the crate's picture of the marginals
+//! ([`crate::models::pictures`]).
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use crate::cmd::{InputError, diag};
-use crate::engine::OptionId;
 use crate::engine::family::{Family, FamilyError};
 use crate::engine::zdd::ZddError;
 use crate::io::dlx_format;
-use crate::io::export::{Format, Record, Writer};
+use crate::io::export::Format;
+use crate::io::family::{text_pictures_svg, write_marginals};
 use crate::io::output::Output;
-use crate::io::svg::{self, Cell, CellGrid};
 use crate::models::Model;
-use crate::records::rows::Decimal;
 
 /// The formats of `model NAME --sample` and `--marginals`.
 const FORMATS: &[(Format, &str)] = &[
@@ -159,31 +151,13 @@ pub fn run_model(
         // The options' lines in the DLX text the model writes.
         let text = dlx_format::to_string(model.problem(), &model.title())?;
         let dlx = dlx_format::parse(text.as_bytes(), "model")?;
-        write_marginals(&mut out, args.format, &family, |o| {
+        let (total, counts) = marginals(&family)?;
+        write_marginals(&mut out, args.format, total, &counts, |o| {
             (dlx.line_of(o), model.problem().format_option(o))
         })?;
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// One option's marginal.
-#[derive(Serialize)]
-pub struct MarginalRecord<'a> {
-    /// The option's index, from 0.
-    pub option: u32,
-    /// Its line in the DLX text.
-    pub line: usize,
-    /// Its text as written there.
-    pub text: &'a str,
-    /// The number of solutions that take it.
-    pub solutions: u128,
-    /// Its share of all solutions (`None` when there is none).
-    pub share: Option<Decimal>,
-}
-
-impl Record for MarginalRecord<'_> {
-    const KIND: &'static str = "marginal";
 }
 
 /// A family's count and marginals, or its error as the command's.
@@ -193,111 +167,4 @@ pub fn marginals(family: &Family) -> anyhow::Result<(u128, Vec<u128>)> {
         family.count().map_err(err)?,
         family.marginals().map_err(err)?,
     ))
-}
-
-/// Writes the marginals of `family` in `format` (text, CSV, JSON Lines); `describe` gives an
-/// option's line and text.
-pub fn write_marginals<W: Write>(
-    out: &mut W,
-    format: Format,
-    family: &Family,
-    describe: impl Fn(OptionId) -> (usize, String),
-) -> anyhow::Result<()> {
-    let (total, counts) = marginals(family)?;
-    let share = |c: u128| (total != 0).then(|| Decimal(c as f64 / total as f64));
-    match Writer::new(format, &mut *out, false) {
-        Ok(mut w) => {
-            w.begin(&MarginalRecord {
-                option: 0,
-                line: 0,
-                text: "",
-                solutions: 0,
-                share: None,
-            })?;
-            for (o, &c) in counts.iter().enumerate() {
-                let (line, text) = describe(OptionId(o as u32));
-                w.record(&MarginalRecord {
-                    option: o as u32,
-                    line,
-                    text: &text,
-                    solutions: c,
-                    share: share(c),
-                })?;
-            }
-            w.end()?;
-        }
-        Err(out) => {
-            writeln!(out, "{total} solution{}", if total == 1 { "" } else { "s" })?;
-            let width = counts
-                .iter()
-                .map(|c| c.to_string().len())
-                .max()
-                .unwrap_or(1);
-            for (o, &c) in counts.iter().enumerate() {
-                let (line, text) = describe(OptionId(o as u32));
-                writeln!(out, "{c:>width$} {line}: {text}")?;
-            }
-            out.flush()?;
-        }
-    }
-    Ok(())
-}
-
-/// Pictures in text (lines of characters, as a model decodes a solution) as one SVG: each
-/// picture a grid of cells, one under the other in order, a blank row between; each character
-/// a region of its own colour (a tiling's pieces, a board's queens), `#` a hole. `title` is
-/// written above.
-pub fn text_pictures_svg<W: Write>(
-    out: &mut W,
-    pictures: &[String],
-    title: &str,
-) -> std::io::Result<()> {
-    let cols = pictures
-        .iter()
-        .flat_map(|p| p.lines().map(|r| r.chars().count()))
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let mut cells: Vec<Option<Cell>> = Vec::new();
-    let mut regions: Vec<char> = Vec::new();
-    let mut rows = 0;
-    for (k, picture) in pictures.iter().enumerate() {
-        if k > 0 {
-            cells.extend(std::iter::repeat_n(None, cols));
-            rows += 1;
-        }
-        for line in picture.lines() {
-            let mut n = 0;
-            for ch in line.chars() {
-                n += 1;
-                cells.push((ch != '#').then(|| {
-                    let region = match regions.iter().position(|&r| r == ch) {
-                        Some(i) => i,
-                        None => {
-                            regions.push(ch);
-                            regions.len() - 1
-                        }
-                    };
-                    Cell {
-                        text: if ch == '.' {
-                            String::new()
-                        } else {
-                            ch.to_string()
-                        },
-                        region,
-                        strong: false,
-                    }
-                }));
-            }
-            cells.extend(std::iter::repeat_n(None, cols - n));
-            rows += 1;
-        }
-    }
-    let grid = CellGrid {
-        rows: rows.max(1),
-        cols,
-        cells: if rows == 0 { vec![None; cols] } else { cells },
-        coloured: true,
-    };
-    svg::cell_grid(out, &grid, title)
 }

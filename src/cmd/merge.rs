@@ -5,7 +5,7 @@
 //! detected per file); a line longer than 64 KiB is an error at once.
 
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,7 +15,7 @@ use crate::io::export::Format;
 use crate::io::output::Output;
 use crate::io::shard;
 use crate::queens;
-use crate::records::{self, Kind, Located, ShardRecord, Status};
+use crate::records::{self, Located};
 
 /// The formats of the total.
 const FORMATS: &[(Format, &str)] = &[
@@ -63,35 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let merged = records::merge(&records, &queens::record_rules())?;
     let t = &merged.total;
     let mut out = Output::create(args.output.as_deref())?;
-    match args.format {
-        Format::Text => {
-            if t.kind == Kind::QueensMax {
-                writeln!(out, "{}", max_line(t))?;
-            } else if t.kind.optimizes() {
-                match t.value {
-                    Some(v) => writeln!(out, "{v}")?,
-                    None => writeln!(out, "{}", t.status.name())?,
-                }
-            } else {
-                writeln!(out, "{}", t.unique.unwrap_or(t.solutions))?;
-            }
-        }
-        f => shard::write_records(&mut out, [t], f)?,
-    }
+    shard::write_total(&mut out, t, args.format)?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The text line of a merged `queens-max` total, as `queens max` prints a board: the maximum
-/// when optimal, `V feasible bound=B` or `unknown bound=B` when a shard was cut short, `none
-/// below-floor bound=B` when no layout reaches the floor, `none` when there is no layout.
-fn max_line(t: &ShardRecord) -> String {
-    let opt = |v: Option<i128>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
-    match (t.status, t.value) {
-        (Status::Optimal, Some(v)) => v.to_string(),
-        (Status::BelowFloor, _) => format!("none below-floor bound={}", opt(t.bound)),
-        (Status::Infeasible, _) => "none".into(),
-        (_, Some(v)) => format!("{v} feasible bound={}", opt(t.bound)),
-        (_, None) => format!("unknown bound={}", opt(t.bound)),
-    }
 }

@@ -1,6 +1,9 @@
 //! The subcommands of the `xcover` binary, one module each (xsv style): each has an `Args`
-//! struct (clap derive) and a `run` function that parses nothing itself, calls the library and
-//! writes output.
+//! struct (clap derive) and a `run` function that parses nothing itself, turns the flags into
+//! the library's requests once, calls the library and hands the results to io's exporters
+//! ([`crate::io`]). `solve` is four files: its flags and their decisions (`solve_args`), the
+//! search and its results (`solve`), Knuth's estimate and the progress line
+//! (`solve_estimate`), the ZDD and what is drawn from it (`solve_zdd`).
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -19,6 +22,8 @@ pub mod queens_list;
 pub mod queens_max;
 pub mod queens_random;
 pub mod solve;
+pub mod solve_args;
+pub mod solve_estimate;
 pub mod solve_zdd;
 
 /// Exact cover by dancing links, and the N-queens problems on it.

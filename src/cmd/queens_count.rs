@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::io::export::{Format, Writer};
+use crate::io::export::Format;
 use crate::io::output::Output;
-use crate::io::records::{write_count_text, write_queens_count_text};
+use crate::io::queens::write_count;
 use crate::io::shard;
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::model::Reduction;
@@ -268,22 +268,14 @@ fn count_and_write(args: &Args, request: &Request, prior: Option<f64>) -> anyhow
             let record = counted.record(request, seconds);
             shard::write_records(&mut out, [&record], args.format)?;
         }
-        format => match Writer::new(format, &mut out, false) {
-            Ok(mut w) => {
-                w.record(&record)?;
-                w.end()?;
-            }
-            Err(out) => {
-                let c = if args.unique {
-                    counted.unique.unwrap_or(0)
-                } else {
-                    counted.solutions
-                };
-                write_count_text(out, c, record.status, |out| {
-                    write_queens_count_text(out, &record)
-                })?
-            }
-        },
+        format => {
+            let c = if args.unique {
+                counted.unique.unwrap_or(0)
+            } else {
+                counted.solutions
+            };
+            write_count(&mut out, format, &record, c)?;
+        }
     }
     out.finish()?;
     if counted.interrupted {

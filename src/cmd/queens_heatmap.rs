@@ -5,14 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::queens_count::thread_pool;
-use crate::io::export::{Format, Writer};
+use crate::io::export::Format;
 use crate::io::output::Output;
-use crate::io::records::write_heatmap_text;
-use crate::io::svg;
+use crate::io::queens::write_heatmap;
 use crate::queens::count::{self, Engine, Request};
 use crate::queens::heatmap::heatmap;
 use crate::queens::model::Reduction;
-use crate::records::rows::HeatmapRecord;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -85,18 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let h = pool.install(|| heatmap(n, args.unique));
     let mut out = Output::create(args.output.as_deref())?;
-    match Writer::new(args.format, &mut out, false) {
-        Ok(mut w) => {
-            for r in HeatmapRecord::of_table(n, &h.counts, h.total) {
-                w.record(&r)?;
-            }
-            w.end()?;
-        }
-        Err(out) if args.format == Format::Svg => {
-            svg::queens_heatmap(out, n, &h.counts, h.total, h.unique)?;
-        }
-        Err(out) => write_heatmap_text(out, n, &h.counts, h.total, h.unique)?,
-    }
+    write_heatmap(&mut out, args.format, n, &h.counts, h.total, h.unique)?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,8 +15,9 @@ use super::InputError;
 use super::queens_count::thread_pool;
 use crate::io::export::{Format, Writer};
 use crate::io::output::Output;
+use crate::io::queens::write_list_svg;
 use crate::io::records::ListFormat;
-use crate::io::svg::{self, SvgBoards};
+use crate::io::svg;
 use crate::queens::count::Engine as QueensEngine;
 use crate::queens::listing;
 use crate::records::rows::{LayoutFields, ListRecord};
@@ -218,14 +219,6 @@ fn write_svg(args: &Args, engine: QueensEngine, out: &mut Output) -> anyhow::Res
         ))
         .into());
     }
-    let pic = SvgBoards::start(out, n, boards.len(), svg::LIST_STYLE)?;
-    for (k, (q, class_size)) in boards.iter().enumerate() {
-        let label = match class_size {
-            Some(c) => format!("#{} (class of {c})", k + 1),
-            None => format!("#{}", k + 1),
-        };
-        pic.board(out, k, &label, None, Some(q))?;
-    }
-    pic.finish(out)?;
+    write_list_svg(out, n, &boards)?;
     Ok(())
 }

@@ -1,6 +1,5 @@
 //! `xcover queens max`: for each board, the maximum sum under n non-attacking queens.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -8,19 +7,18 @@ use std::time::Duration;
 use anyhow::Context;
 
 use super::InputError;
-use crate::engine::optimize::{self, Keep};
+use crate::engine::optimize::Keep;
 use crate::engine::{Budget, Stop};
-use crate::io::export::{Format, Writer};
+use crate::io::export::Format;
+use crate::io::max::{self, MaxWriter, TextView};
 use crate::io::output::Output;
-use crate::io::records::write_board_text;
 use crate::io::shard;
-use crate::io::svg::{self, SvgBoards};
+use crate::io::svg;
 use crate::io::weights::{self, Boards};
 use crate::queens::weighted::{
     self, BoardResult, BoundKind, Method, PartRequest, Request, WeightedQueens,
     stack::{self, BoardClock},
 };
-use crate::records::rows::{LayoutFields, MaxBoard, MaxRecord};
 use crate::records::{Shard, Status};
 
 /// The widest `--width`.
@@ -175,17 +173,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // The writer, chosen once: records (the CSV header even without boards), one SVG
     // picture, or text.
-    let mut view = match Writer::new(args.format, &mut out, false) {
-        Ok(mut w) => {
-            w.begin(&empty_record(n))?;
-            View::Records(w)
-        }
-        Err(out) if args.format == Format::Svg => {
-            let pic = SvgBoards::start(&mut *out, n, boards.count(), svg::WEIGHTS_STYLE)?;
-            View::Svg(out, pic)
-        }
-        Err(out) => View::Text(out),
+    let text = TextView {
+        width: args.width as usize,
+        top: args.top.is_some(),
+        board: args.board,
+        all_optimal: args.all_optimal,
     };
+    let mut writer = MaxWriter::new(&mut out, args.format, n, boards.count(), text)?;
     // The board searched now, its best score, bound and gap, and a bar of how much of the
     // board's first gap is closed: on stderr whenever it is a terminal (the results on stdout
     // are written with the bar out of the way).
@@ -233,37 +227,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             model.solve_from(board, &req, args.floor)
         };
         let stopped_by = Status::stopped(&stop, Status::Time);
-        let status = status_word(&res, below_floor, stopped_by);
+        let result = written(k + 1, board, &res, below_floor, stopped_by);
         if args.stats {
-            eprintln!(
-                "board {}: n={} status={} nodes={} value={} bound={} seconds={:.3}",
-                k + 1,
-                n,
-                status,
-                res.nodes,
-                opt(res.maximum()),
-                opt(res.bound),
-                started.elapsed().as_secs_f64()
-            );
+            let seconds = started.elapsed().as_secs_f64();
+            eprintln!("{}", max::stats_line(&result, seconds));
         }
-        let suspend = |f: &mut dyn FnMut() -> std::io::Result<()>| match &pb {
-            Some(pb) => pb.suspend(f),
-            None => f(),
-        };
-        match &mut view {
-            View::Text(out) => {
-                suspend(&mut || write_text(out, &args, &res, below_floor, stopped_by))?
-            }
-            View::Records(w) => {
-                for_each_record(k + 1, &res, (below_floor, stopped_by), |r| w.record(r))?;
-                // Each board's records as soon as it is done.
-                suspend(&mut || w.flush())?;
-            }
-            View::Svg(out, pic) => {
-                let title = svg::weighted_title(k + 1, res.maximum(), status, res.bound);
-                let queens = res.layouts.first().map(|l| l.queens.as_slice());
-                pic.board(out, k, &title, Some(board), queens)?;
-            }
+        // The results on stdout are written with the bar out of the way.
+        match &pb {
+            Some(pb) => pb.suspend(|| writer.board(&result))?,
+            None => writer.board(&result)?,
         }
         // Interrupted: the boards done and this one's best layout and bound are written.
         if stop.requested() {
@@ -273,45 +245,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(pb) = &pb {
         pb.finish_and_clear();
     }
-    view.end()?;
+    writer.end()?;
     out.finish()?;
     Ok(interrupted_or_success())
-}
-
-/// Where the boards' results go: the writer chosen once from the format.
-enum View<'o> {
-    /// One line per board (and the layouts asked for).
-    Text(&'o mut Output),
-    /// A record per layout.
-    Records(Writer<&'o mut Output>),
-    /// A board per result in one picture.
-    Svg(&'o mut Output, SvgBoards),
-}
-
-impl View<'_> {
-    /// What closes the output: the end of the picture, the buffered records.
-    fn end(self) -> std::io::Result<()> {
-        match self {
-            View::Records(w) => w.end(),
-            View::Svg(out, pic) => pic.finish(out),
-            View::Text(_) => Ok(()),
-        }
-    }
-}
-
-/// A record of a board of side n without a layout: the shape of every record (the CSV
-/// header).
-fn empty_record(n: usize) -> MaxRecord<'static> {
-    MaxRecord {
-        board: 0,
-        board_status: Status::Infeasible,
-        score: None,
-        place: None,
-        board_bound: None,
-        optimal_count: None,
-        nodes: 0,
-        layout: LayoutFields { n, queens: None },
-    }
 }
 
 /// The length of the progress bar of `queens max`: the share of the board's first gap closed,
@@ -366,20 +302,29 @@ fn interrupted_or_success() -> ExitCode {
     crate::io::output::interrupt_exit_code().unwrap_or(ExitCode::SUCCESS)
 }
 
-/// How a board's search ended, the one status word of its records: `below-floor` from a
-/// floor no layout reaches, else the optimiser's ending (`interrupted` for an unproven result
-/// after an interrupt; `time` when no layout was found in time). `stopped_by` is what stopped
-/// a search that did not end ([`Status::stopped`]).
-fn board_status(res: &BoardResult, below_floor: bool, stopped_by: Status) -> Status {
-    Status::of_board_stopped(res.status, below_floor, stopped_by)
-}
-
-/// A board's status in text, `--stats` and SVG titles: the word of its records, but
-/// `unknown` for a search that found no layout in time.
-fn status_word(res: &BoardResult, below_floor: bool, stopped_by: Status) -> &'static str {
-    match board_status(res, below_floor, stopped_by) {
-        Status::Time => "unknown",
-        s => s.name(),
+/// A board's result as io's exporter writes it: board `number` (from 1) with its `weights`.
+fn written<'a>(
+    number: usize,
+    weights: &'a [i64],
+    res: &'a BoardResult,
+    below_floor: bool,
+    stopped_by: Status,
+) -> max::Board<'a> {
+    max::Board {
+        number,
+        n: res.n,
+        weights,
+        ending: res.status,
+        below_floor,
+        stopped_by,
+        layouts: res
+            .layouts
+            .iter()
+            .map(|l| (l.score, l.queens.as_slice()))
+            .collect(),
+        optimal_count: res.optimal_count,
+        bound: res.bound,
+        nodes: res.nodes,
     }
 }
 
@@ -526,86 +471,4 @@ fn parse_board_size(s: &str) -> Result<usize, String> {
 
 fn opt(v: Option<i128>) -> String {
     v.map_or_else(|| "none".to_string(), |v| v.to_string())
-}
-
-/// Text: one line per board with the maximum (`none` without a placement; after it
-/// `feasible bound=B` or `unknown bound=B` when a time limit cut the search short). With
-/// `--top K` the line holds the K best scores. `--board`/`--all-optimal` add the layouts, each
-/// as n lines followed by an empty line.
-fn write_text(
-    out: &mut Output,
-    args: &Args,
-    res: &BoardResult,
-    below_floor: bool,
-    stopped_by: Status,
-) -> std::io::Result<()> {
-    let w = args.width as usize;
-    let mut line = match res.status {
-        _ if below_floor => format!("{:>w$} below-floor bound={}", "none", opt(res.bound)),
-        optimize::Status::Infeasible => format!("{:>w$}", "none"),
-        optimize::Status::Unknown => format!("{:>w$}", "unknown"),
-        _ if args.top.is_some() => res
-            .layouts
-            .iter()
-            .map(|l| format!("{:>w$}", l.score))
-            .collect::<Vec<_>>()
-            .join(" "),
-        _ => format!("{:>w$}", opt(res.maximum())),
-    };
-    if matches!(
-        res.status,
-        optimize::Status::Feasible | optimize::Status::Unknown
-    ) {
-        let word = status_word(res, false, stopped_by);
-        line.push_str(&format!(" {word} bound={}", opt(res.bound)));
-    }
-    if args.all_optimal
-        && let Some(c) = res.optimal_count
-    {
-        line.push_str(&format!(" ({c} optimal)"));
-    }
-    writeln!(out, "{line}")?;
-    let shown: &[_] = if args.all_optimal || args.top.is_some() {
-        &res.layouts
-    } else if args.board {
-        &res.layouts[..res.layouts.len().min(1)]
-    } else {
-        &[]
-    };
-    if args.board || args.all_optimal {
-        for l in shown {
-            if args.top.is_some() {
-                writeln!(out, "{}", l.score)?;
-            }
-            write_board_text(out, res.n, &l.queens)?;
-            writeln!(out)?;
-        }
-    } else if args.top.is_some() && args.board {
-        unreachable!()
-    }
-    Ok(())
-}
-
-/// The records of one board: one per reported layout, each with its place in the ranking
-/// (tied scores share a place), or one without a layout when there is none.
-fn for_each_record<E>(
-    board: usize,
-    res: &BoardResult,
-    (below_floor, stopped_by): (bool, Status),
-    write: impl FnMut(&MaxRecord) -> Result<(), E>,
-) -> Result<(), E> {
-    let layouts: Vec<(i128, &[u32])> = res
-        .layouts
-        .iter()
-        .map(|l| (l.score, l.queens.as_slice()))
-        .collect();
-    let b = MaxBoard {
-        board,
-        status: board_status(res, below_floor, stopped_by),
-        bound: res.bound,
-        optimal_count: res.optimal_count,
-        nodes: res.nodes,
-        n: res.n,
-    };
-    b.records(&layouts, write)
 }

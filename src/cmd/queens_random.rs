@@ -1,12 +1,12 @@
 //! `xcover queens random`: random weight boards in the classic format, reproducible from the
 //! seed on every platform and version (SplitMix64, see `random::SplitMix64`).
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::InputError;
 use crate::io::output::Output;
+use crate::io::weights;
 use crate::random::SplitMix64;
 
 #[derive(clap::Args, Debug)]
@@ -47,28 +47,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(InputError(format!("--min {} is above --max {}", args.min, args.max)).into());
     }
     let n = args.n as usize;
-    // Board by board, so that many boards need no memory; the same numbers, in the same order,
-    // as `queens::weighted::random_boards` (the format of `io::weights::write_classic`).
+    // The same numbers, in the same order, as `queens::weighted::random_boards`.
     let mut g = SplitMix64::new(args.seed);
     let mut out = Output::create(args.output.as_deref())?;
-    writeln!(out, "{}", args.boards)?;
-    let mut line = String::new();
-    for k in 0..args.boards {
-        if k > 0 {
-            writeln!(out)?;
-        }
-        for _ in 0..n {
-            line.clear();
-            for c in 0..n {
-                if c > 0 {
-                    line.push(' ');
-                }
-                line.push_str(&g.range(args.min, args.max).to_string());
-            }
-            line.push('\n');
-            out.write_all(line.as_bytes())?;
-        }
-    }
+    weights::write_classic_stream(&mut out, n, args.boards, || g.range(args.min, args.max))?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

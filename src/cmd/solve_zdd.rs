@@ -12,34 +12,71 @@
 //! are carried along (an option is written as in the input) but play no part.
 //!
 //! `--marginals` writes, from the same diagram, the number of solutions taking each option
-//! ([`super::family_out::write_marginals`]) to stdout or `-o FILE`.
+//! ([`crate::io::family::write_marginals`]) to stdout or `-o FILE`.
+//!
+//! `solve` turns its flags into a [`Request`] once and hands it over.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::cmd::{InputError, diag};
 use crate::engine::family::Family;
 use crate::engine::zdd::{Sampler, Zdd, ZddError};
 use crate::engine::{OptionId, Solver, Stop};
 use crate::io::dlx_format::DlxFile;
-use crate::io::export::Writer;
+use crate::io::export::Format;
+use crate::io::family::write_marginals;
 use crate::io::output::Output;
-use crate::io::records::write_solution_text;
+use crate::io::solve::{SolutionWriter, zdd_line};
 use crate::random::SplitMix64;
-use crate::records::rows::SolutionRecord;
 
-use super::solve::Args;
+/// What `solve --zdd`, `--sample` or `--marginals` asks: `solve`'s flags, decided.
+#[derive(Debug)]
+pub struct Request {
+    /// `--zdd FILE`: where the diagram goes (`-`: stdout).
+    pub zdd: Option<PathBuf>,
+    /// `--sample K`: the draws.
+    pub sample: Option<u64>,
+    /// `--seed S` of the draws.
+    pub seed: u64,
+    /// `--marginals`.
+    pub marginals: bool,
+    /// The format of the samples and marginals.
+    pub format: Format,
+    /// `-o FILE`: where the samples or marginals go (stdout when `None`).
+    pub output: Option<PathBuf>,
+    /// `--stats`: the diagram's line on stderr.
+    pub stats: bool,
+    /// `--time-limit`: for the build of the diagram.
+    pub time_limit: Option<Duration>,
+    /// `--memo-mem`: the memory the diagram may use.
+    pub memo_mem: u64,
+}
 
-/// Whether `solve` was asked for the ZDD or samples (then [`run`] does the work).
-pub fn wanted(args: &Args) -> bool {
-    args.zdd.is_some() || args.sample.is_some() || args.marginals
+impl Request {
+    /// Whether the diagram is wanted at all (then [`run`] does the work).
+    pub fn wanted(&self) -> bool {
+        self.zdd.is_some() || self.sample.is_some() || self.marginals
+    }
+
+    /// The flag that asked for the diagram, for messages.
+    fn flag(&self) -> &'static str {
+        if self.zdd.is_some() {
+            "--zdd"
+        } else if self.marginals {
+            "--marginals"
+        } else {
+            "--sample"
+        }
+    }
 }
 
 /// Builds the diagram of `dlx`'s problem and writes what `args` ask for.
-pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Request, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     if dlx.problem.has_multiplicities() {
-        return Err(InputError(format!("{}: {}", flag(args), ZddError::Multiplicities)).into());
+        return Err(InputError(format!("{}: {}", args.flag(), ZddError::Multiplicities)).into());
     }
     let to_stdout = |p: &std::path::Path| p == std::path::Path::new("-");
     if args.sample.is_some()
@@ -90,21 +127,8 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     };
     let count = zdd.count();
     if args.stats {
-        let s = zdd.stats();
-        diag::notice(&format!(
-            "zdd: {} nodes, {} sub-problems, {} hits, {} shared nodes, {} bytes, {} solution{}, {:.3}s",
-            zdd.len(),
-            s.subproblems,
-            s.hits,
-            s.shared,
-            s.bytes,
-            match count {
-                Ok(c) => c.to_string(),
-                Err(_) => "more than 2^128 - 1".to_string(),
-            },
-            if count == Ok(1) { "" } else { "s" },
-            start.elapsed().as_secs_f64()
-        ));
+        let seconds = start.elapsed().as_secs_f64();
+        diag::notice(&zdd_line(&zdd, count.as_ref().ok().copied(), seconds));
     }
     if let Some(path) = &args.zdd {
         let mut out = Output::create(Some(path))?;
@@ -125,7 +149,8 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     if args.marginals {
         let family = Family::from_zdd(zdd, dlx.problem.option_count(), args.memo_mem);
         let mut out = Output::create(args.output.as_deref())?;
-        super::family_out::write_marginals(&mut out, args.format, &family, |o| {
+        let (total, counts) = super::family_out::marginals(&family)?;
+        write_marginals(&mut out, args.format, total, &counts, |o| {
             (dlx.line_of(o), dlx.problem.format_option(o))
         })?;
         out.finish()?;
@@ -133,60 +158,25 @@ pub fn run(args: &Args, dlx: &DlxFile) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The flag that asked for the diagram, for messages.
-fn flag(args: &Args) -> &'static str {
-    if args.zdd.is_some() {
-        "--zdd"
-    } else if args.marginals {
-        "--marginals"
-    } else {
-        "--sample"
-    }
-}
-
 /// K draws (none when there is no solution), in `args.format`.
 fn write_samples(
     out: &mut Output,
-    args: &Args,
+    args: &Request,
     dlx: &DlxFile,
     sampler: &Sampler<'_>,
     k: u64,
 ) -> anyhow::Result<()> {
     let mut rng = SplitMix64::new(args.seed);
     let mut options: Vec<OptionId> = Vec::new();
-    let mut texts: Vec<String> = Vec::new();
-    let mut lines: Vec<usize> = Vec::new();
     let draws = if sampler.count() == 0 { 0 } else { k };
-    let mut writer = Writer::new(args.format, &mut *out, true);
-    if let Ok(w) = &mut writer {
-        // The CSV header, from a record like the ones to come.
-        w.begin(&SolutionRecord {
-            solution: 0,
-            cost: None,
-            options: &[String::new()],
-            lines: &[0],
-        })?;
-    }
+    let mut w = SolutionWriter::new(&mut *out, args.format, dlx, false)?;
     for number in 1..=draws {
         sampler.draw(&mut rng, &mut options);
-        texts.clear();
-        texts.extend(options.iter().map(|&o| dlx.problem.format_option(o)));
-        lines.clear();
-        lines.extend(options.iter().map(|&o| dlx.line_of(o)));
-        let record = SolutionRecord {
-            solution: number,
-            cost: None,
-            options: &texts,
-            lines: &lines,
-        };
-        match &mut writer {
-            Ok(w) => w.record(&record)?,
-            Err(out) => write_solution_text(out, &record)?,
-        }
+        w.write(number, None, &options)?;
     }
-    match writer {
-        Ok(w) => w.end()?,
-        Err(out) => out.flush()?,
+    w.end()?;
+    if !args.format.is_records() {
+        out.flush()?;
     }
     Ok(())
 }

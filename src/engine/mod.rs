@@ -11,33 +11,29 @@
 //! Nothing here knows about any particular model.
 
 mod budget;
+mod count;
 pub mod estimate;
 pub mod family;
-mod memo_split;
 pub mod optimize;
-mod parallel;
-mod portfolio;
 pub mod preprocess;
 mod problem;
 pub mod run;
 mod search;
 mod split;
 mod stats;
-mod window;
 pub mod zdd;
 
 pub use budget::{Budget, End, Outcome, Progress, ProgressSnapshot, Stop};
-pub use parallel::{SplitInfo, WINDOW_PER_THREAD};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, fnv1a64,
 };
 pub use run::{MemoMode, PROBE_NODES};
+pub use run::{SplitInfo, WINDOW_PER_THREAD};
 pub use search::cells::{Cells, CellsError};
 pub use search::dense::{DENSE_MAX_OPTIONS, Dense, DenseError};
-pub use search::dlx::{CountOnly, ForceError, MemoOutcome, Solver, View, Visitor};
+pub use search::dlx::{CountOnly, ForceError, Solver, View, Visitor};
 pub use search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use search::multiplicity::MultiplicitySolver;
 pub(crate) use split::in_shard;
 pub use split::{Part, Split};
 pub use stats::{Stats, structure_bytes};
-pub(crate) use window::ordered_window;

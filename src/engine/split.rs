@@ -7,13 +7,11 @@
 //! order, enumerate the solutions in the same order as the sequential search.
 
 use std::ops::ControlFlow;
-use std::sync::Mutex;
-
-use rayon::prelude::*;
 
 use super::budget::{Budget, End, Outcome};
 use super::problem::OptionId;
 use super::search::dlx::{Solver, View, Visitor};
+use super::search::{Cut, Search};
 use super::stats::Stats;
 
 /// A piece of the search tree above or at the cut.
@@ -117,29 +115,61 @@ impl Solver<'_> {
     }
 }
 
+/// The dance as threads see it.
+impl Search for Solver<'_> {
+    type Prefix = Part;
+
+    fn count(&mut self, budget: &Budget) -> Outcome {
+        Solver::count(self, budget)
+    }
+
+    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
+        None
+    }
+
+    fn list(
+        &mut self,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Outcome {
+        self.run(budget, &mut |s: &[OptionId]| sink(s))
+    }
+
+    fn cut(&mut self, want: usize) -> Cut<Part> {
+        let (split, depth) = self.split_for(want);
+        Cut {
+            parts: split.parts,
+            above: split.stats,
+            depth,
+        }
+    }
+
+    fn count_below(&mut self, part: &Part, budget: &Budget) -> Outcome {
+        match part {
+            Part::Solution(_) => Outcome {
+                end: End::Exhausted,
+                stats: Stats {
+                    solutions: 1,
+                    ..Stats::default()
+                },
+            },
+            Part::Subproblem(prefix) => {
+                self.run_subproblem(prefix, budget, &mut super::search::dlx::CountOnly)
+            }
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        Solver::stats(self)
+    }
+}
+
 /// Whether part `k` (0-based, in split order) belongs to shard `shard` of `shards` (1-based):
 /// parts are dealt round-robin, so that neighbouring parts, which tend to cost alike, spread
 /// over all shards.
 pub(crate) fn in_shard(k: usize, shard: usize, shards: usize) -> bool {
     k % shards == shard - 1
 }
-
-/// Sub-problems per thread that [`Solver::split_for`] aims at for a run on threads: enough
-/// that the unequal sizes of sub-trees even out over the threads.
-pub(crate) const PARTS_PER_THREAD: usize = 256;
-
-/// Sub-problems a split for `shards` shards aims at: at least [`SHARD_PARTS_MIN`], and
-/// [`PARTS_PER_SHARD`] per shard, so that every shard gets many sub-trees and no shard much
-/// more work than the mean. Depends only on `shards`, so that every shard of a run computes
-/// the same split.
-pub(crate) fn shard_target(shards: usize) -> usize {
-    SHARD_PARTS_MIN.max(shards.saturating_mul(PARTS_PER_SHARD))
-}
-
-/// See [`shard_target`].
-pub(crate) const SHARD_PARTS_MIN: usize = 4096;
-/// See [`shard_target`].
-pub(crate) const PARTS_PER_SHARD: usize = 64;
 
 /// The deepest cut [`Solver::split_for`] tries (below the forced options).
 pub(crate) const MAX_SPLIT_DEPTH: usize = 16;
@@ -192,247 +222,5 @@ impl Split {
         } else {
             Stats::default()
         }
-    }
-}
-
-/// The end of a run over several parts: exhausted only if every part was.
-fn worse(a: End, b: End) -> End {
-    if a == End::Exhausted { b } else { a }
-}
-
-/// Counts the solutions of the parts of a split (or of one shard's parts) on the current
-/// rayon pool, each sub-problem within `budget` (only its deadline is meant to be used: node,
-/// mem and solution limits apply per sub-problem, not to the total). `make` builds a fresh
-/// solver for a worker; it must have the same options in the same order as the one that was
-/// split. With an unlimited budget, the totals of solutions, nodes, updates, mems and
-/// cleansings are those of one sequential search (and the shards add up to them).
-pub(crate) fn count_split<'p, F>(
-    split: &Split,
-    shard: Option<(usize, usize)>,
-    budget: &Budget,
-    make: F,
-) -> Outcome
-where
-    F: Fn() -> Solver<'p> + Sync + Send,
-{
-    let mine = split.shard_parts(shard);
-    budget.stop.progress().add_parts(mine.len() as u64);
-    let (stats, end) = mine
-        .par_iter()
-        .map_init(&make, |solver, &k| {
-            let r = match &split.parts[k] {
-                Part::Solution(_) => (
-                    Stats {
-                        solutions: 1,
-                        ..Stats::default()
-                    },
-                    End::Exhausted,
-                ),
-                Part::Subproblem(prefix) => {
-                    let o =
-                        solver.run_subproblem(prefix, budget, &mut super::search::dlx::CountOnly);
-                    (o.stats, o.end)
-                }
-            };
-            budget.stop.progress().part_counted(r.0.solutions().into());
-            r
-        })
-        .reduce(
-            || (Stats::default(), End::Exhausted),
-            |a, b| (a.0 + b.0, worse(a.1, b.1)),
-        );
-    Outcome {
-        end,
-        stats: split.above(shard) + stats,
-    }
-}
-
-/// What a worker of [`run_split_ordered`] found in one part: the solutions (options
-/// concatenated, with their lengths) and the outcome.
-struct Found {
-    options: Vec<OptionId>,
-    lengths: Vec<usize>,
-    outcome: Outcome,
-}
-
-/// Runs the parts of a split (or of one shard's parts) on the threads of `pool` (`_threads` is
-/// not used: the pool's size is) through the ordered window of
-/// [`super::window::ordered_window`], and
-/// reports every solution to `sink` on the calling thread, **in the order of the sequential
-/// search**: each part's solutions are buffered, and the parts are handed to `sink` in order.
-/// At most `window` parts are ahead of the last one handed over (finished or running), so the
-/// memory held is bounded by the solutions of `window` parts, not by the number of solutions.
-///
-/// Each sub-problem runs within `budget` (meant for a deadline). `sink` returning `Break`
-/// stops the run (`End::Stopped`); a part that does not finish (a deadline) stops it after
-/// that part's solutions. Statistics are summed over the parts that ran, plus the tree above
-/// the cut (see [`count_split`]); on a complete run they are those of the sequential search.
-///
-/// Call it from outside `pool` (the calling thread waits for the workers).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_split_ordered<'p, F, S>(
-    pool: &rayon::ThreadPool,
-    _threads: usize,
-    window: usize,
-    split: &Split,
-    shard: Option<(usize, usize)>,
-    budget: &Budget,
-    make: F,
-    mut sink: S,
-) -> Outcome
-where
-    F: Fn() -> Solver<'p> + Sync + Send,
-    S: FnMut(&[OptionId]) -> ControlFlow<()>,
-{
-    let mine = split.shard_parts(shard);
-    // Solvers are reused from task to task (building one costs as much as a small part).
-    let solvers: Mutex<Vec<Solver<'p>>> = Mutex::new(Vec::new());
-    let lock = || solvers.lock().unwrap_or_else(|e| e.into_inner());
-    let mut stats = split.above(shard);
-    let mut end = End::Exhausted;
-    let work = |&k: &usize| {
-        let mut found = Found {
-            options: Vec::new(),
-            lengths: Vec::new(),
-            outcome: Outcome {
-                end: End::Exhausted,
-                stats: Stats::default(),
-            },
-        };
-        match &split.parts[k] {
-            Part::Solution(options) => {
-                found.options.extend_from_slice(options);
-                found.lengths.push(options.len());
-                found.outcome.stats.solutions = 1;
-            }
-            Part::Subproblem(prefix) => {
-                let taken = lock().pop();
-                let mut solver = taken.unwrap_or_else(&make);
-                let (options, lengths) = (&mut found.options, &mut found.lengths);
-                found.outcome = solver.run_subproblem(prefix, budget, &mut |s: &[OptionId]| {
-                    options.extend_from_slice(s);
-                    lengths.push(s.len());
-                    ControlFlow::Continue(())
-                });
-                lock().push(solver);
-            }
-        }
-        found
-    };
-    let done = super::window::ordered_window(Some(pool), &mine, window, work, |found: Found| {
-        let mut at = 0;
-        for &len in &found.lengths {
-            let s = &found.options[at..at + len];
-            at += len;
-            if sink(s).is_break() {
-                end = End::Stopped;
-                stats += found.outcome.stats;
-                return Ok(ControlFlow::Break(()));
-            }
-        }
-        stats += found.outcome.stats;
-        if found.outcome.end != End::Exhausted {
-            end = found.outcome.end;
-            return Ok(ControlFlow::Break(()));
-        }
-        Ok::<_, std::convert::Infallible>(ControlFlow::Continue(()))
-    });
-    let Ok(()) = done;
-    Outcome { end, stats }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::ops::ControlFlow;
-
-    use super::*;
-    use crate::io::dlx_format;
-
-    /// n queens: ranks and files primary, diagonals secondary, options row by row.
-    fn queens(n: usize) -> crate::engine::Problem {
-        let mut text = String::new();
-        for i in 0..n {
-            text += &format!("r{i} c{i} ");
-        }
-        text += "|";
-        for d in 0..2 * n - 1 {
-            text += &format!(" a{d} b{d}");
-        }
-        text += "\n";
-        for i in 0..n {
-            for j in 0..n {
-                text += &format!("r{i} c{j} a{} b{}\n", i + j, n - 1 - i + j);
-            }
-        }
-        dlx_format::parse(text.as_bytes(), "test").unwrap().problem
-    }
-
-    /// Every solution of the sequential search, in order, and its statistics.
-    fn sequential(p: &crate::engine::Problem) -> (Vec<Vec<OptionId>>, Stats) {
-        let mut all = Vec::new();
-        let o = Solver::new(p).run(&Budget::unlimited(), &mut |s: &[OptionId]| {
-            all.push(s.to_vec());
-            ControlFlow::Continue(())
-        });
-        assert_eq!(o.end, End::Exhausted);
-        (all, o.stats)
-    }
-
-    #[test]
-    fn a_window_of_one_part_keeps_the_order() {
-        let p = queens(8);
-        let (seq, stats) = sequential(&p);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        for (window, depth) in [(1, 1), (1, 3), (2, 2), (100, 4)] {
-            let split = Solver::new(&p).split(depth);
-            let mut found = Vec::new();
-            let o = run_split_ordered(
-                &pool,
-                3,
-                window,
-                &split,
-                None,
-                &Budget::unlimited(),
-                || Solver::new(&p),
-                |s: &[OptionId]| {
-                    found.push(s.to_vec());
-                    ControlFlow::Continue(())
-                },
-            );
-            assert_eq!(found, seq);
-            assert_eq!(o.stats, stats);
-            // The sink stops the run.
-            let mut n = 0;
-            let o = run_split_ordered(
-                &pool,
-                3,
-                window,
-                &split,
-                None,
-                &Budget::unlimited(),
-                || Solver::new(&p),
-                |_: &[OptionId]| {
-                    n += 1;
-                    if n == 5 {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                },
-            );
-            assert_eq!((o.end, n), (End::Stopped, 5));
-        }
-    }
-
-    #[test]
-    fn count_split_keeps_a_deadline() {
-        let p = queens(12);
-        let split = Solver::new(&p).split(2);
-        let budget = Budget::unlimited().with_time(std::time::Duration::ZERO);
-        let o = count_split(&split, None, &budget, || Solver::new(&p));
-        assert_eq!(o.end, End::TimeLimit);
     }
 }

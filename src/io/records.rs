@@ -18,8 +18,8 @@ use super::export::{CsvRows, Format, Record};
 use crate::records::ShardRecord;
 use crate::records::Status;
 use crate::records::rows::{
-    CountRecord, HeatmapRecord, ListRecord, MaxRecord, OptimumRecord, QueensCountRecord,
-    SolutionRecord, SummaryRecord,
+    CountRecord, HeatmapRecord, ListRecord, MarginalRecord, MaxRecord, OptimumRecord,
+    QueensCountRecord, SolutionRecord, SummaryRecord,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -67,6 +67,10 @@ impl Record for SummaryRecord {
 
 impl Record for OptimumRecord {
     const KIND: &'static str = "optimum";
+}
+
+impl Record for MarginalRecord<'_> {
+    const KIND: &'static str = "marginal";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use super::export::{self, Format};
 use super::input::{InputError, LineReader};
-use crate::records::{Located, ShardRecord, Source};
+use crate::records::{Kind, Located, ShardRecord, Source, Status};
 
 /// The longest line a record file may have (bytes, newline excluded).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -39,6 +39,41 @@ pub fn write_records<'a>(
         w.record(r)?;
     }
     w.end()
+}
+
+/// Writes the total of merged records (`xcover merge`): text as the command that made the
+/// shards prints its result — a count (the classes with `--unique`), an optimum's value (its
+/// status without one), a `queens max` line (`max_line`) — else the total's record.
+pub fn write_total(out: &mut dyn Write, t: &ShardRecord, format: Format) -> io::Result<()> {
+    match format {
+        Format::Text => {
+            if t.kind == Kind::QueensMax {
+                writeln!(out, "{}", max_line(t))
+            } else if t.kind.optimizes() {
+                match t.value {
+                    Some(v) => writeln!(out, "{v}"),
+                    None => writeln!(out, "{}", t.status.name()),
+                }
+            } else {
+                writeln!(out, "{}", t.unique.unwrap_or(t.solutions))
+            }
+        }
+        f => write_records(out, [t], f),
+    }
+}
+
+/// The text line of a merged `queens-max` total, as `queens max` prints a board: the maximum
+/// when optimal, `V feasible bound=B` or `unknown bound=B` when a shard was cut short, `none
+/// below-floor bound=B` when no layout reaches the floor, `none` when there is no layout.
+fn max_line(t: &ShardRecord) -> String {
+    let opt = |v: Option<i128>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+    match (t.status, t.value) {
+        (Status::Optimal, Some(v)) => v.to_string(),
+        (Status::BelowFloor, _) => format!("none below-floor bound={}", opt(t.bound)),
+        (Status::Infeasible, _) => "none".into(),
+        (_, Some(v)) => format!("{v} feasible bound={}", opt(t.bound)),
+        (_, None) => format!("unknown bound={}", opt(t.bound)),
+    }
 }
 
 /// Why a record file could not be read.

@@ -456,6 +456,35 @@ fn field_columns(text: &str) -> Vec<usize> {
     columns
 }
 
+/// Writes `boards` boards of side `n` in the classic format as [`write_classic`] does, board
+/// by board with the numbers `next` gives (rank-major), so that many boards need no memory.
+pub fn write_classic_stream(
+    out: &mut impl std::io::Write,
+    n: usize,
+    boards: u64,
+    mut next: impl FnMut() -> i64,
+) -> std::io::Result<()> {
+    writeln!(out, "{boards}")?;
+    let mut line = String::new();
+    for k in 0..boards {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        for _ in 0..n {
+            line.clear();
+            for c in 0..n {
+                if c > 0 {
+                    line.push(' ');
+                }
+                line.push_str(&next().to_string());
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes boards in the classic format: k, then each board as n lines of n numbers, a blank
 /// line between boards.
 pub fn write_classic(

@@ -1,5 +1,5 @@
 //! The crate's pictures as SVG text, drawn by the writers of [`crate::io::svg`]: each model's
-//! solution (through [`super::registry::Built::svg`]: a grid of cells, a board with its
+//! solution (through the registry's `Built::svg`: a grid of cells, a board with its
 //! queens, a matching on a circle), a model's marginals, and the n-queens boards and heat maps
 //! that the command line's `--format svg` writes. The command line and the Python package
 //! draw through here, so a picture is the same wherever it is asked for.

@@ -326,6 +326,21 @@ impl SummaryRecord {
     }
 }
 
+/// `solve --marginals`, `model NAME --marginals`: one option's marginal.
+#[derive(Serialize)]
+pub struct MarginalRecord<'a> {
+    /// The option's index, from 0.
+    pub option: u32,
+    /// Its line in the DLX text.
+    pub line: usize,
+    /// Its text as written there.
+    pub text: &'a str,
+    /// The number of solutions that take it.
+    pub solutions: u128,
+    /// Its share of all solutions (`None` when there is none).
+    pub share: Option<Decimal>,
+}
+
 /// `solve --minimize/--maximize`: how the optimisation ended.
 #[derive(Serialize)]
 pub struct OptimumRecord {

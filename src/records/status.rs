@@ -121,6 +121,22 @@ impl Status {
         }
     }
 
+    /// How an optimisation within `budget` ended ([`Status::of_optimum`]). When no solution
+    /// was found before a budget ran out, the optimiser does not say which budget: the
+    /// statistics against the budget do.
+    pub fn of_optimum_within(best: &optimize::Optimum, budget: &crate::engine::Budget) -> Status {
+        let stopped_by = if budget.stop.requested() {
+            Status::Interrupted
+        } else if budget.nodes.is_some_and(|n| best.stats.nodes() >= n) {
+            Status::Nodes
+        } else if budget.mems.is_some_and(|m| best.stats.mems() >= m) {
+            Status::Mems
+        } else {
+            Status::Time
+        };
+        Status::of_optimum(best.status, stopped_by)
+    }
+
     /// How a weighted board's search ended, the one status word of its records (`queens max`,
     /// its shards, the Python binding): `below-floor` when no layout reaches the floor, else
     /// [`Status::of_optimum`] with `time` for no layout in time (the deadline is the only

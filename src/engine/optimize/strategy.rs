@@ -6,11 +6,14 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crossbeam_channel::Receiver;
+
 use super::bounds::Bound;
 use super::branch_bound::{BranchBound, Incumbent, Part, Window, placed, sorted_seed};
 use super::types::{Config, Keep, Optimum, Scored, Sense, Status};
 use crate::engine::budget::{Budget, End};
 use crate::engine::problem::OptionId;
+use crate::engine::run::threads;
 use crate::engine::search::dlx::Solver;
 use crate::engine::stats::Stats;
 
@@ -466,51 +469,39 @@ pub(super) fn search_parallel<'p, B: Bound + Send>(
     let (sender, receiver) = crossbeam_channel::bounded::<(u64, Part)>(2 * workers.len());
     top.part_sender = Some(sender);
     let stop = AtomicBool::new(false);
-    let (outcome, results): (_, Vec<WorkerResult>) = std::thread::scope(|scope| {
-        let handles: Vec<_> = workers
-            .iter_mut()
-            .map(|(solver, bound)| {
-                let (receiver, stop, shared) = (receiver.clone(), &stop, &shared);
-                scope.spawn(move || {
-                    let mut bb = BranchBound::new(gains, bound, Keep::Best);
-                    bb.set_watch(&config.budget);
-                    bb.aim(window);
-                    bb.shared = Some(shared);
-                    let mut stats = Stats::default();
-                    let mut complete = true;
-                    while !stop.load(Ordering::Relaxed) {
-                        // Ends when the top has sent its last part and hung up.
-                        let Ok((k, (prefix, excluded))) = receiver.recv() else {
-                            break;
-                        };
-                        bb.part_place = 2 * k + 2;
-                        let o = solver.run_subproblem_without(
-                            &prefix,
-                            &excluded,
-                            &config.budget,
-                            &mut bb,
-                        );
-                        stats += o.stats;
-                        config.budget.stop.progress().part_done();
-                        if o.end != End::Exhausted || bb.was_late() {
-                            complete = false;
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    (placed(bb.kept, bb.kept_place), stats, complete)
-                })
-            })
-            .collect();
-        // Only the workers hold the receiving end: once they have all stopped, the top's
-        // sending fails and it stops too.
-        drop(receiver);
+    let (stop, shared) = (&stop, &shared);
+    let work = |((solver, bound), receiver): (&mut (Solver<'p>, B), Receiver<(u64, Part)>)| {
+        let mut bb = BranchBound::new(gains, bound, Keep::Best);
+        bb.set_watch(&config.budget);
+        bb.aim(window);
+        bb.shared = Some(shared);
+        let mut stats = Stats::default();
+        let mut complete = true;
+        while !stop.load(Ordering::Relaxed) {
+            // Ends when the top has sent its last part and hung up.
+            let Ok((k, (prefix, excluded))) = receiver.recv() else {
+                break;
+            };
+            bb.part_place = 2 * k + 2;
+            let o = solver.run_subproblem_without(&prefix, &excluded, &config.budget, &mut bb);
+            stats += o.stats;
+            config.budget.stop.progress().part_done();
+            if o.end != End::Exhausted || bb.was_late() {
+                complete = false;
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        (placed(bb.kept, bb.kept_place), stats, complete)
+    };
+    // Only the workers hold the receiving end: once they have all stopped, the top's sending
+    // fails and it stops too.
+    let receivers: Vec<_> = workers.iter().map(|_| receiver.clone()).collect();
+    drop(receiver);
+    let mine = workers.iter_mut().zip(receivers);
+    let (outcome, results): (_, Vec<WorkerResult>) = threads::beside(mine, work, || {
         let outcome = main.run(&config.budget, &mut top);
         top.part_sender = None;
-        let results = handles
-            .into_iter()
-            .map(|h| h.join().expect("a search thread panicked"))
-            .collect();
-        (outcome, results)
+        outcome
     });
     let mut stats = outcome.stats;
     let mut complete = outcome.end == End::Exhausted && !top.was_late();

@@ -7,12 +7,12 @@
 //!   whose output must not depend on the threads);
 //! - [`deal_each`]: every task on the current rayon pool, the results in the order of the
 //!   tasks.
+//!
+//! Both are the door's thread module's own (`threads.rs`), under the names the models use.
 
 use std::ops::ControlFlow;
 
-use rayon::prelude::*;
-
-use crate::engine::ordered_window;
+use super::threads;
 
 /// Runs `work` on every task on `pool` (or the current rayon pool), at most `window` tasks in
 /// flight (running, or finished and waiting for the sink), and calls `sink` on the results in
@@ -31,7 +31,7 @@ where
     Task: Sync,
     T: Send,
 {
-    ordered_window(pool, tasks, window, work, sink)
+    threads::ordered_window(pool, tasks, window, work, sink)
 }
 
 /// `work` on every task on the current rayon pool; the results in the order of the tasks.
@@ -40,5 +40,5 @@ where
     T: Sync,
     R: Send,
 {
-    tasks.par_iter().map(work).collect()
+    threads::deal_with(tasks, || (), |_, task| work(task))
 }

@@ -8,36 +8,23 @@
 //! the plan's business, not the caller's:
 //!
 //! - a problem with multiplicities runs Algorithm M
-//!   ([`MultiplicitySolver`](super::MultiplicitySolver)) on one thread;
+//!   ([`MultiplicitySolver`]) on one thread;
 //! - one thread without a shard runs the plain dance ([`Solver`]), or for a count of a
-//!   problem with colours the sparse-set search ([`Cells`], see `count_in_cells`);
-//! - threads or a shard split the tree and deal the parts out (see `parallel.rs`);
+//!   problem with colours the sparse-set search ([`Cells`](super::Cells));
+//! - threads or a shard split the tree and deal the parts out (see `parallel.rs` and
+//!   `threads.rs`);
 //! - a count may remember its sub-problems ([`MemoMode`], the table of `memo.rs`);
 //! - an optimisation is branch and bound over the options' costs (see `optimize.rs`).
 //!
-//! # The default count: the policy in one table
+//! # Which search: `choose.rs`
 //!
-//! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
-//! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
-//! *portfolio* (`portfolio.rs`): the bitset search first alone, then beside the memoised
-//! search with parts in frontier order (`parts.rs`), in rounds of growing length, each
-//! search resuming where it stopped, until one ends the count. Its guarantee: whatever the
-//! problem, at most `2 / LEAST_SHARE` (64) times the time of the better of the two searches
-//! alone, plus the first slice; about `1 + LEAST_SHARE` (1.03) times it when the searches'
-//! estimates of the time they still need point at the better one. A problem that falls apart
-//! into parts no option joins is first cut into them, each counted so, the smallest first. Every other count (a budget
-//! of nodes, mems or solutions, `--knuth`, a shard, multiplicities, more than 16,384 options)
-//! follows the rules of [`MemoMode`].
-//!
-//! | rule | constant | value | range | why |
-//! |---|---|---|---|---|
-//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms |
-//! | the same on threads, in time | `THREADS_FIRST_SLICE` (`portfolio.rs`) | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
-//! | every search's least part of each round | `LEAST_SHARE` (`portfolio.rs`) | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
-//! | a memoised search leads a round only if it estimates this many times less time left than the plain search | `LEAD_MARGIN` (`portfolio.rs`) | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
-//! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
-//! | the memo table's memory | [`Plan::memo_bytes`] | 256 MiB | — | the memoised search's table |
-//! | the memoised search takes at most | `PARTS_MAX_PRIMARIES` | 4,096 primary items | — | its recursion is as deep as the primary items |
+//! Which search a count runs — the links dance on DLX1's or DLX2's tree, Algorithm M, the
+//! sparse-set search ([`Cells`](super::Cells)), the bitset search ([`Dense`]), the portfolio
+//! of the bitset search and the memoised one, the memoised dance, or independent parts one
+//! by one — is decided once, by `choose::choose`, whose module doc holds every rule and tuning constant
+//! of that choice in one table. The default ([`MemoMode::Auto`]) runs the portfolio on
+//! problems the bitset search takes. Threads are started in one place, `threads.rs`, which
+//! deals the parts of a search's tree to them.
 //!
 //! ```
 //! use std::ops::ControlFlow;
@@ -79,11 +66,21 @@
 //! ```
 
 mod by_hand;
+pub(crate) mod choose;
 mod dealt;
+mod memo_split;
 mod names;
 mod optimize_by_hand;
+mod parallel;
+mod portfolio;
+pub(crate) mod threads;
 
+pub use crate::engine::count::{Count, SplitInfo};
 pub use by_hand::{Dance, shard_takes};
+pub use choose::{
+    DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
+    WINDOW_PER_THREAD,
+};
 pub(crate) use dealt::{deal_each, deal_in_order};
 pub use names::{MAX_THREADS, check_threads};
 pub(crate) use optimize_by_hand::{
@@ -94,15 +91,16 @@ pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
 use std::ops::ControlFlow;
 
 use super::budget::{Budget, End, Outcome, Stop};
-use super::memo_split::count_split_memo;
 use super::optimize::{Keep, Optimum, Sense};
-use super::parallel::{SplitInfo, Spread};
 use super::problem::{OptionId, Problem};
-use super::search::cells::Cells;
-use super::search::dense::Dense;
-use super::search::dlx::Solver;
-use super::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use super::stats::Stats;
+use crate::engine::search::dense::Dense;
+use crate::engine::search::dlx::Solver;
+use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
+use crate::engine::search::multiplicity::MultiplicitySolver;
+use choose::Choice;
+use memo_split::count_split_memo;
+use parallel::Spread;
 
 /// How to run a search. The default is one thread, the whole tree, the plain search (no
 /// memo, DLX1's tree for colour-free problems) and no limit.
@@ -193,102 +191,31 @@ pub enum MemoMode {
     Off,
 }
 
-/// What the memo costs a node of the memoised search, in mems of the plain one (measured:
-/// sudoku's plain nodes of about 200 mems ran 7 times slower memoised, 6×10 pentominoes' of
-/// about 12,000 mems gained from it). [`MemoMode::Auto`] keeps the memo when the probe's hits
-/// saved more mems than this per node visited.
-pub const MEMO_NODE_MEMS: u64 = 800;
-
-/// The probe of [`MemoMode::Auto`], in nodes. Its cost is paid again when the memo is
-/// dropped (the plain search starts over): 4,096 memoised nodes are 0.4% of Langford 12's
-/// count by instruction count, and the cost grows with the probe (8,192 nodes: 0.8%),
-/// while on the benchmark set the decision is the same for probes of 4,096 to 32,768 nodes
-/// (pentominoes' saving per node, the closest call, 1,064 to 2,398 mems against the 800
-/// the memo costs).
-pub const PROBE_NODES: u64 = 1 << 12;
-
-/// The memory of the probe's table (it may grow to the plan's `memo_bytes` afterwards, when
-/// the memo is kept).
-const PROBE_BYTES: u64 = 4 << 20;
-
-/// [`MemoMode::Auto`] keeps the early abort of dead ends (the colour-free tree that commits an
-/// option only when it leaves every primary item an option, [`Solver::knuth_tree`]`(false)`)
-/// when the probe cut off at least one dead end per this many nodes, and takes DLX2's tree
-/// otherwise. The abort costs about 37% more instructions a node (marking the option's items,
-/// watching every length: 13-queens 964 against 706 a node, Langford 12 946 against 686); it
-/// saves a node per dead end. Measured rates: 13-queens 0.20 a node, Langford 0.28 (DLX2's
-/// tree 12% and 7% fewer instructions), pentominoes 1.8 to 2.0 (a third of DLX2's nodes).
-pub const DEAD_ENDS_FOR_WATCH: u64 = 2;
-
-/// A count, memoised or not.
-#[derive(Copy, Clone, Debug)]
-pub struct Count {
-    /// How the search ended (a count not [`End::Exhausted`] is a lower bound).
-    pub end: End,
-    /// The number of solutions.
-    pub count: u128,
-    /// What the search did (with a memo: of the final search, probe included in `memo`).
-    pub stats: Stats,
-    /// What the memo did, when one was used.
-    pub memo: Option<MemoStats>,
-    /// The split of a plain count on threads or in a shard.
-    pub split: Option<SplitInfo>,
-}
-
-impl Count {
-    /// The count of a search without a memo, from its outcome.
-    fn whole(outcome: Outcome, split: Option<SplitInfo>) -> Count {
-        Count {
-            end: outcome.end,
-            count: u128::from(outcome.stats.solutions()),
-            stats: outcome.stats,
-            memo: None,
-            split,
-        }
-    }
-}
-
-/// Counts the solutions of `problem` on `plan`. On threads or in a shard only the budget's
-/// deadline applies ([`Plan::keeps_budget`]). A shard never uses the memo (its count must add
-/// up with the other shards'); on threads the memoised count cuts the top of the tree into
-/// sub-problems and each thread counts its share with a table of `memo_bytes / threads`
-/// (`memo_split.rs`); a count with a solution limit or of a problem with multiplicities runs
-/// without a memo.
+/// Counts the solutions of `problem` on `plan`, by the search `choose::choose` picks. On
+/// threads or in a shard only the budget's deadline applies ([`Plan::keeps_budget`]). A shard
+/// never uses the memo (its count must add up with the other shards'); on threads the
+/// memoised count cuts the top of the tree into sub-problems and each thread counts its share
+/// with a table of `memo_bytes / threads` (`memo_split.rs`); a count with a solution limit or
+/// of a problem with multiplicities runs without a memo.
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
+    match choose::choose(problem, plan) {
+        Choice::Parts(parts) => count_parts(parts, plan),
+        Choice::Portfolio(dense) => count_by_portfolio(problem, plan, dense),
+        Choice::Plain(search) => plain(problem, plan, &plan.spread(), search),
+        Choice::Memo { dense, probe } => count_memo(problem, plan, dense, probe),
+    }
+}
+
+/// The memoised dance of [`Choice::Memo`]: with `probe` ([`MemoMode::Auto`]) the bitset
+/// search's first slice on one thread, then the probe that decides the memo and the tree.
+fn count_memo(problem: &Problem, plan: &Plan, mut dense: Option<Dense<'_>>, probe: bool) -> Count {
     let budget = &plan.budget;
-    if plan.memo == MemoMode::Auto
-        && !plan.knuth
-        && plan.shard.is_none()
-        && budget.solutions.is_none()
-        && budget.nodes.is_none()
-        && budget.mems.is_none()
-    {
-        // Parts that no option joins are counted one by one, the smallest first.
-        if let Some(parts) = problem.independent_parts() {
-            return count_parts(parts, plan);
-        }
-        if let Ok(dense) = Dense::new(problem) {
-            return count_by_portfolio(problem, plan, dense);
-        }
-    }
-    let mut dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
-        None
-    } else {
-        dense_for(problem, plan)
-    };
     let mut spread = plan.spread();
-    if plan.memo == MemoMode::Off
-        || plan.shard.is_some()
-        || budget.solutions.is_some()
-        || problem.has_multiplicities()
-    {
-        return plain(problem, plan, &spread, dense.as_mut());
-    }
     // The bitset search goes first on one thread: most counts it takes end within its first
     // slice, before any probe.
     if let Some(d) = dense.as_mut()
         && spread.is_sequential()
-        && plan.memo == MemoMode::Auto
+        && probe
     {
         let slice = Budget {
             nodes: Some(
@@ -308,17 +235,14 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
     let words = solver.memo_words();
     let mut memo = Memo::new(
         words,
-        match plan.memo {
-            MemoMode::Auto => plan.memo_bytes.min(PROBE_BYTES),
-            _ => plan.memo_bytes,
+        if probe {
+            plan.memo_bytes.min(choose::PROBE_BYTES)
+        } else {
+            plan.memo_bytes
         },
     );
-    if plan.memo == MemoMode::Auto {
-        // Long keys (colours: half a word per secondary item) cost a node more to hash and a
-        // slot more memory: the probe is shorter and its table small, so that it stays about
-        // 1% of the search it decides about (word squares, 130-word keys: 1,024 nodes in a
-        // 4 MiB table; before, 8,192 nodes in 58 MB cost 8% of the count).
-        let probe_nodes = (PROBE_NODES * 8 / words.max(8) as u64).max(PROBE_NODES / 4);
+    if probe {
+        let probe_nodes = choose::probe_nodes(words);
         let probe = Budget {
             nodes: Some(budget.nodes.map_or(probe_nodes, |n| n.min(probe_nodes))),
             ..budget.clone()
@@ -326,40 +250,21 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         let out = solver.count_memo(&probe, &mut memo);
         memo.set_max_bytes(plan.memo_bytes);
         if out.end != End::NodeLimit || budget.nodes.is_some_and(|n| n <= probe_nodes) {
-            return Count {
-                end: out.end,
-                count: out.count,
-                stats: out.stats,
-                memo: Some(out.memo),
-                split: None,
-            };
+            return out;
         }
-        // The tree: DLX2's unless the early abort of dead ends pays (see
-        // `DEAD_ENDS_FOR_WATCH`).
+        let saved = out.memo.map_or(0, |m| m.nodes_saved);
         let nodes = out.stats.nodes().max(1);
-        if solver.dead_ends() < nodes / DEAD_ENDS_FOR_WATCH {
+        if choose::knuth_after_probe(solver.dead_ends(), nodes) {
             spread.knuth = true;
             solver.knuth_tree(true);
         }
-        // The memo pays when the mems its hits saved (nodes saved × the probe's mems per node)
-        // exceed its own cost, about MEMO_NODE_MEMS a node visited (hashing the key, probing
-        // a table that outgrows the caches); against the bitset search, whose nodes cost
-        // less, DENSE_MEMO_FACTOR times that.
-        let nodes = u128::from(nodes);
-        let saved_mems = u128::from(out.memo.nodes_saved) * u128::from(out.stats.mems()) / nodes;
-        let cost = MEMO_NODE_MEMS
-            * if dense.is_some() {
-                DENSE_MEMO_FACTOR
-            } else {
-                1
-            };
-        if saved_mems < nodes * u128::from(cost) {
+        if !choose::memo_pays(saved, out.stats.mems(), nodes, dense.is_some()) {
             if let Some(d) = dense.as_mut()
                 && spread.is_sequential()
             {
                 return Count::whole(d.resume(budget), None);
             }
-            return plain(problem, plan, &spread, dense.as_mut());
+            return plain(problem, plan, &spread, choose::plain(problem, plan, dense));
         }
     }
     if !spread.is_sequential() {
@@ -377,20 +282,15 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
             )
         });
         return Count {
-            end: out.end,
-            count: out.count,
-            stats: out.stats,
-            memo: Some(out.memo),
             split: Some(info),
+            ..out
         };
     }
     let out = solver.count_memo(budget, &mut memo);
+    // The table's whole work, the probe's included.
     Count {
-        end: out.end,
-        count: out.count,
-        stats: out.stats,
         memo: Some(memo.stats()),
-        split: None,
+        ..out
     }
 }
 
@@ -453,10 +353,10 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 /// the portfolio of the plain and the memoised search (`portfolio.rs`); on threads the
 /// plain search is the bitset search on the plan's threads, from the start.
 fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> Count {
-    use super::portfolio::{self, Plain};
+    use portfolio::Plain;
     let budget = &plan.budget;
     let spread = plan.spread();
-    let finish = if spread.is_sequential() {
+    if spread.is_sequential() {
         let started = std::time::Instant::now();
         let out = dense.count(&Budget {
             nodes: Some(DENSE_SLICE_NODES),
@@ -474,96 +374,45 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     } else {
         let threads = spread.thread_count();
         spread.pool().install(|| {
-            let shared = super::search::dense::Shared::new(dense, threads);
+            let shared = threads::Shared::new(dense, threads, choose::dense_target(threads));
             budget
                 .stop
                 .progress()
                 .add_parts(shared.info().subproblems as u64);
             portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
         })
-    };
-    let f = finish;
-    Count {
-        end: f.end,
-        count: f.count,
-        stats: f.stats,
-        memo: f.memo,
-        split: f.split,
     }
 }
 
-/// The nodes of the bitset search ([`Dense`]) a default count runs alone, on one thread,
-/// before the memoised search joins it (or, with a budget of nodes or mems, before the
-/// memo's probe): a count that ends within them never pays for the memo, and one on which the
-/// memo pays spends them first (domino tilings of 8×8: 10 ms at 2^16 nodes against 5 ms for
-/// the whole memoised count; perfect matchings of K16: 50 ms at 2^20 against 1 ms). At 2^12
-/// the memo's shares cost 13-queens and the word squares nothing measurable (0.08 s and
-/// 0.22 s either way).
-pub const DENSE_SLICE_NODES: u64 = 1 << 12;
-
-/// How much more the memo must save against the bitset search than against the dance (see
-/// [`MEMO_NODE_MEMS`]): a bitset node costs a third to a half of a dance node (pentominoes
-/// 6×10: 1.4 µs against 2.8; MacMahon's squares 0.30 against 0.50), and a memoised one more
-/// than a plain one (pentominoes 3.9 µs), so the memo must cut the tree by far more.
-/// Measured: pentominoes' memo saves 1,064 to 2,398 mems a node (the bitset search wins by
-/// 1.8×), perfect matchings' millions.
-pub const DENSE_MEMO_FACTOR: u64 = 8;
-
-/// The bitset search for a count on `plan`, if it takes `problem` and pays: not on Knuth's
-/// tree, not in a shard (a shard's parts come from the dance's split), within
-/// [`DENSE_MAX_OPTIONS`](super::DENSE_MAX_OPTIONS), and for problems with secondary items or
-/// options of four items or more on average. On short options of primary items alone
-/// (Langford pairs: three) a dance update costs no more than a bitset decrement and the
-/// dance wins (Langford 12: 0.25 s against 0.27).
-fn dense_for<'p>(problem: &'p Problem, plan: &Plan) -> Option<Dense<'p>> {
-    if plan.knuth
-        || plan.shard.is_some()
-        || (problem.secondary_count() == 0 && problem.entry_count() < 4 * problem.option_count())
-    {
-        return None;
-    }
-    Dense::new(problem).ok()
-}
-
-/// The plain count: the bitset search when it takes the problem (on the plan's threads),
-/// else the sparse-set search for colours on one thread, else the dance.
-fn plain(problem: &Problem, plan: &Plan, spread: &Spread, dense: Option<&mut Dense<'_>>) -> Count {
-    if let Some(d) = dense {
-        if spread.is_sequential() {
-            return Count::whole(d.count(&plan.budget), None);
+/// The plain count by `search` (the bitset search on the plan's threads, the sparse-set
+/// search and Algorithm M on one thread, the dance on `spread`).
+fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<'_>) -> Count {
+    match search {
+        choose::Plain::Dense(mut d) => {
+            if spread.is_sequential() {
+                return Count::whole(d.count(&plan.budget), None);
+            }
+            let threads = spread.thread_count();
+            let (outcome, info) = spread.pool().install(|| {
+                threads::count_on_threads(d, threads, choose::dense_target(threads), &plan.budget)
+            });
+            Count::whole(outcome, Some(info))
         }
-        let threads = spread.thread_count();
-        let (outcome, info) = spread
-            .pool()
-            .install(|| super::search::dense::count_on_threads(d, threads, &plan.budget));
-        return Count::whole(outcome, Some(info));
+        choose::Plain::Cells(mut cells) => Count::whole(cells.count(&plan.budget), None),
+        choose::Plain::Multiplicities => {
+            Count::whole(MultiplicitySolver::new(problem).count(&plan.budget), None)
+        }
+        choose::Plain::Dance => {
+            let (outcome, split) = spread.count(problem, &plan.budget);
+            Count::whole(outcome, split)
+        }
     }
-    if let Some(outcome) = count_in_cells(problem, plan) {
-        return Count::whole(outcome, None);
-    }
-    let (outcome, split) = spread.count(problem, &plan.budget);
-    Count::whole(outcome, split)
-}
-
-/// The plain count of a problem with colours on one thread without a shard, unless the plan
-/// asks for Knuth's tree: the sparse-set search ([`Cells`], SSXCC's rules: forced moves,
-/// wipe-outs, SSXCC's tree and node count), which beats the dance on the coloured benchmark
-/// set (word squares, edge matching, MacMahon's squares: 0.78 to 0.91 of its time) and loses
-/// to it on the colour-free one (13-queens, Langford, pentominoes: 1.1 to 1.2), hence the
-/// rule. A listing keeps the dance, whose order of solutions is the same on every number of
-/// threads. `None`: the dance counts.
-fn count_in_cells(problem: &Problem, plan: &Plan) -> Option<Outcome> {
-    if plan.knuth || !problem.has_colours() || plan.shard.is_some() || plan.thread_count() != 1 {
-        return None;
-    }
-    let mut cells = Cells::new(problem).ok()?;
-    Some(cells.count(&plan.budget))
 }
 
 /// Reports every solution of `problem` to `sink` (its options in the order chosen), in the
 /// order of the sequential search, until `sink` breaks or the budget runs out (on threads or
 /// in a shard only its deadline applies). On threads at most
-/// [`WINDOW_PER_THREAD`](super::WINDOW_PER_THREAD) sub-problems per thread are held ahead
+/// [`WINDOW_PER_THREAD`] sub-problems per thread are held ahead
 /// of the output. The memo does not apply: a listing visits every solution.
 pub fn list<S>(problem: &Problem, plan: &Plan, sink: S) -> (Outcome, Option<SplitInfo>)
 where

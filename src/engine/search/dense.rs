@@ -45,7 +45,7 @@
 //! The list of uncovered items changes order as items leave it; each try's swaps are undone
 //! in reverse before the next, so its order, and with it the tree, depends only on the
 //! options taken on the way: the same tree whether searched whole or in sub-problems on
-//! threads ([`count_on_threads`]), with the same node count.
+//! threads (`run/threads.rs`), with the same node count.
 //!
 //! The price of a try is `words` words ANDed plus one decrement per primary item of each
 //! option removed; a link engine pays an update per item of each option removed, secondary
@@ -57,6 +57,7 @@
 
 use std::ops::ControlFlow;
 
+use super::{Cut, Resumable, Search};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::{OptionId, Problem};
 use crate::engine::stats::Stats;
@@ -834,184 +835,64 @@ impl<'p> Dense<'p> {
     }
 }
 
-/// Counts `problem` on the current rayon pool of `threads` threads: the top of the tree is
-/// cut into at least [`SUBPROBLEMS_PER_THREAD`] sub-problems a thread (where the tree has
-/// them), and each worker counts those it takes with an engine of its own. Only the budget's
-/// deadline and stop apply (limits of solutions, nodes and mems would apply per sub-problem).
-/// The statistics of the tree above the cut are included.
-pub(crate) fn count_on_threads(
-    dense: &mut Dense<'_>,
-    threads: usize,
-    budget: &Budget,
-) -> (Outcome, crate::engine::SplitInfo) {
-    let mut run = Shared::new(dense.sibling(), threads);
-    budget.stop.progress().add_parts(run.prefixes.len() as u64);
-    let end = run.resume(budget);
-    dense.stats += run.stats;
-    (
-        Outcome {
-            end,
-            stats: run.stats,
-        },
-        run.info,
-    )
-}
+/// The bitset search as threads see it (`run/threads.rs` deals its sub-problems, and resumes
+/// those a deadline stopped with the engine that holds them).
+impl Search for Dense<'_> {
+    type Prefix = Vec<u32>;
 
-/// A count of the bitset search on threads that stops at a deadline and resumes: the
-/// sub-problems of [`count_on_threads`], each counted by an engine that keeps it when a
-/// deadline stops it half way, so that the next call resumes it where it stopped.
-pub(crate) struct Shared<'p> {
-    proto: Dense<'p>,
-    prefixes: Vec<Vec<u32>>,
-    /// The sub-problems not started yet, and those stopped half way with their engines.
-    pending: Vec<usize>,
-    suspended: Vec<(usize, Dense<'p>)>,
-    /// Engines free for the next sub-problem.
-    idle: std::sync::Mutex<Vec<Dense<'p>>>,
-    /// The statistics of the tree above the cut and of the finished sub-problems.
-    stats: Stats,
-    /// Of the sub-problems stopped half way: their nodes, and the sum of their estimated
-    /// fractions done.
-    partial_nodes: u64,
-    partial_progress: f64,
-    info: crate::engine::SplitInfo,
-}
+    fn count(&mut self, budget: &Budget) -> Outcome {
+        Dense::count(self, budget)
+    }
 
-impl<'p> Shared<'p> {
-    /// Cuts the tree of `dense`'s problem for `threads` threads (the cut is searched here).
-    pub(crate) fn new(mut dense: Dense<'p>, threads: usize) -> Shared<'p> {
-        let (prefixes, above) = dense.prefixes(threads.max(1) * SUBPROBLEMS_PER_THREAD);
-        let info = crate::engine::SplitInfo {
-            depth: prefixes.first().map_or(0, Vec::len),
-            subproblems: prefixes.len(),
-            parts: prefixes.len() + above.solutions as usize,
-            mine: prefixes.len() + above.solutions as usize,
-            threads,
-        };
-        Shared {
-            proto: dense,
-            pending: (0..prefixes.len()).rev().collect(),
-            suspended: Vec::new(),
-            prefixes,
-            idle: std::sync::Mutex::new(Vec::new()),
-            stats: above,
-            partial_nodes: 0,
-            partial_progress: 0.0,
-            info,
+    fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
+        Some(Dense::resume(self, budget))
+    }
+
+    fn list(
+        &mut self,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Outcome {
+        self.run(budget, sink)
+    }
+
+    fn cut(&mut self, want: usize) -> Cut<Vec<u32>> {
+        let (parts, above) = self.prefixes(want);
+        Cut {
+            depth: parts.first().map_or(0, Vec::len),
+            parts,
+            above,
         }
     }
 
-    /// Counts the sub-problems not counted yet, on the current rayon pool, until they are all
-    /// done ([`End::Exhausted`]) or the budget's deadline or stop ends the call.
-    pub(crate) fn resume(&mut self, budget: &Budget) -> End {
-        use rayon::prelude::*;
-        let budget = Budget {
-            solutions: None,
-            nodes: None,
-            mems: None,
-            ..budget.clone()
-        };
-        // The suspended sub-problems first, then the others in order.
-        let mut work: Vec<(usize, Option<Dense<'p>>)> = std::mem::take(&mut self.suspended)
-            .into_iter()
-            .map(|(k, e)| (k, Some(e)))
-            .collect();
-        work.extend(self.pending.drain(..).rev().map(|k| (k, None)));
-        let (proto, prefixes, idle) = (&self.proto, &self.prefixes, &self.idle);
-        let results: Vec<(usize, Option<Dense<'p>>, Outcome)> = work
-            .into_par_iter()
-            .map(|(k, engine)| {
-                if let Some(end) = budget.out_of_time() {
-                    let stats = Stats::default();
-                    return (k, engine, Outcome { end, stats });
-                }
-                let (mut engine, out) = match engine {
-                    // The outcome's statistics are the whole sub-problem's.
-                    Some(mut e) => {
-                        let out = e.resume(&budget);
-                        (e, out)
-                    }
-                    None => {
-                        let spare = idle.lock().expect("the idle engines").pop();
-                        let mut e = spare.unwrap_or_else(|| proto.sibling());
-                        let out = e.count_below(&prefixes[k], &budget);
-                        (e, out)
-                    }
-                };
-                if out.end == End::Exhausted {
-                    budget
-                        .stop
-                        .progress()
-                        .part_counted(out.stats.solutions().into());
-                    engine.stats = Stats::default();
-                    idle.lock().expect("the idle engines").push(engine);
-                    (k, None, out)
-                } else {
-                    (k, Some(engine), out)
-                }
-            })
-            .collect();
-        let mut end = End::Exhausted;
-        self.partial_nodes = 0;
-        self.partial_progress = 0.0;
-        for (k, engine, out) in results {
-            if out.end == End::Exhausted {
-                self.stats += out.stats;
-                continue;
-            }
-            match engine {
-                // Not started before the deadline: back to the list.
-                None => self.pending.push(k),
-                Some(e) => {
-                    self.partial_nodes += e.tally.nodes;
-                    self.partial_progress += e.progress();
-                    self.suspended.push((k, e));
-                }
-            }
-            if end == End::Exhausted {
-                end = out.end;
-            }
-        }
-        self.pending.sort_unstable_by(|a, b| b.cmp(a));
-        end
+    fn count_below(&mut self, prefix: &Vec<u32>, budget: &Budget) -> Outcome {
+        Dense::count_below(self, prefix, budget)
     }
 
-    /// The estimated fraction of the count done: the finished sub-problems, and the
-    /// estimates of those stopped half way ([`Dense::progress`]).
-    pub(crate) fn progress(&self) -> f64 {
-        if self.prefixes.is_empty() {
-            return 1.0;
-        }
-        let finished = self.prefixes.len() - self.pending.len() - self.suspended.len();
-        (finished as f64 + self.partial_progress) / self.prefixes.len() as f64
-    }
-
-    /// What the count did so far (the solutions of the finished sub-problems; the nodes of
-    /// all).
-    pub(crate) fn stats(&self) -> Stats {
-        let mut s = self.stats;
-        s.nodes += self.partial_nodes;
-        s
-    }
-
-    /// The conflict rows of the problem (see the module documentation).
-    pub(crate) fn conflicts(&self) -> &[u64] {
-        self.proto.conflicts()
-    }
-
-    /// The split.
-    pub(crate) fn info(&self) -> crate::engine::SplitInfo {
-        self.info
+    fn stats(&self) -> Stats {
+        Dense::stats(self)
     }
 }
 
-/// The sub-problems a thread gets at least (where the tree has them): enough that threads
-/// finishing at different times still end together.
-pub const SUBPROBLEMS_PER_THREAD: usize = 64;
+impl Resumable for Dense<'_> {
+    fn fork(&self) -> Self {
+        self.sibling()
+    }
+
+    fn progress(&self) -> f64 {
+        Dense::progress(self)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.tally.nodes
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::run::choose::dense_target;
+    use crate::engine::run::threads::{Shared, count_on_threads};
     use crate::engine::search::cells::tests::{is_cover, random_problem};
     use crate::engine::{Cells, ProblemBuilder, Solver};
     use crate::models::Model;
@@ -1136,8 +1017,9 @@ mod tests {
         for (round, problem) in problems.iter().enumerate() {
             let mut engine = Dense::new(problem).unwrap();
             let whole = engine.count(&Budget::unlimited());
-            let (split, info) =
-                pool.install(|| count_on_threads(&mut engine, 3, &Budget::unlimited()));
+            let (split, info) = pool.install(|| {
+                count_on_threads(engine.sibling(), 3, dense_target(3), &Budget::unlimited())
+            });
             assert_eq!(split.end, End::Exhausted, "round {round}");
             assert_eq!(
                 split.stats.solutions(),
@@ -1171,7 +1053,7 @@ mod tests {
         for (round, problem) in problems.iter().enumerate() {
             let mut engine = Dense::new(problem).unwrap();
             let whole = engine.count(&Budget::unlimited());
-            let mut shared = pool.install(|| Shared::new(engine.sibling(), 2));
+            let mut shared = pool.install(|| Shared::new(engine.sibling(), 2, dense_target(2)));
             let mut calls = 0;
             let mut slice = std::time::Duration::from_micros(20);
             loop {

@@ -40,6 +40,7 @@ use std::ops::ControlFlow;
 
 use super::memo::{Memo, MemoStats};
 use crate::engine::budget::{Budget, End, Outcome};
+use crate::engine::count::Count;
 use crate::engine::problem::{Entry, ItemId, OptionId, Problem};
 use crate::engine::stats::Stats;
 
@@ -841,19 +842,6 @@ struct MemoRun<'m> {
     remembered: u128,
 }
 
-/// The result of a memoised count.
-#[derive(Copy, Clone, Debug)]
-pub struct MemoOutcome {
-    /// How the search ended (a count not [`End::Exhausted`] is a lower bound).
-    pub end: End,
-    /// The number of solutions: those visited plus those remembered.
-    pub count: u128,
-    /// What the search did; its `solutions` are the solutions visited one by one.
-    pub stats: Stats,
-    /// What the memo did in this count.
-    pub memo: MemoStats,
-}
-
 /// Why an option could not be forced.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ForceError {
@@ -1274,7 +1262,7 @@ impl<'p> Solver<'p> {
     /// [`Solver::memo_words`] words and used only with solvers over the same options: a key
     /// describes a state of that option set fully, so the table may serve several counts
     /// (with other forced options, say) and stays exact.
-    pub fn count_memo(&mut self, budget: &Budget, memo: &mut Memo) -> MemoOutcome {
+    pub fn count_memo(&mut self, budget: &Budget, memo: &mut Memo) -> Count {
         assert_eq!(
             memo.words(),
             self.memo_words(),
@@ -1301,17 +1289,20 @@ impl<'p> Solver<'p> {
         };
         self.stats += outcome.stats;
         let after = run.table.stats();
-        MemoOutcome {
+        // The count: the solutions visited one by one (the statistics' `solutions`) and
+        // those remembered; what the memo did in this count.
+        Count {
             end: outcome.end,
             count: u128::from(outcome.stats.solutions) + run.remembered,
             stats: outcome.stats,
-            memo: MemoStats {
+            memo: Some(MemoStats {
                 hits: after.hits - before.hits,
                 stores: after.stores - before.stores,
                 evictions: after.evictions - before.evictions,
                 nodes_saved: after.nodes_saved - before.nodes_saved,
                 bytes: after.bytes,
-            },
+            }),
+            split: None,
         }
     }
 

@@ -26,41 +26,26 @@
 
 use std::time::{Duration, Instant};
 
-use super::budget::{Budget, End};
-use super::search::dense::{Dense, Shared};
-use super::search::memo::MemoStats;
-use super::search::parts::{Parts, PartsOutcome};
-use super::stats::Stats;
-
-/// The least part of each round every search gets: the guarantee's factor is
-/// `2 / LEAST_SHARE`, the overhead when the leader is the best search about
-/// `(k − 1) · LEAST_SHARE` (k = 2 searches: 3%).
-pub const LEAST_SHARE: f64 = 1.0 / 32.0;
-
-/// On threads, the time the plain search counts alone before the others join (on one
-/// thread its first slice is the front door's `DENSE_SLICE_NODES` nodes).
-pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
-
-/// How much less time a memoised search must estimate it still needs than the plain
-/// search's estimate to lead a round (the plain search leads otherwise).
-pub const LEAD_MARGIN: f64 = 4.0;
-
-/// A search's first slice, in nodes, when its time per node is not known yet (a memoised
-/// node may cost a hundred plain ones on problems of thousands of options), and the least
-/// slice after it.
-const FIRST_NODES: u64 = 64;
-const LEAST_NODES: u64 = 16;
+use super::Count;
+use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
+use super::threads::Shared;
+use crate::engine::budget::{Budget, End};
+use crate::engine::search::Search;
+use crate::engine::search::dense::Dense;
+use crate::engine::search::memo::MemoStats;
+use crate::engine::search::parts::{Parts, PartsOutcome};
+use crate::engine::stats::Stats;
 
 /// One search of the portfolio.
-enum Search<'p> {
+enum Runner<'p> {
     Plain(Box<Dense<'p>>),
     /// The bitset search on the pool's threads, stopped at deadlines.
-    Threads(Box<Shared<'p>>),
+    Threads(Box<Shared<Dense<'p>>>),
     Memo(Box<Parts>),
 }
 
 struct Entrant<'p> {
-    search: Search<'p>,
+    search: Runner<'p>,
     /// Time spent in it, nodes visited, and its estimate of the fraction of its tree done.
     time: Duration,
     nodes: u64,
@@ -87,26 +72,13 @@ impl Entrant<'_> {
     }
 }
 
-/// How the portfolio ended.
-pub(crate) struct Finish {
-    /// How it ended; the count is exact when [`End::Exhausted`].
-    pub end: End,
-    pub count: u128,
-    /// The nodes of every search, and the bitset search's other statistics.
-    pub stats: Stats,
-    /// The memoised search's table, when the count is its.
-    pub memo: Option<MemoStats>,
-    /// The split, when the plain search ran on threads.
-    pub split: Option<super::SplitInfo>,
-}
-
 /// The plain search the portfolio is given.
 pub(crate) enum Plain<'p> {
     /// The bitset search on one thread, after its first slice (which did not end the count)
     /// and the time it took.
     Sequential(Dense<'p>, Duration),
     /// The bitset search on the current pool's threads, cut into sub-problems.
-    Threads(Shared<'p>),
+    Threads(Shared<Dense<'p>>),
 }
 
 /// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
@@ -114,12 +86,12 @@ pub(crate) enum Plain<'p> {
 /// are the caller's to refuse).
 pub(crate) fn count(
     plain: Plain<'_>,
-    problem: &super::problem::Problem,
+    problem: &crate::engine::problem::Problem,
     memo_bytes: u64,
     budget: &Budget,
-) -> Finish {
+) -> Count {
     let (search, time) = match plain {
-        Plain::Sequential(dense, time) => (Search::Plain(Box::new(dense)), time),
+        Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
         Plain::Threads(mut shared) => {
             // The first slice is the plain search's alone, as on one thread.
             let started = Instant::now();
@@ -130,7 +102,7 @@ pub(crate) fn count(
             });
             if end != End::TimeLimit || budget.out_of_time().is_some() {
                 let stats = shared.stats();
-                return Finish {
+                return Count {
                     end,
                     count: u128::from(stats.solutions()),
                     stats,
@@ -138,7 +110,7 @@ pub(crate) fn count(
                     split: Some(shared.info()),
                 };
             }
-            (Search::Threads(Box::new(shared)), started.elapsed())
+            (Runner::Threads(Box::new(shared)), started.elapsed())
         }
     };
     let mut entrants = vec![Entrant {
@@ -148,22 +120,22 @@ pub(crate) fn count(
         progress: 0.0,
     }];
     let (nodes, progress) = match &entrants[0].search {
-        Search::Plain(d) => (d.stats().nodes(), d.progress()),
-        Search::Threads(t) => (t.stats().nodes(), t.progress()),
-        Search::Memo(_) => unreachable!("the plain search"),
+        Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
+        Runner::Threads(t) => (t.stats().nodes(), t.progress()),
+        Runner::Memo(_) => unreachable!("the plain search"),
     };
     (entrants[0].nodes, entrants[0].progress) = (nodes, progress);
     // The first round is as long as the plain search's first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
     let rows = match &entrants[0].search {
-        Search::Plain(d) => d.conflicts(),
-        Search::Threads(t) => t.conflicts(),
-        Search::Memo(_) => unreachable!("the plain search"),
+        Runner::Plain(d) => d.conflicts(),
+        Runner::Threads(t) => t.search().conflicts(),
+        Runner::Memo(_) => unreachable!("the plain search"),
     };
     if let Some(parts) = Parts::with_conflicts(problem, memo_bytes, Some(rows)) {
         entrants.push(Entrant {
-            search: Search::Memo(Box::new(parts)),
+            search: Runner::Memo(Box::new(parts)),
             time: Duration::ZERO,
             nodes: 0,
             progress: 0.0,
@@ -202,7 +174,7 @@ pub(crate) fn count(
             };
             let started = Instant::now();
             let (end, count) = match &mut e.search {
-                Search::Threads(t) => {
+                Runner::Threads(t) => {
                     let slice = Instant::now() + Duration::from_secs_f64(seconds);
                     let deadline = budget.deadline.map_or(slice, |d| d.min(slice));
                     let mut end = t.resume(&Budget {
@@ -217,19 +189,19 @@ pub(crate) fn count(
                     e.progress = t.progress();
                     (end, u128::from(t.stats().solutions()))
                 }
-                Search::Plain(d) => {
-                    let total = d.stats().nodes() + nodes;
+                Runner::Plain(d) => {
+                    let total = Search::stats(&**d).nodes() + nodes;
                     let out = d.resume(&Budget {
                         nodes: Some(total),
                         solutions: None,
                         mems: None,
                         ..budget.clone()
                     });
-                    e.nodes = d.stats().nodes();
+                    e.nodes = Search::stats(&**d).nodes();
                     e.progress = d.progress();
                     (out.end, u128::from(out.stats.solutions()))
                 }
-                Search::Memo(p) => {
+                Runner::Memo(p) => {
                     let out: PartsOutcome = p.count(&Budget {
                         nodes: Some(nodes),
                         solutions: None,
@@ -252,23 +224,23 @@ pub(crate) fn count(
 
 /// The result when entrant `i` ended with `end` (the plain search's count so far stands for
 /// a count cut short: a lower bound).
-fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
+fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
     let mut stats = Stats::default();
     let mut memo: Option<MemoStats> = None;
     let mut plain_count = 0u128;
     for e in entrants {
         match &e.search {
-            Search::Plain(d) => {
-                let s = d.stats();
+            Runner::Plain(d) => {
+                let s = Search::stats(&**d);
                 plain_count = u128::from(s.solutions());
                 stats += s;
             }
-            Search::Threads(t) => {
+            Runner::Threads(t) => {
                 let s = t.stats();
                 plain_count = u128::from(s.solutions());
                 stats += s;
             }
-            Search::Memo(p) => {
+            Runner::Memo(p) => {
                 let s = p.stats();
                 stats.nodes += s.nodes();
                 stats.max_level = stats.max_level.max(s.max_level());
@@ -280,9 +252,9 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
             }
         }
     }
-    let by_memo = matches!(entrants[i].search, Search::Memo(_));
+    let by_memo = matches!(entrants[i].search, Runner::Memo(_));
     let split = entrants.iter().find_map(|e| match &e.search {
-        Search::Threads(t) => Some(t.info()),
+        Runner::Threads(t) => Some(t.info()),
         _ => None,
     });
     let count = if end == End::Exhausted {
@@ -293,7 +265,7 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Finish {
     // The plain search's solutions are the count (or its lower bound); a memoised count is
     // in the statistics as far as a u64 holds it.
     stats.solutions = u64::try_from(count).unwrap_or(u64::MAX);
-    Finish {
+    Count {
         end,
         count,
         stats,

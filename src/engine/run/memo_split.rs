@@ -10,30 +10,20 @@
 //! shared table would find the few states two threads both meet, at the price of a lock or an
 //! atomic protocol on every lookup of every node.
 
-use std::sync::Mutex;
-
-use rayon::prelude::*;
-
-use super::budget::{Budget, End};
-use super::problem::Problem;
-use super::search::dlx::Solver;
-use super::search::memo::{Memo, MemoStats};
-use super::split::{Part, Split};
-use super::stats::Stats;
-
-/// What a memoised count over the parts of a split found.
-pub(super) struct SplitMemoCount {
-    pub end: End,
-    pub count: u128,
-    pub stats: Stats,
-    pub memo: MemoStats,
-}
+use super::Count;
+use super::threads;
+use crate::engine::budget::{Budget, End};
+use crate::engine::problem::Problem;
+use crate::engine::search::dlx::Solver;
+use crate::engine::search::memo::{Memo, MemoStats};
+use crate::engine::split::{Part, Split};
+use crate::engine::stats::Stats;
 
 /// Counts the parts of `split` (all of them) on the current rayon pool of `threads` threads,
 /// each worker with a solver over `problem` on the tree `knuth` names and a memo table of at
 /// most `max_bytes / threads` bytes. Only the budget's deadline (and the stop request) is
 /// meant to be used: node and mem limits apply per sub-problem. The statistics of the tree
-/// above the cut are included.
+/// above the cut are included; the split is the caller's to fill in.
 pub(super) fn count_split_memo(
     problem: &Problem,
     knuth: bool,
@@ -41,31 +31,24 @@ pub(super) fn count_split_memo(
     threads: usize,
     budget: &Budget,
     max_bytes: u64,
-) -> SplitMemoCount {
+) -> Count {
     let make = || {
         let mut solver = Solver::new(problem);
         solver.knuth_tree(knuth);
         let memo = Memo::new(solver.memo_words(), max_bytes / threads.max(1) as u64);
         (solver, memo)
     };
-    // One (solver, table) per worker thread, found by the thread's index in the pool; the lock
-    // is never contended (a thread only takes its own), it only proves that to the compiler.
-    let workers: Vec<Mutex<Option<(Solver<'_>, Memo)>>> =
-        (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
     let budget = Budget {
         solutions: None,
         ..budget.clone()
     };
     budget.stop.progress().add_parts(split.parts.len() as u64);
-    let (count, stats, end) = (0..split.parts.len())
-        .into_par_iter()
-        .map(|k| {
+    // One (solver, table) per worker thread ([`threads::deal_per_thread`]).
+    let (counted, workers) =
+        threads::deal_per_thread(split.parts.len(), threads, make, |(solver, memo), k| {
             let r = match &split.parts[k] {
                 Part::Solution(_) => (1u128, Stats::default(), End::Exhausted),
                 Part::Subproblem(prefix) => {
-                    let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
-                    let mut guard = workers[slot].lock().expect("a worker's own table");
-                    let (solver, memo) = guard.get_or_insert_with(make);
                     for &o in prefix {
                         solver
                             .force(o)
@@ -78,28 +61,27 @@ pub(super) fn count_split_memo(
             };
             budget.stop.progress().part_counted(r.0);
             r
-        })
-        .reduce(
-            || (0, Stats::default(), End::Exhausted),
-            |a, b| {
+        });
+    let (count, stats, end) =
+        counted
+            .into_iter()
+            .fold((0u128, Stats::default(), End::Exhausted), |a, b| {
                 let end = if a.2 == End::Exhausted { b.2 } else { a.2 };
                 (
                     a.0.checked_add(b.0).expect("a count below 2^128"),
                     a.1 + b.1,
                     end,
                 )
-            },
-        );
+            });
     let mut memo = MemoStats::default();
-    for worker in workers {
-        if let Some((_, table)) = worker.into_inner().expect("a worker's own table") {
-            memo += table.stats();
-        }
+    for (_, table) in workers {
+        memo += table.stats();
     }
-    SplitMemoCount {
+    Count {
         end,
         count,
         stats: split.above(None) + stats,
-        memo,
+        memo: Some(memo),
+        split: None,
     }
 }

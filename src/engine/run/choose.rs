@@ -1,0 +1,395 @@
+//! Which search runs: one function, [`choose`], turns a problem and a [`Plan`] into a
+//! [`Choice`], and every rule and tuning constant of that choice is here. `count`, `list` and
+//! `optimize` execute the choice; nothing below them decides.
+//!
+//! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
+//! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
+//! *portfolio* (`portfolio.rs`): the bitset search first alone, then beside the memoised
+//! search with parts in frontier order (`parts.rs`), in rounds of growing length, each search
+//! resuming where it stopped, until one ends the count. Its guarantee: whatever the problem,
+//! at most `2 / LEAST_SHARE` (64) times the time of the better of the two searches alone,
+//! plus the first slice; about `1 + LEAST_SHARE` (1.03) times it when the searches' estimates
+//! of the time they still need point at the better one. A problem that falls apart into parts
+//! no option joins is first cut into them, each counted so, the smallest first. Every other
+//! count (a budget of nodes, mems or solutions, `--knuth`, a shard, multiplicities, more than
+//! [`DENSE_MAX_OPTIONS`] options) follows the rules of [`MemoMode`]: the plain search
+//! ([`Plain`]), or the memoised dance after a probe.
+//!
+//! # The rules and their constants
+//!
+//! A constant a search needs for its own data structure (a size cap) stays with the search;
+//! the table names where.
+//!
+//! | rule | constant | value | range | measurement behind it |
+//! |---|---|---|---|---|
+//! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
+//! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
+//! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
+//! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
+//! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
+//! | a search's first slice in the portfolio, and its least slice after | [`FIRST_NODES`], [`LEAST_NODES`] | 64, 16 nodes | — | a memoised node may cost a hundred plain ones on problems of thousands of options |
+//! | the memo table's memory | [`Plan::memo_bytes`] (`DEFAULT_MEMO_BYTES`, memo.rs) | 256 MiB | — | the memoised search's table; on threads a table of `memo_bytes / threads` each |
+//! | the memoised parts search takes at most | `PARTS_MAX_PRIMARIES` (stays in parts.rs) | 4,096 primary items | — | its recursion is as deep as the primary items |
+//! | the bitset search takes at most | [`DENSE_MAX_OPTIONS`] (stays in dense.rs) | 16,384 options | — | conflict rows of m²/8 bytes: 32 MiB |
+//! | …and per-level state of at most | `DENSE_MAX_STACK_BYTES` (stays in dense.rs) | 64 MiB | — | levels × (sets + sizes) |
+//! | the bitset search keeps its sizes on a trail above | `TRAIL_PRIMARIES` (stays in dense.rs) | 128 primary items | — | copying the sizes for each try costs more than the decrements (a sudoku's 324 items) |
+//! | a plain count (no memo) takes the bitset search for secondary items or long options | — | 4 items an option on average | — | on short options of primary items alone (Langford pairs: three) a dance update costs no more than a bitset decrement: Langford 12 0.25 s against 0.27 |
+//! | a plain count with colours on one thread takes the sparse-set search ([`Cells`]) | — | — | — | coloured set (word squares, edge matching, MacMahon's squares) 0.78 to 0.91 of the dance's time; colour-free set (13-queens, Langford, pentominoes) 1.1 to 1.2 |
+//! | the memo's probe (memo `auto` with a budget of nodes or mems, or past the bitset search's cap) | [`PROBE_NODES`] | 2^12 nodes | 2^12–2^15 | the decision is the same on the benchmark set for 4,096 to 32,768 nodes; its cost, paid again when the memo is dropped, grows with it (Langford 12: 0.4% at 4,096, 0.8% at 8,192) |
+//! | …shorter for long keys | — | `PROBE_NODES × 8 / words`, at least a quarter | — | word squares' 130-word keys: 1,024 nodes in 4 MiB (8,192 nodes in 58 MB cost 8% of the count) |
+//! | …in a table of | [`PROBE_BYTES`] | 4 MiB | — | grows to `memo_bytes` when the memo is kept |
+//! | the memo pays when its hits saved more mems than it costs a node | [`MEMO_NODE_MEMS`] | 800 mems | — | sudoku's plain nodes of about 200 mems ran 7 times slower memoised, 6×10 pentominoes' of about 12,000 mems gained from it |
+//! | …against the bitset search, this many times more | [`DENSE_MEMO_FACTOR`] | 8 | — | a bitset node costs a third to a half of a dance node (pentominoes 6×10 1.4 µs against 2.8); pentominoes' memo saves 1,064 to 2,398 mems a node and the bitset search wins by 1.8× |
+//! | the early abort of dead ends is kept when the probe cut off one per | [`DEAD_ENDS_FOR_WATCH`] | 2 nodes | — | the abort costs about 37% more instructions a node (13-queens 964 against 706); rates: 13-queens 0.20 a node, Langford 0.28, pentominoes 1.8 to 2.0 |
+//! | the dance's split on threads: sub-problems per thread | [`PARTS_PER_THREAD`] | 256 | — | enough that the unequal sizes of sub-trees even out over the threads; also the memoised count on threads |
+//! | the bitset search's split on threads: sub-problems per thread at least | [`SUBPROBLEMS_PER_THREAD`] | 64 | — | its sub-trees, cut at the first depth with this many, even out (a figure of its own so that the split, and `--stats`, stay as they were) |
+//! | a shard's split: sub-problems at least, and per shard | [`SHARD_PARTS_MIN`], [`PARTS_PER_SHARD`] | 4,096, 64 | — | depends only on the shards, so that every shard of a run computes the same split |
+//! | the deepest cut tried | `MAX_SPLIT_DEPTH` (stays in split.rs) | 16 | — | the split's own bound |
+//! | a listing on threads holds ahead of the output, per thread | [`WINDOW_PER_THREAD`] | 32 sub-problems | — | bounds the memory held by the solutions of parts not yet written |
+//! | the optimiser on threads cuts at | `PARALLEL_CUT` (stays in optimize/strategy.rs) | depth 3 | — | the optimiser's own |
+//!
+//! [`Dense`]: crate::engine::Dense
+//! [`Cells`]: crate::engine::Cells
+//! [`DENSE_MAX_OPTIONS`]: crate::engine::DENSE_MAX_OPTIONS
+
+use std::time::Duration;
+
+use super::{MemoMode, Plan};
+use crate::engine::problem::Problem;
+use crate::engine::search::cells::Cells;
+use crate::engine::search::dense::Dense;
+
+/// The nodes of the bitset search ([`Dense`]) a default count runs
+/// alone, on one thread, before the memoised search joins it (or, with a budget of nodes or
+/// mems, before the memo's probe): a count that ends within them never pays for the memo,
+/// and one on which the memo pays spends them first (domino tilings of 8×8: 10 ms at 2^16
+/// nodes against 5 ms for the whole memoised count; perfect matchings of K16: 50 ms at 2^20
+/// against 1 ms). At 2^12 the memo's shares cost 13-queens and the word squares nothing
+/// measurable (0.08 s and 0.22 s either way).
+pub const DENSE_SLICE_NODES: u64 = 1 << 12;
+
+/// On threads, the time the plain search counts alone before the others join (on one
+/// thread its first slice is [`DENSE_SLICE_NODES`] nodes).
+pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
+
+/// The least part of each round of the portfolio every search gets: the guarantee's factor
+/// is `2 / LEAST_SHARE`, the overhead when the leader is the best search about
+/// `(k − 1) · LEAST_SHARE` (k = 2 searches: 3%).
+pub const LEAST_SHARE: f64 = 1.0 / 32.0;
+
+/// How much less time a memoised search must estimate it still needs than the plain
+/// search's estimate to lead a round of the portfolio (the plain search leads otherwise).
+pub const LEAD_MARGIN: f64 = 4.0;
+
+/// A search's first slice in the portfolio, in nodes, when its time per node is not known
+/// yet (a memoised node may cost a hundred plain ones on problems of thousands of options).
+pub const FIRST_NODES: u64 = 64;
+
+/// The least slice of a search in the portfolio after its first, in nodes.
+pub const LEAST_NODES: u64 = 16;
+
+/// What the memo costs a node of the memoised search, in mems of the plain one (measured:
+/// sudoku's plain nodes of about 200 mems ran 7 times slower memoised, 6×10 pentominoes' of
+/// about 12,000 mems gained from it). [`MemoMode::Auto`] keeps the memo when the probe's hits
+/// saved more mems than this per node visited.
+pub const MEMO_NODE_MEMS: u64 = 800;
+
+/// The probe of [`MemoMode::Auto`], in nodes. Its cost is paid again when the memo is
+/// dropped (the plain search starts over): 4,096 memoised nodes are 0.4% of Langford 12's
+/// count by instruction count, and the cost grows with the probe (8,192 nodes: 0.8%),
+/// while on the benchmark set the decision is the same for probes of 4,096 to 32,768 nodes
+/// (pentominoes' saving per node, the closest call, 1,064 to 2,398 mems against the 800
+/// the memo costs).
+pub const PROBE_NODES: u64 = 1 << 12;
+
+/// The memory of the probe's table (it may grow to the plan's `memo_bytes` afterwards, when
+/// the memo is kept).
+pub const PROBE_BYTES: u64 = 4 << 20;
+
+/// [`MemoMode::Auto`] keeps the early abort of dead ends (the colour-free tree that commits an
+/// option only when it leaves every primary item an option,
+/// [`Solver::knuth_tree`](crate::engine::Solver::knuth_tree)`(false)`) when the probe cut off
+/// at least one dead end per this many nodes, and takes DLX2's tree otherwise. The abort
+/// costs about 37% more instructions a node (marking the option's items, watching every
+/// length: 13-queens 964 against 706 a node, Langford 12 946 against 686); it saves a node
+/// per dead end. Measured rates: 13-queens 0.20 a node, Langford 0.28 (DLX2's tree 12% and
+/// 7% fewer instructions), pentominoes 1.8 to 2.0 (a third of DLX2's nodes).
+pub const DEAD_ENDS_FOR_WATCH: u64 = 2;
+
+/// How much more the memo must save against the bitset search than against the dance (see
+/// [`MEMO_NODE_MEMS`]): a bitset node costs a third to a half of a dance node (pentominoes
+/// 6×10: 1.4 µs against 2.8; MacMahon's squares 0.30 against 0.50), and a memoised one more
+/// than a plain one (pentominoes 3.9 µs), so the memo must cut the tree by far more.
+/// Measured: pentominoes' memo saves 1,064 to 2,398 mems a node (the bitset search wins by
+/// 1.8×), perfect matchings' millions.
+pub const DENSE_MEMO_FACTOR: u64 = 8;
+
+/// Sub-problems per thread the dance's split aims at for a run on threads (a plain or a
+/// memoised count, a listing): enough that the unequal sizes of sub-trees even out over the
+/// threads.
+pub const PARTS_PER_THREAD: usize = 256;
+
+/// The sub-problems a thread of the bitset search's count on threads gets at least (where
+/// the tree has them): enough that threads finishing at different times still end together.
+pub const SUBPROBLEMS_PER_THREAD: usize = 64;
+
+/// Sub-problems a split for shards aims at, at least (see [`shard_target`]).
+pub const SHARD_PARTS_MIN: usize = 4096;
+
+/// Sub-problems a split for shards aims at per shard (see [`shard_target`]).
+pub const PARTS_PER_SHARD: usize = 64;
+
+/// Sub-problems per thread a listing may hold ahead of the output (finished or running).
+pub const WINDOW_PER_THREAD: usize = 32;
+
+/// Sub-problems a split for `shards` shards aims at: at least [`SHARD_PARTS_MIN`], and
+/// [`PARTS_PER_SHARD`] per shard, so that every shard gets many sub-trees and no shard much
+/// more work than the mean. Depends only on `shards`, so that every shard of a run computes
+/// the same split.
+pub(crate) fn shard_target(shards: usize) -> usize {
+    SHARD_PARTS_MIN.max(shards.saturating_mul(PARTS_PER_SHARD))
+}
+
+/// The sub-problems the dance's split aims at on `threads` threads, or for shard `shard`.
+pub(crate) fn split_target(threads: usize, shard: Option<(usize, usize)>) -> usize {
+    match shard {
+        Some((_, m)) => shard_target(m),
+        None => PARTS_PER_THREAD.saturating_mul(threads),
+    }
+}
+
+/// The sub-problems the bitset search's count on `threads` threads is cut into, at least.
+pub(crate) fn dense_target(threads: usize) -> usize {
+    threads.max(1) * SUBPROBLEMS_PER_THREAD
+}
+
+/// What a count runs: decided once by [`choose`], executed by `count`.
+pub(crate) enum Choice<'p> {
+    /// Parts that no option joins, each counted on the plan as a problem of its own, the
+    /// smallest first.
+    Parts(Vec<Problem>),
+    /// The portfolio of the bitset search and the memoised parts search (on one thread after
+    /// the bitset search's first [`DENSE_SLICE_NODES`] nodes; on threads the bitset search on
+    /// the plan's threads from the start).
+    Portfolio(Dense<'p>),
+    /// The plain count, no memo.
+    Plain(Plain<'p>),
+    /// The memoised dance; with [`MemoMode::Auto`] (`probe`) first the bitset search's slice
+    /// (when `dense` is given, on one thread), then a probe that decides the memo and the
+    /// tree; the plain count `dense` or [`plain`] says when the memo does not pay.
+    Memo {
+        dense: Option<Dense<'p>>,
+        probe: bool,
+    },
+}
+
+/// The plain count's search.
+pub(crate) enum Plain<'p> {
+    /// The bitset search, on the plan's threads.
+    Dense(Dense<'p>),
+    /// The sparse-set search, on one thread.
+    Cells(Cells<'p>),
+    /// Algorithm M, on one thread.
+    Multiplicities,
+    /// The dance, on the plan's threads or shard and tree.
+    Dance,
+}
+
+/// Which search counts `problem` on `plan`.
+pub(crate) fn choose<'p>(problem: &'p Problem, plan: &Plan) -> Choice<'p> {
+    let budget = &plan.budget;
+    if plan.memo == MemoMode::Auto
+        && !plan.knuth
+        && plan.shard.is_none()
+        && budget.solutions.is_none()
+        && budget.nodes.is_none()
+        && budget.mems.is_none()
+    {
+        if let Some(parts) = problem.independent_parts() {
+            return Choice::Parts(parts);
+        }
+        if let Ok(dense) = Dense::new(problem) {
+            return Choice::Portfolio(dense);
+        }
+    }
+    let dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
+        None
+    } else {
+        dense_for(problem, plan)
+    };
+    if plan.memo == MemoMode::Off
+        || plan.shard.is_some()
+        || budget.solutions.is_some()
+        || problem.has_multiplicities()
+    {
+        return Choice::Plain(plain(problem, plan, dense));
+    }
+    Choice::Memo {
+        dense,
+        probe: plan.memo == MemoMode::Auto,
+    }
+}
+
+/// The plain count's search: the bitset search when [`dense_for`] gave it, else the
+/// sparse-set search for colours on one thread ([`cells_for`]), else Algorithm M for
+/// multiplicities, else the dance.
+pub(crate) fn plain<'p>(problem: &'p Problem, plan: &Plan, dense: Option<Dense<'p>>) -> Plain<'p> {
+    if let Some(d) = dense {
+        return Plain::Dense(d);
+    }
+    if let Some(cells) = cells_for(problem, plan) {
+        return Plain::Cells(cells);
+    }
+    if problem.has_multiplicities() {
+        Plain::Multiplicities
+    } else {
+        Plain::Dance
+    }
+}
+
+/// The bitset search for a count on `plan`, if it takes `problem` and pays: not on Knuth's
+/// tree, not in a shard (a shard's parts come from the dance's split), within
+/// [`DENSE_MAX_OPTIONS`](crate::engine::DENSE_MAX_OPTIONS), and for problems with secondary
+/// items or options of four items or more on average. On short options of primary items
+/// alone (Langford pairs: three) a dance update costs no more than a bitset decrement and
+/// the dance wins (Langford 12: 0.25 s against 0.27).
+fn dense_for<'p>(problem: &'p Problem, plan: &Plan) -> Option<Dense<'p>> {
+    if plan.knuth
+        || plan.shard.is_some()
+        || (problem.secondary_count() == 0 && problem.entry_count() < 4 * problem.option_count())
+    {
+        return None;
+    }
+    Dense::new(problem).ok()
+}
+
+/// The plain count of a problem with colours on one thread without a shard, unless the plan
+/// asks for Knuth's tree: the sparse-set search ([`Cells`], SSXCC's rules: forced moves,
+/// wipe-outs, SSXCC's tree and node count), which beats the dance on the coloured benchmark
+/// set (word squares, edge matching, MacMahon's squares: 0.78 to 0.91 of its time) and loses
+/// to it on the colour-free one (13-queens, Langford, pentominoes: 1.1 to 1.2), hence the
+/// rule. A listing keeps the dance, whose order of solutions is the same on every number of
+/// threads.
+fn cells_for<'p>(problem: &'p Problem, plan: &Plan) -> Option<Cells<'p>> {
+    if plan.knuth || !problem.has_colours() || plan.shard.is_some() || plan.thread_count() != 1 {
+        return None;
+    }
+    Cells::new(problem).ok()
+}
+
+/// The probe's length in nodes for keys of `words` words. Long keys (colours: half a word
+/// per secondary item) cost a node more to hash and a slot more memory: the probe is shorter
+/// and its table small, so that it stays about 1% of the search it decides about (word
+/// squares, 130-word keys: 1,024 nodes in a 4 MiB table; before, 8,192 nodes in 58 MB cost 8%
+/// of the count).
+pub(crate) fn probe_nodes(words: usize) -> u64 {
+    (PROBE_NODES * 8 / words.max(8) as u64).max(PROBE_NODES / 4)
+}
+
+/// After the probe: DLX2's tree unless the early abort of dead ends pays (see
+/// [`DEAD_ENDS_FOR_WATCH`]): `dead_ends` cut off in the probe's `nodes` (at least 1).
+pub(crate) fn knuth_after_probe(dead_ends: u64, nodes: u64) -> bool {
+    dead_ends < nodes / DEAD_ENDS_FOR_WATCH
+}
+
+/// After the probe: whether the memo pays, its hits having saved `nodes_saved` nodes in a
+/// probe of `nodes` nodes (at least 1) and `mems` mems. It pays when the mems its hits saved
+/// (nodes saved × the probe's mems per node) exceed its own cost, about [`MEMO_NODE_MEMS`] a
+/// node visited (hashing the key, probing a table that outgrows the caches); against the
+/// bitset search (`dense`), whose nodes cost less, [`DENSE_MEMO_FACTOR`] times that.
+pub(crate) fn memo_pays(nodes_saved: u64, mems: u64, nodes: u64, dense: bool) -> bool {
+    let nodes = u128::from(nodes);
+    let saved_mems = u128::from(nodes_saved) * u128::from(mems) / nodes;
+    let cost = MEMO_NODE_MEMS * if dense { DENSE_MEMO_FACTOR } else { 1 };
+    saved_mems >= nodes * u128::from(cost)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Budget;
+    use crate::engine::ProblemBuilder;
+    use crate::models::Model;
+    use crate::models::langford::Langford;
+    use crate::models::queens::Queens;
+
+    /// The name of a choice, for the assertions.
+    fn name(choice: &Choice<'_>) -> &'static str {
+        match choice {
+            Choice::Parts(_) => "parts",
+            Choice::Portfolio(_) => "portfolio",
+            Choice::Plain(Plain::Dense(_)) => "dense",
+            Choice::Plain(Plain::Cells(_)) => "cells",
+            Choice::Plain(Plain::Multiplicities) => "multiplicities",
+            Choice::Plain(Plain::Dance) => "dance",
+            Choice::Memo { dense: Some(_), .. } => "memo after dense",
+            Choice::Memo { dense: None, .. } => "memo",
+        }
+    }
+
+    #[test]
+    fn each_rule_picks_its_search() {
+        let queens = Queens::new(8).unwrap().problem().clone();
+        let langford = Langford::new(7).unwrap().problem().clone();
+        let colours = {
+            let mut b = ProblemBuilder::new();
+            b.primary("p").unwrap();
+            b.primary("q").unwrap();
+            b.secondary("x").unwrap();
+            for option in ["p x:A", "q x:B", "q x:A"] {
+                b.add_option_named(option, 0).unwrap();
+            }
+            b.build().unwrap()
+        };
+        let multiplicities = {
+            let mut b = ProblemBuilder::new();
+            b.primary_with_bounds("a", 1, 2).unwrap();
+            b.add_option_named("a", 0).unwrap();
+            b.add_option_named("a", 0).unwrap();
+            b.build().unwrap()
+        };
+        let auto = Plan {
+            memo: MemoMode::Auto,
+            ..Plan::default()
+        };
+        let off = Plan::default();
+        let nodes = Plan {
+            budget: Budget {
+                nodes: Some(1000),
+                ..Budget::unlimited()
+            },
+            ..auto.clone()
+        };
+        let knuth = Plan {
+            knuth: true,
+            ..auto.clone()
+        };
+        let cases: [(&Problem, &Plan, &str); 8] = [
+            (&queens, &auto, "portfolio"),
+            (&queens, &nodes, "memo after dense"),
+            (&queens, &knuth, "memo"),
+            (&queens, &off, "dense"),
+            (&langford, &off, "dance"),
+            // The bitset search takes colours too (the sparse-set search counts those past
+            // its cap).
+            (&colours, &off, "dense"),
+            (&multiplicities, &auto, "multiplicities"),
+            (&langford, &knuth, "memo"),
+        ];
+        for (k, (problem, plan, want)) in cases.into_iter().enumerate() {
+            assert_eq!(name(&choose(problem, plan)), want, "case {k}");
+        }
+    }
+
+    #[test]
+    fn the_probe_is_shorter_for_long_keys() {
+        assert_eq!(probe_nodes(1), PROBE_NODES);
+        assert_eq!(probe_nodes(16), PROBE_NODES / 2);
+        assert_eq!(probe_nodes(130), PROBE_NODES / 4);
+        assert!(knuth_after_probe(10, 100));
+        assert!(!knuth_after_probe(60, 100));
+        assert!(memo_pays(1, 1_000_000, 1, false));
+        assert!(!memo_pays(0, 1_000_000, 1, false));
+        assert!(!memo_pays(1, MEMO_NODE_MEMS, 1, true));
+    }
+}
