@@ -27,7 +27,6 @@ pub use budget::{Budget, End, Outcome, Progress, ProgressSnapshot, Stop};
 pub use problem::{
     BuildError, Colour, Entry, ItemId, MAX_NODES, OptionId, Problem, ProblemBuilder, fnv1a64,
 };
-pub(crate) use run::threads::ordered_window;
 pub use run::{MemoMode, PROBE_NODES};
 pub use run::{SplitInfo, WINDOW_PER_THREAD};
 pub use search::cells::{Cells, CellsError};

@@ -452,7 +452,8 @@ impl Model for EdgeMatching {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Budget, Solver};
+    use crate::engine::Budget;
+    use crate::engine::run::Dance;
     use crate::models::{for_each_solution, solve_count};
     use std::ops::ControlFlow;
 
@@ -626,7 +627,7 @@ mod tests {
         let c = EdgeMatching::random(5, 4, 3, 10, true).unwrap();
         assert_eq!(a.tiles(), b.tiles());
         assert_ne!(a.tiles(), c.tiles());
-        let s = Solver::new(a.problem()).first().unwrap();
+        let s = Dance::new(a.problem()).first().unwrap();
         let picture = a.decode(&s);
         assert_eq!(picture.lines().count(), 5 * 4 + 1);
         assert!(picture.lines().all(|l| l.len() == 4 * 4 + 1));

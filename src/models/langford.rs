@@ -124,7 +124,9 @@ mod tests {
             assert!(rows.contains(&m));
         }
         let m3 = Langford::new(3).unwrap();
-        let first = crate::engine::Solver::new(m3.problem()).first().unwrap();
+        let first = crate::engine::run::Dance::new(m3.problem())
+            .first()
+            .unwrap();
         let text = m3.decode(&first);
         assert!(text == "3 1 2 1 3 2\n" || text == "2 3 1 2 1 3\n", "{text}");
     }

@@ -101,7 +101,7 @@ mod tests {
     #[test]
     fn a_solution_decodes_to_a_perfect_matching() {
         let m = Matchings::new(6).unwrap();
-        let s = crate::engine::Solver::new(m.problem()).first().unwrap();
+        let s = crate::engine::run::Dance::new(m.problem()).first().unwrap();
         let edges = m.edges(&s);
         let mut seen: Vec<usize> = edges.iter().flat_map(|&(i, j)| [i, j]).collect();
         seen.sort_unstable();

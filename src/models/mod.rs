@@ -14,12 +14,13 @@
 //! model's problem as Knuth's DLX text, its title as the comment line.
 //!
 //! ```
-//! use dancelinks::engine::{Budget, Solver};
+//! use dancelinks::engine::Budget;
+//! use dancelinks::engine::run::Dance;
 //! use dancelinks::models::{Model, langford::Langford, solve_count};
 //!
 //! let model = Langford::new(7).unwrap();
 //! assert_eq!(solve_count(model.problem(), &Budget::unlimited()), 52);
-//! let first = Solver::new(model.problem()).first().unwrap();
+//! let first = Dance::new(model.problem()).first().unwrap();
 //! let row = model.decode(&first); // e.g. "1 7 1 2 6 4 2 5 3 7 4 6 3 5\n"
 //! assert_eq!(row.split_whitespace().count(), 14);
 //! let text = dancelinks::io::dlx_format::to_string(model.problem(), &model.title()).unwrap();

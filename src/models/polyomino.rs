@@ -439,7 +439,7 @@ mod tests {
     fn pentominoes_on_3x20() {
         let t = Tiling::pentominoes(Board::named("3x20").unwrap()).unwrap();
         assert_eq!(solve_count(t.problem(), &Budget::unlimited()), 8);
-        let s = crate::engine::Solver::new(t.problem()).first().unwrap();
+        let s = crate::engine::run::Dance::new(t.problem()).first().unwrap();
         let picture = t.decode(&s);
         for p in pentominoes() {
             assert_eq!(picture.matches(&p.name).count(), 5, "{picture}");

@@ -55,7 +55,7 @@ mod tests {
             assert_eq!(solve_count(q.problem(), &Budget::unlimited()), c);
         }
         let q = Queens::new(4).unwrap();
-        let s = crate::engine::Solver::new(q.problem()).first().unwrap();
+        let s = crate::engine::run::Dance::new(q.problem()).first().unwrap();
         let board = q.decode(&s);
         assert_eq!(board.lines().count(), 4);
         assert!(board.lines().all(|l| l.matches('Q').count() == 1));

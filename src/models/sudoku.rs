@@ -13,9 +13,8 @@
 
 use std::ops::ControlFlow;
 
-use rayon::prelude::*;
-
-use crate::engine::{Budget, OptionId, Problem, ProblemBuilder, Solver};
+use crate::engine::run::{self, Plan};
+use crate::engine::{Budget, OptionId, Problem, ProblemBuilder};
 
 use super::{Model, ModelError};
 
@@ -275,26 +274,28 @@ impl Model for Sudoku {
 /// is built per puzzle; the puzzles are solved in parallel on rayon's pool and the answers
 /// come back in the puzzles' order.
 pub fn solve_batch(puzzles: &[Puzzle], limit: u64) -> Vec<Vec<Grid>> {
-    puzzles
-        .par_iter()
-        .map(|&puzzle| {
-            // A puzzle from `Puzzle::parse` always builds (324 items, at most 729 options).
-            let Ok(model) = Sudoku::new(puzzle) else {
-                return Vec::new();
-            };
-            let mut found = Vec::new();
-            Solver::new(model.problem()).run(&Budget::solutions(limit), &mut |s: &[OptionId]| {
-                found.push(model.grid(s));
-                ControlFlow::Continue(())
-            });
-            found
-        })
-        .collect()
+    run::deal_each(puzzles, |&puzzle| {
+        // A puzzle from `Puzzle::parse` always builds (324 items, at most 729 options).
+        let Ok(model) = Sudoku::new(puzzle) else {
+            return Vec::new();
+        };
+        let plan = Plan {
+            budget: Budget::solutions(limit),
+            ..Plan::default()
+        };
+        let mut found = Vec::new();
+        run::list(model.problem(), &plan, |s: &[OptionId]| {
+            found.push(model.grid(s));
+            ControlFlow::Continue(())
+        });
+        found
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::run::Dance;
 
     /// A puzzle with one solution (from the sudoku literature), and the solution.
     const PUZZLE: &str =
@@ -311,7 +312,7 @@ mod tests {
         assert_eq!(line(&all[0][0]), SOLVED);
         assert!(is_solution(&p, &all[0][0]));
         let m = Sudoku::new(p).unwrap();
-        let s = Solver::new(m.problem()).first().unwrap();
+        let s = Dance::new(m.problem()).first().unwrap();
         assert_eq!(m.decode(&s).replace('\n', ""), SOLVED);
     }
 

@@ -203,7 +203,8 @@ impl Model for WordSquares {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Budget, Solver};
+    use crate::engine::Budget;
+    use crate::engine::run::Dance;
     use crate::models::{for_each_solution, solve_count};
     use std::collections::{BTreeSet, HashSet};
     use std::ops::ControlFlow;
@@ -292,7 +293,7 @@ mod tests {
         let words = parse_words("cat\nore\nwed\ncow\nare\nted\n").unwrap();
         let m = WordSquares::new(&words).unwrap();
         assert_eq!(solve_count(m.problem(), &Budget::unlimited()), 2);
-        let s = Solver::new(m.problem()).first().unwrap();
+        let s = Dance::new(m.problem()).first().unwrap();
         let square = m.decode(&s);
         assert!(
             square == "cat\nore\nwed\n" || square == "cow\nare\nted\n",

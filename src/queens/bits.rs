@@ -72,7 +72,7 @@
 //! The tasks are the placements of the first few ranks (a fixed depth depending on `n` only)
 //! under the constraints of `S`, in a deterministic order: all corner tasks, then the edge
 //! tasks by increasing `b`. [`count`] hands them out on the current rayon pool (work
-//! stealing); with a shard `(i, m)` only task `k` with `in_shard``(k, i, m)` is counted, so
+//! stealing); with a shard `(i, m)` only task `k` with `shard_takes``(k, i, m)` is counted, so
 //! the `m` shards add up exactly to the whole.
 
 use std::ops::AddAssign;
@@ -80,7 +80,8 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::engine::{Stop, in_shard};
+use crate::engine::Stop;
+use crate::engine::run::shard_takes;
 
 pub use super::common::MAX_N;
 use super::common::{RESIDUE_MODULUS, full_mask};
@@ -446,7 +447,7 @@ pub fn task_count(n: usize) -> usize {
 ///
 /// Runs on the current rayon pool. The work is split into [`task_count`]`(n)` tasks in both
 /// methods; `shard = Some((i, m))` (1-based `i <= m`) counts only the tasks `k` with
-/// `in_shard``(k, i, m)`, so the `m` shards add up to the whole. `progress(done, total,
+/// `shard_takes``(k, i, m)`, so the `m` shards add up to the whole. `progress(done, total,
 /// solutions_so_far)` is called from the worker threads after each task (total = the tasks of
 /// this shard).
 ///
@@ -517,7 +518,7 @@ pub fn count_until(
         .iter()
         .copied()
         .enumerate()
-        .filter(|(k, _)| shard.is_none_or(|(i, m)| in_shard(*k, i, m)))
+        .filter(|(k, _)| shard.is_none_or(|(i, m)| shard_takes(*k, i, m)))
         .collect();
     let total = mine.len();
     let state = Mutex::new((0usize, 0u128));

@@ -14,9 +14,9 @@
 //! on) is forced into each file of the left half, each such sub-tree counted twice; for odd n
 //! also the middle file, with the queen of rank `m-1` forced into the left half (again counted
 //! twice: the mirror fixes the middle file and swaps the halves for rank m-1). Each of these
-//! roots is then split a few levels deeper (`Solver::split`), in the engine's search order,
+//! roots is then split a few levels deeper (`Dance::split`), in the engine's search order,
 //! into the tasks. The tasks depend on n only, so the count is the same on any number of
-//! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, `in_shard`) picks a
+//! threads, and shard `I/M` (tasks `k` with `k mod M = I-1`, `run::shard_takes`) picks a
 //! deterministic part of it.
 //!
 //! Fundamental solutions are counted by visiting each solution `s` of the searched region
@@ -34,7 +34,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::{Budget, CountOnly, OptionId, Part, Problem, Solver, Stop, in_shard};
+use crate::engine::run::{Dance, shard_takes};
+use crate::engine::{Budget, OptionId, Part, Problem, Stop};
 
 use super::board::{self, Board, Corners, ExactCover};
 pub use super::common::MAX_N;
@@ -78,10 +79,10 @@ impl Queens {
     /// A solver over all options, or only over `options` (a symmetry-restricted board), on
     /// Knuth's DLX2 tree: the dancing-links queens count reproduces his published node,
     /// update and mem figures (the word-parallel engine is the fast one).
-    pub fn solver(&self, options: Option<&[OptionId]>) -> Solver<'_> {
+    pub fn solver(&self, options: Option<&[OptionId]>) -> Dance<'_> {
         let mut solver = match options {
-            None => Solver::new(&self.problem),
-            Some(o) => Solver::with_options(&self.problem, o.iter().copied()),
+            None => Dance::new(&self.problem),
+            Some(o) => Dance::in_order(&self.problem, o.iter().copied()),
         };
         solver.knuth_tree(true);
         solver
@@ -331,7 +332,7 @@ pub fn count_until(
     let mine: Vec<&Task> = tasks
         .iter()
         .enumerate()
-        .filter(|(k, _)| in_shard(*k, shard, shards))
+        .filter(|(k, _)| shard_takes(*k, shard, shards))
         .map(|(_, t)| t)
         .collect();
     let total = mine.len();
@@ -361,7 +362,7 @@ pub fn count_until(
     let results: Vec<(u128, u64, Work)> = mine
         .par_iter()
         .map_init(
-            || -> Vec<Option<Solver>> { (0..roots.len()).map(|_| None).collect() },
+            || -> Vec<Option<Dance>> { (0..roots.len()).map(|_| None).collect() },
             |solvers, task| {
                 let solver = solvers[task.root]
                     .get_or_insert_with(|| model.solver(roots[task.root].as_deref()));
@@ -384,7 +385,7 @@ pub fn count_until(
                         (sols, reps, Work::from(outcome.stats))
                     }
                     Part::Subproblem(prefix) => {
-                        let outcome = solver.run_subproblem(prefix, &budget, &mut CountOnly);
+                        let outcome = solver.count_subproblem(prefix, &budget);
                         let sols = u128::from(outcome.stats.solutions()) * u128::from(task.weight);
                         (sols, 0, Work::from(outcome.stats))
                     }

@@ -6,10 +6,9 @@
 
 use std::ops::ControlFlow;
 
-use rayon::prelude::*;
-
 use super::listing::{self, MAX_N};
 use crate::engine::Stop;
+use crate::engine::run;
 
 /// Solutions of an n-queens listing, in its order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -72,12 +71,8 @@ pub fn collect(
         return Ok(task(n, &[], unique, limit.unwrap_or(u64::MAX), stop).0);
     }
     let tasks = listing::tasks(n, TASKS_PER_THREAD * pool.current_num_threads());
-    let parts: Vec<(Layouts, bool)> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|p| task(n, p, unique, u64::MAX, stop))
-            .collect()
-    });
+    let parts: Vec<(Layouts, bool)> =
+        pool.install(|| run::deal_each(&tasks, |p| task(n, p, unique, u64::MAX, stop)));
     let mut all = Layouts {
         files: Vec::with_capacity(parts.iter().map(|p| p.0.files.len()).sum()),
         class_sizes: Vec::new(),

@@ -7,7 +7,8 @@
 //! reused for every board; a board's numbers are the options' weights.
 //!
 //! Two ways to solve a board:
-//! - [`Method::BranchBound`]: the engine's branch and bound ([`crate::engine::optimize`]),
+//! - [`Method::BranchBound`]: the engine's branch and bound, driven by hand through the door
+//!   ([`run::optimize_by_hand`](crate::engine::run::optimize_by_hand)),
 //!   heaviest squares first, started from a heuristic layout (the first layout in heaviest-first
 //!   order, improved by swapping pairs of files), with a bound from [`BoundKind`]: the
 //!   assignment (Hungarian) bound over the free ranks and files using the still-safe squares,
@@ -17,27 +18,50 @@
 //!
 //! [`Method::Auto`] enumerates for n <= [`ENUMERATE_MAX_N`] and branches and bounds above,
 //! with the Lagrangian-tightened assignment bound.
+//!
+//! # The files
+//!
+//! - this file: the model, the request and the result, enumeration;
+//! - `solve.rs`: a board's branch and bound (its start, the bound each [`BoundKind`] asks
+//!   for, the tie rule's walk at the root, a big board under a time limit);
+//! - `heuristic.rs`: the start's layout ([`heuristic`], [`explicit_layout`]);
+//! - `squares.rs`, `hungarian.rs`, `lagrange.rs`: the bounds (the free squares of a node and
+//!   the rank/file maxima; the assignment; its Lagrangian tightening);
+//! - `ties.rs`: the tie rule (the smallest optimal layout);
+//! - `lns.rs`, `big.rs`: the large-neighbourhood search and the descent of the bound;
+//! - `shard.rs`: a search split over machines, and searches from a floor;
+//! - `count.rs`: the number of optimal layouts, counted apart from the search;
+//! - `stack.rs`: the choices a search of a stack of boards makes (keep, threads, clock).
 
 mod big;
 pub mod count;
+mod heuristic;
 mod hungarian;
 mod lagrange;
 mod lns;
 mod shard;
+mod solve;
+mod squares;
 pub mod stack;
 mod ties;
 
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use crate::random::SplitMix64;
+pub use heuristic::{explicit_layout, heuristic};
 pub use shard::{
     PartRequest, PartResult, SPLIT_PARTS_MIN, SPLIT_PARTS_PER_SHARD, SplitStats, check_record,
     fingerprint, layout_text, method_name, parse_layout, record_rule, split_target,
 };
+use solve::Run;
+use squares::FreeSquares;
+pub(crate) use squares::{RankFileMaxBound, rank_file_maxima};
+pub(crate) use ties::TieBreak;
 
-use crate::engine::optimize::{self, Bound, Config, Keep, Sense, Status};
-use crate::engine::{Budget, ItemId, MAX_NODES, OptionId, Problem, Solver, Stats, View, Visitor};
+use crate::engine::optimize::{self, Keep, Status};
+use crate::engine::run::Dance;
+use crate::engine::{Budget, MAX_NODES, OptionId, Problem};
 
 use super::board::{self, Line};
 
@@ -242,7 +266,7 @@ pub struct Request {
     /// How to solve the board.
     pub method: Method,
     /// Threads for one board's branch and bound (`Keep::Best` with the Lagrangian or
-    /// assignment bound; see [`optimize::Strategy::workers`]). 1: sequential.
+    /// assignment bound; see [`Tactics::workers`]). 1: sequential.
     pub threads: usize,
 }
 
@@ -264,7 +288,7 @@ pub(crate) struct Start<'a> {
     /// The options, best first ([`optimize::best_first`]).
     pub order: Vec<OptionId>,
     /// A solver trying the options in that order.
-    pub solver: Solver<'a>,
+    pub solver: Dance<'a>,
     /// The heuristic's layout, if it found one in time, as a seed.
     pub seeds: Vec<Vec<OptionId>>,
 }
@@ -323,7 +347,7 @@ impl WeightedQueens {
         if self.all.is_none() {
             let n = self.n;
             let mut all = Vec::new();
-            let mut solver = Solver::new(&self.problem);
+            let mut solver = Dance::new(&self.problem);
             solver.run(&Budget::unlimited(), &mut |s: &[OptionId]| {
                 all.extend(layout_of(n, s));
                 ControlFlow::Continue(())
@@ -348,7 +372,7 @@ impl WeightedQueens {
         };
         match method {
             Method::Enumerate => self.enumerate(board, req.keep),
-            Method::BranchBound(kind) => self.branch_bound(board, req, kind),
+            Method::BranchBound(kind) => self.search_board(board, req, kind),
             Method::Auto => unreachable!("resolved above"),
         }
     }
@@ -412,420 +436,7 @@ impl WeightedQueens {
             nodes: 0,
         }
     }
-
-    /// The start of a branch and bound on `board` (before `deadline`).
-    pub(crate) fn start(&self, board: &[i64], deadline: Option<Instant>) -> Start<'_> {
-        let n = self.n;
-        let gains = Sense::Maximize.gains(board);
-        let order = optimize::best_first(&self.problem, &gains);
-        let built = Instant::now();
-        let mut solver = Solver::with_options(&self.problem, order.iter().copied());
-        self.solver_nanos.store(
-            u64::try_from(built.elapsed().as_nanos()).unwrap_or(u64::MAX),
-            std::sync::atomic::Ordering::Relaxed,
-        );
-        let seeds: Vec<Vec<OptionId>> = heuristic(n, board, &mut solver, deadline)
-            .map(|q| {
-                q.iter()
-                    .enumerate()
-                    .map(|(r, &c)| OptionId((r * n) as u32 + c))
-                    .collect()
-            })
-            .into_iter()
-            .collect();
-        Start {
-            gains,
-            order,
-            solver,
-            seeds,
-        }
-    }
-
-    fn branch_bound(&mut self, board: &[i64], req: &Request, kind: BoundKind) -> BoardResult {
-        let n = self.n;
-        let deadline = req.budget.deadline;
-        let Start {
-            gains,
-            order,
-            mut solver,
-            mut seeds,
-        } = self.start(board, deadline);
-        let maxima = rank_file_maxima(n, board);
-        if deadline.is_none()
-            && req.keep == Keep::Best
-            && matches!(kind, BoundKind::Lagrangian(_))
-            && n >= LNS_MIN_N
-            && let Some(seed) = seeds.first_mut()
-        {
-            // No time limit: a short large-neighbourhood search first, so that a search
-            // stopped by an interrupt has a good layout to show (the aims find none until
-            // they reach the optimum). It changes the start only, not the optimum reported.
-            let gain = |s: &[OptionId]| s.iter().map(|o| gains[o.0 as usize]).sum::<i128>();
-            if gain(seed) < maxima {
-                let start = layout_of(n, seed);
-                let until = Instant::now() + UNTIMED_LNS;
-                let (q, _, _) = lns::improve(
-                    self,
-                    &mut solver,
-                    board,
-                    &gains,
-                    &order,
-                    &start,
-                    until,
-                    &req.budget.stop,
-                    req.threads,
-                    1,
-                );
-                *seed = options_of(n, &q);
-            }
-        }
-        if let (Some(deadline), Keep::Best, BoundKind::Lagrangian(steps)) =
-            (deadline, req.keep, kind)
-            && n >= LNS_MIN_N
-            && let Some(seed) = seeds.first()
-        {
-            return self.big_board(
-                board,
-                req,
-                (&gains, &order, &mut solver),
-                seed,
-                deadline,
-                steps,
-            );
-        }
-        let config = Config {
-            sense: Sense::Maximize,
-            keep: req.keep,
-            budget: req.budget.clone(),
-        };
-        let opt = match kind {
-            BoundKind::Lagrangian(steps) => {
-                let root = steps
-                    .saturating_mul(ROOT_STEP_FACTOR)
-                    .max(ROOT_STEPS_PER_RANK * n as u32);
-                let run = Run {
-                    config: &config,
-                    maxima,
-                    seeds: &seeds,
-                    order: &order,
-                    threads: req.threads,
-                    steps,
-                    root_steps: root,
-                };
-                self.lagrange(&mut solver, board, &gains, &run)
-            }
-            BoundKind::Assignment => {
-                let run = Run {
-                    config: &config,
-                    maxima,
-                    seeds: &seeds,
-                    order: &order,
-                    threads: req.threads,
-                    steps: 0,
-                    root_steps: 0,
-                };
-                self.lagrange(&mut solver, board, &gains, &run)
-            }
-            BoundKind::RankFileMax => {
-                let b = || RankFileMaxBound::new(n, &self.line_of_item, board);
-                self.optimize_gains(&mut solver, &gains, b, &config, &seeds, maxima)
-            }
-            BoundKind::Generic => {
-                let b = || {
-                    let share = optimize::ShareBound::new(&self.problem, &gains);
-                    ties::Tied(share, TieBreak::new(n, &self.line_of_item))
-                };
-                self.optimize_gains(&mut solver, &gains, b, &config, &seeds, maxima)
-            }
-        };
-        let mut layouts = layouts_of(n, &opt);
-        if let Keep::AllOptimal { .. } = req.keep {
-            layouts.sort();
-        }
-        BoardResult {
-            n,
-            status: opt.status,
-            layouts,
-            optimal_count: opt.optimal_count,
-            bound: opt.bound,
-            nodes: opt.stats.nodes(),
-        }
-    }
 }
-
-impl WeightedQueens {
-    /// A big board under a time limit ([`big`]): the large-neighbourhood search from the
-    /// heuristic's layout `seed` for [`LNS_SHARE`] of the time, then the descent of the bound.
-    fn big_board<'p>(
-        &'p self,
-        board: &[i64],
-        req: &Request,
-        (gains, order, solver): (&[i128], &[OptionId], &mut Solver<'p>),
-        seed: &[OptionId],
-        deadline: Instant,
-        steps: u32,
-    ) -> BoardResult {
-        let n = self.n;
-        let now = Instant::now();
-        let until = now + deadline.saturating_duration_since(now).mul_f64(LNS_SHARE);
-        let start = layout_of(n, seed);
-        let (q, score, _) = lns::improve(
-            self,
-            solver,
-            board,
-            gains,
-            order,
-            &start,
-            until,
-            &req.budget.stop,
-            req.threads,
-            1,
-        );
-        let root = steps
-            .saturating_mul(ROOT_STEP_FACTOR)
-            .max(ROOT_STEPS_PER_RANK * n as u32);
-        let seed = options_of(n, &q);
-        let d = self.descend(
-            solver,
-            board,
-            gains,
-            order,
-            &seed,
-            score,
-            (deadline, &req.budget.stop),
-            req.threads,
-            steps,
-            root,
-        );
-        let mut best = Layout { score, queens: q };
-        if let Some(f) = d.found
-            && f.score > best.score
-        {
-            best = f;
-        }
-        // The cheap bound of the whole board is proven too, and there is always one.
-        let maxima = rank_file_maxima(n, board);
-        let bound = d.upper.map_or(maxima, |b| b.min(maxima)).max(best.score);
-        let status = if bound == best.score {
-            Status::Optimal
-        } else {
-            Status::Feasible
-        };
-        BoardResult {
-            n,
-            status,
-            layouts: vec![best],
-            optimal_count: None,
-            bound: Some(bound),
-            nodes: d.nodes,
-        }
-    }
-}
-
-impl WeightedQueens {
-    /// With several `threads`, one more solver (trying the options in `order`) and bound
-    /// (`make`) per thread besides the main one ([`optimize::Strategy::workers`]); none for
-    /// one thread.
-    pub(crate) fn workers<B>(
-        &self,
-        order: &[OptionId],
-        threads: usize,
-        make: impl Fn() -> B,
-    ) -> Vec<(Solver<'_>, B)> {
-        let workers = if threads > 1 { threads } else { 0 };
-        (0..workers)
-            .map(|_| {
-                let solver = Solver::with_options(&self.problem, order.iter().copied());
-                (solver, make())
-            })
-            .collect()
-    }
-}
-
-/// What [`WeightedQueens::lagrange`] runs with.
-struct Run<'a> {
-    config: &'a Config,
-    /// The rank/file maxima of the board: a bound proven beforehand.
-    maxima: i128,
-    /// Known layouts (the heuristic's), as square options.
-    seeds: &'a [Vec<OptionId>],
-    /// The option order of the solvers ([`optimize::best_first`]).
-    order: &'a [OptionId],
-    /// Threads for the branch and bound (1: sequential).
-    threads: usize,
-    /// Subgradient steps per node (0: the plain assignment bound), and at the root.
-    steps: u32,
-    root_steps: u32,
-}
-
-impl WeightedQueens {
-    /// Branch and bound with [`lagrange::LagrangeBound`] (`steps` = 0: the plain assignment
-    /// bound), aiming high first ([`optimize::Strategy::aiming`]), computing in the
-    /// narrowest integer type the board allows.
-    fn lagrange<'p>(
-        &'p self,
-        solver: &mut Solver<'p>,
-        board: &[i64],
-        gains: &[i128],
-        run: &Run<'_>,
-    ) -> optimize::Optimum {
-        let n = self.n;
-        let width = lagrange::Width::of(n, board);
-        let (mut opt, void) =
-            lagrange::with_width!(width, T => self.lagrange_in::<T>(solver, board, gains, run));
-        if void {
-            // The i32 computation went out of its range (possible in principle, never seen on
-            // real boards): solve again in i64, which the same board always fits.
-            let (again, _) = self.lagrange_in::<i64>(solver, board, gains, run);
-            let stats = opt.stats;
-            opt = again;
-            opt.stats += stats;
-        }
-        opt
-    }
-
-    /// [`WeightedQueens::lagrange`] in the integer type `T`; true if the result is void
-    /// because a bound went out of the range of `T`.
-    fn lagrange_in<'p, T: hungarian::HungarianInt + Send + Sync>(
-        &'p self,
-        solver: &mut Solver<'p>,
-        board: &[i64],
-        gains: &[i128],
-        run: &Run<'_>,
-    ) -> (optimize::Optimum, bool) {
-        let (n, lines) = (self.n, &self.line_of_item[..]);
-        let (steps, root_steps) = (run.steps, run.root_steps);
-        // Each aim searches the last one's nodes again: they start from where they ended.
-        let memo = lagrange::Memo::<T>::new(n, lagrange::MEMO_BYTES);
-        let bound = || {
-            lagrange::LagrangeBound::<T>::new(n, lines, board, steps, root_steps).with_memo(&memo)
-        };
-        let mut walked = Stats::default();
-        if run.config.keep == Keep::Best {
-            // The plain assignment bound: one Hungarian solve at the root where the walk is
-            // not taken.
-            let mut b = lagrange::LagrangeBound::<T>::new(n, lines, board, 0, 0);
-            let walk = self.walk_at_root(solver, gains, &mut b, run.config, run.seeds);
-            // Out of the range of `T`, the walk's values mean nothing (the caller solves
-            // again in a wider type).
-            if !b.out_of_range() {
-                match walk {
-                    Ok(opt) => return (opt, false),
-                    Err(stats) => walked = stats,
-                }
-            }
-        }
-        let (mut opt, void) = self.aim_with(solver, gains, run, bound, |b| b.out_of_range());
-        opt.stats += walked;
-        (opt, void)
-    }
-
-    /// [`optimize::optimize`] aiming high ([`optimize::Strategy::aiming`]) with the bounds
-    /// `make` makes (one per thread); true if the result is void because some bound went out
-    /// of its range (`void`).
-    fn aim_with<'p, B: Bound + Send>(
-        &'p self,
-        solver: &mut Solver<'p>,
-        gains: &[i128],
-        run: &Run<'_>,
-        make: impl Fn() -> B,
-        void: impl Fn(&B) -> bool,
-    ) -> (optimize::Optimum, bool) {
-        let mut workers = self.workers(run.order, run.threads, &make);
-        let mut b = make();
-        // The cheap bound of the whole board is proven too, and there is always one.
-        let plan = optimize::Strategy::new()
-            .seeds(run.seeds)
-            .aiming()
-            .proven(run.maxima)
-            .workers(&mut workers);
-        let opt = optimize::optimize(solver, gains, &mut b, run.config, plan);
-        let void = void(&b) || workers.iter().any(|(_, w)| void(w));
-        (opt, void)
-    }
-
-    /// [`optimize::optimize`] with a bound `make` makes, first trying the tie rule's
-    /// walk at the root's bound for one best layout (`Keep::Best`, [`ties`]).
-    fn optimize_gains<B: Bound + Send>(
-        &self,
-        solver: &mut Solver<'_>,
-        gains: &[i128],
-        make: impl Fn() -> B,
-        config: &Config,
-        seeds: &[Vec<OptionId>],
-        maxima: i128,
-    ) -> optimize::Optimum {
-        let mut walked = Stats::default();
-        if config.keep == Keep::Best {
-            match self.walk_at_root(solver, gains, &mut make(), config, seeds) {
-                Ok(opt) => return opt,
-                Err(stats) => walked = stats,
-            }
-        }
-        // The cheap bound of the whole board is proven too, and there is always one.
-        let plan = optimize::Strategy::new().seeds(seeds).proven(maxima);
-        let mut opt = optimize::optimize(solver, gains, &mut make(), config, plan);
-        opt.stats += walked;
-        opt
-    }
-
-    /// The tie rule's walk ([`ties::smallest_reaching`]) at the root's bound with `bound`,
-    /// taken when a seed reaches that bound: the seed is then optimal, and the walk finds the
-    /// smallest optimal layout (until the deadline; cut short, the seed is reported). `Err`
-    /// with the walk's statistics when no seed reaches the root's bound. The root's bound
-    /// takes at most [`WALK_SHARE`] of the time left.
-    fn walk_at_root<B: Bound>(
-        &self,
-        solver: &mut Solver<'_>,
-        gains: &[i128],
-        bound: &mut B,
-        config: &Config,
-        seeds: &[Vec<OptionId>],
-    ) -> Result<optimize::Optimum, Stats> {
-        let gain = |s: &[OptionId]| s.iter().map(|o| gains[o.0 as usize]).sum::<i128>();
-        let Some(seed) = seeds.iter().max_by_key(|s| gain(s)) else {
-            return Err(Stats::default());
-        };
-        let require = gain(seed);
-        let deadline = config.budget.deadline;
-        let root_deadline = deadline.map(|d| {
-            let now = Instant::now();
-            now + d.saturating_duration_since(now).mul_f64(WALK_SHARE)
-        });
-        let (walk, value, stats) = ties::smallest_reaching(
-            solver,
-            &self.line_of_item,
-            gains,
-            bound,
-            root_deadline,
-            (deadline, &config.budget.stop),
-            require,
-        );
-        if value != Some(require) {
-            return Err(stats);
-        }
-        // Cut short by the deadline, the seed (optimal too) is reported.
-        let options = walk.unwrap_or_else(|| {
-            let mut s = seed.clone();
-            s.sort_unstable();
-            s
-        });
-        Ok(optimize::Optimum {
-            status: Status::Optimal,
-            solutions: vec![optimize::Scored {
-                value: require,
-                options,
-            }],
-            optimal_count: None,
-            bound: Some(require),
-            stats,
-        })
-    }
-}
-
-/// The share of the time left that the tie rule's walk at the root may take
-/// ([`WeightedQueens::walk_at_root`]).
-const WALK_SHARE: f64 = 0.125;
 
 /// The layouts of an optimisation's solutions, in its order.
 fn layouts_of(n: usize, opt: &optimize::Optimum) -> Vec<Layout> {
@@ -862,349 +473,6 @@ fn layout_of(n: usize, options: &[OptionId]) -> Vec<u32> {
         q[r] = o.0 % n as u32;
     }
     q
-}
-
-/// A quick starting layout: the first solution in heaviest-first order (within a small node
-/// budget), then improved by swapping the files of two ranks while that keeps the queens
-/// apart and raises the score. The swaps stop at the `deadline`; the first layout may take
-/// [`HEURISTIC_GRACE`] beyond it, so that a search given no time still reports a heavy layout
-/// when one is quick to find. The grace counts from the deadline, not from the start of the
-/// search (which at n = 1000 may come after the deadline); a search that runs out of it stops
-/// at once, and [`explicit_layout`] is the start instead (None for n = 2 and 3).
-pub fn heuristic(
-    n: usize,
-    board: &[i64],
-    solver: &mut Solver<'_>,
-    deadline: Option<Instant>,
-) -> Option<Vec<u32>> {
-    let budget = Budget {
-        nodes: Some(2_000 + 200 * n as u64),
-        deadline: deadline.map(|d| d.checked_add(HEURISTIC_GRACE).unwrap_or(d)),
-        ..Budget::solutions(1)
-    };
-    let mut first = FirstLayout {
-        n,
-        deadline: budget.deadline,
-        entered: 0,
-        late: false,
-        layout: None,
-    };
-    solver.run(&budget, &mut first);
-    let mut q = first.layout.or_else(|| explicit_layout(n))?;
-    improve_by_swaps(n, board, &mut q, deadline);
-    Some(q)
-}
-
-/// A layout for every n except 2 and 3, in O(n), from the classic explicit construction
-/// (Hoffman, Loessi and Moore 1969): with 1-based files, rank i takes the i-th of the even
-/// files 2, 4, … followed by the odd files 1, 3, …; when n mod 6 = 2 the odd files are
-/// 3, 1, 7, 9, …, 5 instead, when n mod 6 = 3 the even files are 4, 6, …, 2 and the odd ones
-/// 5, 7, …, 1, 3. The heuristic's start when the search for a heavy first layout ran out of
-/// time (at n = 1000 that search alone takes about a second).
-pub fn explicit_layout(n: usize) -> Option<Vec<u32>> {
-    if n == 2 || n == 3 {
-        return None;
-    }
-    let n32 = n as u32;
-    let mut evens: Vec<u32> = (1..=n32).filter(|c| c % 2 == 0).collect();
-    let mut odds: Vec<u32> = (1..=n32).filter(|c| c % 2 == 1).collect();
-    match n % 6 {
-        2 => {
-            odds.swap(0, 1);
-            let five = odds.remove(2);
-            odds.push(five);
-        }
-        3 => {
-            evens.rotate_left(1);
-            odds.rotate_left(2);
-        }
-        _ => {}
-    }
-    Some(evens.into_iter().chain(odds).map(|c| c - 1).collect())
-}
-
-/// The visitor of [`heuristic`]: keeps the first layout, and reads the clock every 16 nodes
-/// (the engine does every 1024, which is most of a second at n = 1000), stopping the search
-/// once the deadline has passed ([`Visitor::stop`]).
-struct FirstLayout {
-    n: usize,
-    deadline: Option<Instant>,
-    entered: u32,
-    late: bool,
-    layout: Option<Vec<u32>>,
-}
-
-impl Visitor for FirstLayout {
-    const PRUNES: bool = true;
-
-    fn enter(&mut self, _view: &View<'_>) -> bool {
-        if let Some(d) = self.deadline
-            && !self.late
-        {
-            self.entered = self.entered.wrapping_add(1);
-            self.late = self.entered.is_multiple_of(16) && Instant::now() >= d;
-        }
-        !self.late
-    }
-
-    fn stop(&self) -> bool {
-        self.late
-    }
-
-    fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
-        self.layout = Some(layout_of(self.n, options));
-        ControlFlow::Break(())
-    }
-}
-
-/// Local repair: swap the files of ranks i and j when both diagonals stay free and the score
-/// rises; repeat until no swap helps, or until the `deadline` (checked once per rank).
-pub(crate) fn improve_by_swaps(n: usize, board: &[i64], q: &mut [u32], deadline: Option<Instant>) {
-    let mut da = vec![0u32; 2 * n];
-    let mut db = vec![0u32; 2 * n];
-    for (r, &c) in q.iter().enumerate() {
-        da[r + c as usize] += 1;
-        db[r + n - 1 - c as usize] += 1;
-    }
-    let w = |r: usize, c: u32| board[r * n + c as usize] as i128;
-    let mut improved = true;
-    while improved {
-        improved = false;
-        for i in 0..n {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return;
-            }
-            for j in i + 1..n {
-                let (ci, cj) = (q[i], q[j]);
-                let delta = w(i, cj) + w(j, ci) - w(i, ci) - w(j, cj);
-                if delta <= 0 {
-                    continue;
-                }
-                da[i + ci as usize] -= 1;
-                db[i + n - 1 - ci as usize] -= 1;
-                da[j + cj as usize] -= 1;
-                db[j + n - 1 - cj as usize] -= 1;
-                let (ai, bi) = (i + cj as usize, i + n - 1 - cj as usize);
-                let (aj, bj) = (j + ci as usize, j + n - 1 - ci as usize);
-                let ok = da[ai] == 0
-                    && db[bi] == 0
-                    && da[aj] == 0
-                    && db[bj] == 0
-                    && ai != aj
-                    && bi != bj;
-                if ok {
-                    q.swap(i, j);
-                    da[ai] += 1;
-                    db[bi] += 1;
-                    da[aj] += 1;
-                    db[bj] += 1;
-                    improved = true;
-                } else {
-                    da[i + ci as usize] += 1;
-                    db[i + n - 1 - ci as usize] += 1;
-                    da[j + cj as usize] += 1;
-                    db[j + n - 1 - cj as usize] += 1;
-                }
-            }
-        }
-    }
-}
-
-/// The still-safe squares of the free ranks, read from the search's view, as a matrix over the
-/// free ranks × free files. Shared by the queens bounds.
-struct FreeSquares {
-    n: usize,
-    ranks: Vec<u32>,
-    /// Position of each free file among the free files, `u32::MAX` if not free.
-    file_pos: Vec<u32>,
-    files: usize,
-    /// The free files, in the order of their positions.
-    file_list: Vec<u32>,
-    /// `cell[i·files + j]`: weight of the safe square (rank i, file j) or None.
-    cell: Vec<Option<i64>>,
-}
-
-impl FreeSquares {
-    fn new(n: usize) -> Self {
-        FreeSquares {
-            n,
-            ranks: Vec::with_capacity(n),
-            file_pos: vec![u32::MAX; n],
-            files: 0,
-            file_list: Vec::with_capacity(n),
-            cell: Vec::with_capacity(n * n),
-        }
-    }
-
-    /// Fills from the view; false if a free rank or file has no safe square left.
-    fn read(&mut self, view: &View<'_>, lines: &[Line], board: &[i64]) -> bool {
-        let n = self.n;
-        self.ranks.clear();
-        self.file_pos.iter_mut().for_each(|p| *p = u32::MAX);
-        self.files = 0;
-        self.file_list.clear();
-        let mut rank_items = Vec::with_capacity(n);
-        for item in view.active_primary() {
-            if view.len(item) == 0 {
-                return false;
-            }
-            match lines[item.0 as usize] {
-                Line::Rank(r) => {
-                    self.ranks.push(r);
-                    rank_items.push(item);
-                }
-                Line::File(c) => {
-                    self.file_pos[c as usize] = self.files as u32;
-                    self.file_list.push(c);
-                    self.files += 1;
-                }
-                Line::Diagonal(_) | Line::AntiDiagonal(_) => {}
-            }
-        }
-        let m = self.files;
-        self.cell.clear();
-        self.cell.resize(self.ranks.len() * m, None);
-        for (i, &item) in rank_items.iter().enumerate() {
-            for o in view.options(item) {
-                let c = o.0 as usize % n;
-                let j = self.file_pos[c] as usize;
-                self.cell[i * m + j] = Some(board[o.0 as usize]);
-            }
-        }
-        true
-    }
-}
-
-/// The tie-break of the queens bounds ([`Bound::precedes`]): option `r·n + c` is square (r, c),
-/// so a layout's sorted options list its files rank by rank, and comparing them compares the
-/// layouts as rank → file vectors.
-pub(crate) struct TieBreak {
-    n: usize,
-    /// The item of each rank.
-    rank_item: Vec<ItemId>,
-    /// Scratch: the file chosen in each rank, `u32::MAX` if none.
-    chosen: Vec<u32>,
-}
-
-impl TieBreak {
-    pub fn new(n: usize, lines: &[Line]) -> Self {
-        let mut rank_item = vec![ItemId(0); n];
-        for (i, line) in lines.iter().enumerate() {
-            if let Line::Rank(r) = *line {
-                rank_item[r as usize] = ItemId(i as u32);
-            }
-        }
-        TieBreak {
-            n,
-            rank_item,
-            chosen: vec![u32::MAX; n],
-        }
-    }
-
-    /// Whether a layout below the node of `view` could be lexicographically smaller than
-    /// `best` (sorted square options, one per rank): rank by rank, while the node can still
-    /// match `best`, whether it can place the queen on a smaller file.
-    pub fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
-        let n = self.n;
-        if best.len() != n {
-            return true;
-        }
-        self.chosen.iter_mut().for_each(|c| *c = u32::MAX);
-        for o in view.chosen() {
-            self.chosen[o.0 as usize / n] = o.0 % n as u32;
-        }
-        for (r, b) in best.iter().enumerate() {
-            let k = b.0 % n as u32;
-            let c = self.chosen[r];
-            if c != u32::MAX {
-                match c.cmp(&k) {
-                    std::cmp::Ordering::Less => return true,
-                    std::cmp::Ordering::Greater => return false,
-                    std::cmp::Ordering::Equal => continue,
-                }
-            }
-            let mut same = false;
-            for o in view.options(self.rank_item[r]) {
-                let c = o.0 % n as u32;
-                if c < k {
-                    return true;
-                }
-                same |= c == k;
-            }
-            if !same {
-                return false;
-            }
-        }
-        false
-    }
-}
-
-/// The rank/file maxima of a whole board: min(Σ over ranks of the rank's largest number, Σ
-/// over files of the same), an upper bound on every layout's score, in O(n²).
-pub(crate) fn rank_file_maxima(n: usize, board: &[i64]) -> i128 {
-    let mut by_rank = 0i128;
-    let mut col = vec![i64::MIN; n];
-    for row in board.chunks_exact(n) {
-        by_rank += row.iter().copied().max().unwrap_or(0) as i128;
-        for (c, &w) in col.iter_mut().zip(row) {
-            *c = (*c).max(w);
-        }
-    }
-    let by_file: i128 = col.iter().map(|&c| c as i128).sum();
-    by_rank.min(by_file)
-}
-
-/// The rank/file maxima bound: min(Σ over free ranks of the best safe square, Σ over free
-/// files of the same). Cheap and weak.
-pub(crate) struct RankFileMaxBound<'a> {
-    lines: &'a [Line],
-    board: &'a [i64],
-    free: FreeSquares,
-    ties: TieBreak,
-}
-
-impl<'a> RankFileMaxBound<'a> {
-    /// The bound for an n×n `board` with the model's rank and file `lines`.
-    pub fn new(n: usize, lines: &'a [Line], board: &'a [i64]) -> Self {
-        RankFileMaxBound {
-            lines,
-            board,
-            free: FreeSquares::new(n),
-            ties: TieBreak::new(n, lines),
-        }
-    }
-}
-
-impl Bound for RankFileMaxBound<'_> {
-    const TIE_BREAK: bool = true;
-
-    fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
-        self.ties.precedes(view, best)
-    }
-
-    fn bound(&mut self, view: &View<'_>, _: Option<i128>) -> Option<i128> {
-        if !self.free.read(view, self.lines, self.board) {
-            return None;
-        }
-        let m = self.free.files;
-        let mut by_rank = 0i128;
-        let mut col = vec![None::<i64>; m];
-        for i in 0..self.free.ranks.len() {
-            let mut best = None::<i64>;
-            for (j, cm) in col.iter_mut().enumerate() {
-                if let Some(w) = self.free.cell[i * m + j] {
-                    best = Some(best.map_or(w, |b| b.max(w)));
-                    *cm = Some(cm.map_or(w, |b| b.max(w)));
-                }
-            }
-            by_rank += best? as i128;
-        }
-        let mut by_file = 0i128;
-        for c in col {
-            by_file += c? as i128;
-        }
-        Some(by_rank.min(by_file))
-    }
 }
 
 /// `k` boards of n×n numbers in `min..=max`, row by row, from SplitMix64 seeded with `seed`:

@@ -65,19 +65,28 @@
 //! assert_eq!(best.value(), Some(2));
 //! ```
 
+mod by_hand;
 pub(crate) mod choose;
+mod dealt;
 mod memo_split;
 mod names;
+mod optimize_by_hand;
 mod parallel;
 mod portfolio;
 pub(crate) mod threads;
 
 pub use crate::engine::count::{Count, SplitInfo};
+pub use by_hand::{Dance, shard_takes};
 pub use choose::{
     DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
     WINDOW_PER_THREAD,
 };
+pub(crate) use dealt::{deal_each, deal_in_order};
 pub use names::{MAX_THREADS, check_threads};
+pub(crate) use optimize_by_hand::{
+    BoundSplit, nothing_found, optimize_part, settled, split_for_shards,
+};
+pub use optimize_by_hand::{Tactics, Workers, optimize_by_hand};
 
 use std::ops::ControlFlow;
 

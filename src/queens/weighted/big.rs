@@ -4,7 +4,7 @@
 //! of the time, then spends the rest proving the bound down from the root's: searches for a
 //! layout scoring at least the bound proven so far minus a step (sized as the aims' steps,
 //! [`optimize::AimSteps`], and kept small enough for the next search to end in time), each
-//! pruning everything below that floor ([`optimize::Strategy::floor`], on every
+//! pruning everything below that floor ([`Tactics::floor`](crate::engine::run::Tactics::floor), on every
 //! thread). One that finds none proves the floor minus one; one that finds a layout ends the
 //! descent (its layout is then optimal: nothing scores more than the bound proven before it).
 //! The floor searches share one [`lagrange::Memo`]: each starts the last one's nodes from
@@ -18,7 +18,8 @@ use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
 use super::{Layout, WeightedQueens, layout_of};
 use crate::engine::optimize::{self, Config, Keep, Sense, Status};
-use crate::engine::{Budget, OptionId, Solver, Stop};
+use crate::engine::run::{self, Dance, Tactics};
+use crate::engine::{Budget, OptionId, Stop};
 
 /// What [`WeightedQueens::descend`] proved and found.
 pub(super) struct Descent {
@@ -37,7 +38,7 @@ impl WeightedQueens {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn descend<'p>(
         &'p self,
-        solver: &mut Solver<'p>,
+        solver: &mut Dance<'p>,
         board: &[i64],
         gains: &[i128],
         order: &[OptionId],
@@ -68,7 +69,7 @@ impl WeightedQueens {
     fn descend_in<'p, T: HungarianInt + Send + Sync>(
         &'p self,
         args: (
-            &mut Solver<'p>,
+            &mut Dance<'p>,
             &[i64],
             &[i128],
             &[OptionId],
@@ -107,8 +108,8 @@ impl WeightedQueens {
             .with_stop(stop),
         };
         // The root's bound.
-        let plan = optimize::Strategy::new().seeds(&seeds);
-        let probe = optimize::optimize(solver, gains, &mut b, &config(Some(1)), plan);
+        let plan = Tactics::new().seeds(&seeds);
+        let probe = run::optimize_by_hand(solver, gains, &mut b, &config(Some(1)), plan);
         let mut out = Descent {
             upper: probe.bound,
             found: None,
@@ -123,11 +124,11 @@ impl WeightedQueens {
         while upper > score {
             let floor = (upper + 1 - steps.step()).max(score + 1);
             let began = Instant::now();
-            let plan = optimize::Strategy::new()
+            let plan = Tactics::new()
                 .seeds(&seeds)
                 .floor(floor)
                 .workers(&mut workers);
-            let r = optimize::optimize(solver, gains, &mut b, &config, plan);
+            let r = run::optimize_by_hand(solver, gains, &mut b, &config, plan);
             out.nodes += r.stats.nodes();
             if let Some(s) = r.solutions.first() {
                 out.found = Some(Layout {
@@ -188,7 +189,7 @@ mod tests {
                 let gains = Sense::Maximize.gains(&board);
                 let order = optimize::best_first(&model.problem, &gains);
                 for threads in [1, 2] {
-                    let mut solver = Solver::with_options(&model.problem, order.iter().copied());
+                    let mut solver = Dance::in_order(&model.problem, order.iter().copied());
                     let deadline = Instant::now() + Duration::from_secs(60);
                     let d = model.descend(
                         &mut solver,

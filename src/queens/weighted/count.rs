@@ -28,7 +28,8 @@ use super::{
     ROOT_STEP_FACTOR, ROOT_STEPS_PER_RANK, Request, WeightedQueens, options_of, score_of,
 };
 use crate::engine::optimize::{self, Config, Keep, Sense, Status};
-use crate::engine::{Budget, Solver, Stop};
+use crate::engine::run::{self, Dance, Tactics};
+use crate::engine::{Budget, Stop};
 use crate::queens::listing;
 
 /// The least time the count of the optimal layouts gets ([`WeightedQueens::solve_counted`]):
@@ -127,7 +128,7 @@ impl WeightedQueens {
         let n = self.n;
         let gains = Sense::Maximize.gains(board);
         let order = optimize::best_first(&self.problem, &gains);
-        let mut solver = Solver::with_options(&self.problem, order.iter().copied());
+        let mut solver = Dance::in_order(&self.problem, order.iter().copied());
         let root = steps
             .saturating_mul(ROOT_STEP_FACTOR)
             .max(ROOT_STEPS_PER_RANK * n as u32);
@@ -144,8 +145,8 @@ impl WeightedQueens {
             .with_stop(stop),
         };
         let seeds = [options_of(n, &best.queens)];
-        let plan = optimize::Strategy::new().seeds(&seeds);
-        let opt = optimize::optimize(&mut solver, &gains, &mut bound, &config, plan);
+        let plan = Tactics::new().seeds(&seeds);
+        let opt = run::optimize_by_hand(&mut solver, &gains, &mut bound, &config, plan);
         let count = match opt.status {
             Status::Optimal if opt.value() == Some(best.score) => opt.optimal_count,
             _ => None,

@@ -527,7 +527,7 @@ impl<T: HungarianInt> LagrangeBound<'_, T> {
     /// warm.
     ///
     /// A new search begins at the first node, or at one not below the last root. Another
-    /// search from a root at the same depth (the next aim, `Strategy::aiming`) starts from the
+    /// search from a root at the same depth (the next aim, `Tactics::aiming`) starts from the
     /// last root's multipliers and duals with the steps of an ordinary node: any start is
     /// valid (the Hungarian method repairs it) and this one is already good. Otherwise the root
     /// starts from zero and gets the root's many steps.

@@ -6,8 +6,8 @@
 //! its rank's best square, or k ranks at random). Its sub-problem — the k freed ranks on the k
 //! freed files, avoiding the fixed queens' diagonals and each other — is solved exactly by the
 //! library's own branch and bound: the model's solver with the fixed queens forced
-//! ([`Solver::force`]), the Lagrangian bound ([`LagrangeBound`]), and a floor one above the
-//! layout's score ([`optimize::Strategy::floor`]), so that a sub-search proves in a few
+//! ([`Dance::force`]), the Lagrangian bound ([`LagrangeBound`]), and a floor one above the
+//! layout's score ([`Tactics::floor`](crate::engine::run::Tactics::floor)), so that a sub-search proves in a few
 //! nodes that nothing better exists, or finds the best better placement. A node budget keeps
 //! each sub-search short; k grows while the sub-searches finish well inside it and shrinks when
 //! they run out of it.
@@ -22,7 +22,8 @@ use super::hungarian::HungarianInt;
 use super::lagrange::{self, LagrangeBound};
 use super::{DEFAULT_LAGRANGE_STEPS, SplitMix64, WeightedQueens, layout_of, score_of};
 use crate::engine::optimize::{self, Config, Keep, Sense};
-use crate::engine::{Budget, OptionId, Solver, Stop};
+use crate::engine::run::{self, Dance, Tactics};
+use crate::engine::{Budget, OptionId, Stop};
 
 /// The fewest ranks a neighbourhood frees.
 const K_MIN: usize = 4;
@@ -66,7 +67,7 @@ pub(crate) struct LnsStats {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn improve<'p>(
     model: &'p WeightedQueens,
-    main: &mut Solver<'p>,
+    main: &mut Dance<'p>,
     board: &[i64],
     gains: &[i128],
     order: &[OptionId],
@@ -123,7 +124,7 @@ pub(crate) fn improve<'p>(
 #[allow(clippy::too_many_arguments)]
 fn worker<'p, T: HungarianInt + Send + Sync>(
     model: &'p WeightedQueens,
-    solver: Option<&mut Solver<'p>>,
+    solver: Option<&mut Dance<'p>>,
     board: &[i64],
     gains: &[i128],
     order: &[OptionId],
@@ -141,7 +142,7 @@ fn worker<'p, T: HungarianInt + Send + Sync>(
             if left < 2 * model.solver_cost() {
                 return LnsStats::default();
             }
-            own = Solver::with_options(&model.problem, order.iter().copied());
+            own = Dance::in_order(&model.problem, order.iter().copied());
             &mut own
         }
     };
@@ -196,8 +197,8 @@ fn worker<'p, T: HungarianInt + Send + Sync>(
             }
             .with_stop(stop),
         };
-        let plan = optimize::Strategy::new().floor(score + 1);
-        let found = optimize::optimize(solver, gains, &mut bound, &config, plan);
+        let plan = Tactics::new().floor(score + 1);
+        let found = run::optimize_by_hand(solver, gains, &mut bound, &config, plan);
         solver.unforce_all();
         stats.subproblems += 1;
         if let Some(s) = found.solutions.first()
@@ -323,7 +324,7 @@ pub(super) mod tests {
                 let gains = Sense::Maximize.gains(&board);
                 let order = optimize::best_first(&model.problem, &gains);
                 let deadline = Instant::now() + std::time::Duration::from_millis(200);
-                let mut solver = Solver::with_options(&model.problem, order.iter().copied());
+                let mut solver = Dance::in_order(&model.problem, order.iter().copied());
                 let (q, s, stats) = improve(
                     &model,
                     &mut solver,

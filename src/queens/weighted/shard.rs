@@ -5,7 +5,7 @@
 //! scoring at least `F` are looked for, so that a search (or a shard) that finds none proves
 //! that the maximum is below `F` ("below the floor", bound `F − 1`).
 //!
-//! The split ([`optimize::split_bound`]): the top of the search tree, searched with the
+//! The split ([`run::split_for_shards`]): the top of the search tree, searched with the
 //! bound (a fresh one, the same in every shard), pruning only what cannot reach the floor (or,
 //! without a floor, nodes without a placement), cut at the shallowest depth that gives at
 //! least [`split_target`]`(M)` parts; part `k` (in search order) belongs to shard
@@ -21,10 +21,9 @@
 //! (or none) and the bound it proved; `xcover merge` takes the best over the shards, ties to
 //! the lexicographically smallest layout, as one search reports.
 
-use crate::engine::optimize::{
-    self, Bound, BoundSplit, Config, Keep, Optimum, Sense, ShareBound, Status,
-};
-use crate::engine::{OptionId, Solver, Stats};
+use crate::engine::optimize::{Bound, Config, Keep, Optimum, Sense, ShareBound, Status};
+use crate::engine::run::{self, BoundSplit, Dance, Tactics, Workers};
+use crate::engine::{OptionId, Stats};
 use crate::quote::quote;
 use crate::records::{self, Hex64, Kind, Rule, Shard, ShardRecord};
 
@@ -50,7 +49,7 @@ pub fn split_target(shards: usize) -> usize {
 }
 
 /// Nodes per part of [`split_target`] that one top of the tree may take before the split
-/// stops deepening (see [`optimize::split_bound`]).
+/// stops deepening (see [`run::split_for_shards`]).
 pub const SPLIT_NODES_PER_PART: u64 = 16;
 
 /// The most nodes one top of the tree may take before the split stops deepening:
@@ -297,7 +296,7 @@ struct Ran {
 
 /// [`run_part`] on one thread with a bound that is never void and no split given.
 fn run_part_alone<B: Bound + Send>(
-    solver: &mut Solver<'_>,
+    solver: &mut Dance<'_>,
     gains: &[i128],
     make: &dyn Fn() -> B,
     config: &Config,
@@ -308,7 +307,7 @@ fn run_part_alone<B: Bound + Send>(
         solver,
         gains,
         make,
-        &mut [],
+        &mut Workers::none(),
         config,
         seeds,
         part,
@@ -321,25 +320,22 @@ fn run_part_alone<B: Bound + Send>(
 /// a valid split made earlier (after a void run), else it is made here.
 #[allow(clippy::too_many_arguments)]
 fn run_part<'p, B: Bound + Send>(
-    solver: &mut Solver<'p>,
+    solver: &mut Dance<'p>,
     gains: &[i128],
     make: &dyn Fn() -> B,
-    workers: &mut [(Solver<'p>, B)],
+    workers: &mut Workers<'p, B>,
     config: &Config,
     seeds: &[Vec<OptionId>],
     part: &PartRequest,
     split: Option<BoundSplit>,
     void: &dyn Fn(&B) -> bool,
 ) -> Ran {
-    let workers_void = |w: &[(Solver<'p>, B)]| w.iter().any(|(_, b)| void(b));
+    let workers_void = |w: &Workers<'p, B>| w.bounds().any(void);
     let Some((s, m)) = part.shard else {
         let floor = part.floor.expect("a floor when there is no shard");
         let mut b = make();
-        let plan = optimize::Strategy::new()
-            .seeds(seeds)
-            .floor(floor)
-            .workers(workers);
-        let optimum = optimize::optimize(solver, gains, &mut b, config, plan);
+        let plan = Tactics::new().seeds(seeds).floor(floor).workers(workers);
+        let optimum = run::optimize_by_hand(solver, gains, &mut b, config, plan);
         let void = void(&b) || workers_void(workers);
         return Ran {
             optimum,
@@ -351,7 +347,7 @@ fn run_part<'p, B: Bound + Send>(
     let split = match split {
         Some(split) => split,
         None => {
-            let (split, b) = optimize::split_bound(
+            let (split, b) = run::split_for_shards(
                 solver,
                 gains,
                 make,
@@ -361,8 +357,7 @@ fn run_part<'p, B: Bound + Send>(
                 &config.budget,
             );
             if void(&b) {
-                let optimum =
-                    optimize::conclude(config.sense, Vec::new(), false, None, split.stats);
+                let optimum = run::nothing_found(config.sense, split.stats);
                 return Ran {
                     optimum,
                     split: None,
@@ -374,7 +369,7 @@ fn run_part<'p, B: Bound + Send>(
         }
     };
     let mut b = make();
-    let p = optimize::optimize_parts(
+    let p = run::optimize_part(
         solver,
         gains,
         &split,
@@ -542,7 +537,7 @@ impl WeightedQueens {
                 // Nothing proven is below what the floor search proved.
                 opt.bound = opt.bound.map(|b| b.max(f - 1));
             }
-            opt = optimize::settle(Keep::Best, opt);
+            opt = run::settled(Keep::Best, opt);
         }
         let layouts = layouts_of(n, &opt);
         PartResult {
@@ -567,7 +562,7 @@ impl WeightedQueens {
     /// the board allows; a void run is repeated in `i64` (reusing the split when it was valid).
     fn lagrange_part<'p>(
         &'p self,
-        solver: &mut Solver<'p>,
+        solver: &mut Dance<'p>,
         board: &[i64],
         gains: &[i128],
         run: &Run<'_>,
@@ -588,7 +583,7 @@ impl WeightedQueens {
 
     fn lagrange_part_in<'p, T: HungarianInt + Send + Sync>(
         &'p self,
-        solver: &mut Solver<'p>,
+        solver: &mut Dance<'p>,
         board: &[i64],
         gains: &[i128],
         run: &Run<'_>,

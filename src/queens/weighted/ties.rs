@@ -16,10 +16,73 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::engine::optimize::Bound;
-use crate::engine::{Budget, ItemId, OptionId, Solver, Stats, Stop, View, Visitor};
+use crate::engine::run::Dance;
+use crate::engine::{Budget, ItemId, OptionId, Stats, Stop, View, Visitor};
 
 use super::super::board::Line;
-use super::TieBreak;
+/// The tie-break of the queens bounds ([`Bound::precedes`]): option `r·n + c` is square (r, c),
+/// so a layout's sorted options list its files rank by rank, and comparing them compares the
+/// layouts as rank → file vectors.
+pub(crate) struct TieBreak {
+    n: usize,
+    /// The item of each rank.
+    rank_item: Vec<ItemId>,
+    /// Scratch: the file chosen in each rank, `u32::MAX` if none.
+    chosen: Vec<u32>,
+}
+
+impl TieBreak {
+    pub fn new(n: usize, lines: &[Line]) -> Self {
+        let mut rank_item = vec![ItemId(0); n];
+        for (i, line) in lines.iter().enumerate() {
+            if let Line::Rank(r) = *line {
+                rank_item[r as usize] = ItemId(i as u32);
+            }
+        }
+        TieBreak {
+            n,
+            rank_item,
+            chosen: vec![u32::MAX; n],
+        }
+    }
+
+    /// Whether a layout below the node of `view` could be lexicographically smaller than
+    /// `best` (sorted square options, one per rank): rank by rank, while the node can still
+    /// match `best`, whether it can place the queen on a smaller file.
+    pub fn precedes(&mut self, view: &View<'_>, best: &[OptionId]) -> bool {
+        let n = self.n;
+        if best.len() != n {
+            return true;
+        }
+        self.chosen.iter_mut().for_each(|c| *c = u32::MAX);
+        for o in view.chosen() {
+            self.chosen[o.0 as usize / n] = o.0 % n as u32;
+        }
+        for (r, b) in best.iter().enumerate() {
+            let k = b.0 % n as u32;
+            let c = self.chosen[r];
+            if c != u32::MAX {
+                match c.cmp(&k) {
+                    std::cmp::Ordering::Less => return true,
+                    std::cmp::Ordering::Greater => return false,
+                    std::cmp::Ordering::Equal => continue,
+                }
+            }
+            let mut same = false;
+            for o in view.options(self.rank_item[r]) {
+                let c = o.0 % n as u32;
+                if c < k {
+                    return true;
+                }
+                same |= c == k;
+            }
+            if !same {
+                return false;
+            }
+        }
+        false
+    }
+}
 
 /// A bound given the queens' tie-break ([`TieBreak`]), for a bound that has none (the
 /// engine's generic one), so that every method follows the tie rule.
@@ -56,7 +119,7 @@ impl<B: Bound> Bound for Tied<B> {
 /// none was met in time), the root's bound, and the statistics of the walk. The walk ends at
 /// once unless the root's bound is `require`; the root has until `root_deadline`.
 pub(crate) fn smallest_reaching<B: Bound>(
-    solver: &mut Solver<'_>,
+    solver: &mut Dance<'_>,
     lines: &[Line],
     gains: &[i128],
     bound: &mut B,
