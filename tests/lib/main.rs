@@ -6,6 +6,7 @@
 mod common;
 mod engine;
 mod family;
+mod floors;
 mod instances;
 mod layering;
 mod merge;
