@@ -34,8 +34,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::engine::run::Part;
 use crate::engine::run::{Dance, shard_takes};
-use crate::engine::{Budget, OptionId, Part, Problem, Stop};
+use crate::engine::{Budget, OptionId, Problem, Stop};
 
 use super::board::{self, Board, Corners, ExactCover};
 pub use super::common::MAX_N;

@@ -76,6 +76,9 @@ mod portfolio;
 pub(crate) mod threads;
 
 pub use crate::engine::count::{Count, SplitInfo};
+/// A search by hand cuts its tree into [`Part`]s ([`Dance::split`]): a shard's work is one
+/// part of that split.
+pub use crate::engine::split::{Part, Split};
 pub use by_hand::{Dance, shard_takes};
 pub use choose::{
     DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
