@@ -231,7 +231,7 @@ pub fn list_in_search_order(
 /// Tasks are prefixes of the first ranks, in lexicographic order ([`tasks`]). On a pool of one
 /// thread (or without threads) the calling thread enumerates them in turn and formats each row
 /// whole into a large buffer. Otherwise they run on `pool` (or the current rayon pool) with at
-/// most `4 × threads` (and at most 64) tasks in flight ([`run::deal_in_order`]): a worker formats
+/// most `4 × threads` (and at most 64) tasks in flight (`run::deal_in_order`): a worker formats
 /// its task's rows without their numbers ([`Rows`]), the calling thread numbers them and
 /// writes each task's rows with one `write_all`.
 ///
@@ -242,7 +242,7 @@ pub fn list_in_search_order(
 /// searching. A right task whose partner's solutions are not there (not finished yet) searches
 /// itself, so no task ever waits.
 ///
-/// Call it from outside the pool (see [`run::deal_in_order`]).
+/// Call it from outside the pool (see `run::deal_in_order`).
 pub fn list(
     n: usize,
     unique: bool,

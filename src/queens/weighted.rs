@@ -266,7 +266,7 @@ pub struct Request {
     /// How to solve the board.
     pub method: Method,
     /// Threads for one board's branch and bound (`Keep::Best` with the Lagrangian or
-    /// assignment bound; see [`Tactics::workers`]). 1: sequential.
+    /// assignment bound; see [`Tactics::workers`](crate::engine::run::Tactics::workers)). 1: sequential.
     pub threads: usize,
 }
 
