@@ -1,12 +1,16 @@
-//! The exact-cover engine: problems, the dancing-links solver, statistics and budgets, the
-//! split into independent sub-problems, the optimising (branch-and-bound) layer, and the
-//! preprocessing that removes options in no solution.
+//! The exact-cover engine, in two floors: the searches below, one front door above.
 //!
 //! The front door is [`run`]: a [`run::Plan`] (threads, shard, tree, memo, budget with its
 //! [`Stop`] handle) and three searches on it, [`run::count`], [`run::list`] and
-//! [`run::optimize`]. The solvers, the split and the bounds below it are what those are made
-//! of; [`Solver`] stays public for a caller that drives one search by hand (forced options, a
-//! [`Visitor`]).
+//! [`run::optimize`]; `run::choose` decides once which search runs and how, and `run::threads`
+//! is the one place that deals work to threads. A model that drives a search itself does it
+//! through the door too ([`run::Dance`], [`run::optimize_by_hand`]). Below, in the crate-private
+//! `search` module, the searches (the dance, Algorithm M, the sparse-set and bitset searches,
+//! the memo): each knows nothing of threads or policy. [`Solver`], [`Dense`], [`Cells`] and
+//! [`MultiplicitySolver`] stay public for a program that runs one search on purpose.
+//! Beside them: problems, statistics and budgets, the split into sub-problems, the optimising
+//! layer's data, the ZDD and the family of solutions, and the preprocessing that removes options
+//! in no solution.
 //!
 //! Nothing here knows about any particular model.
 

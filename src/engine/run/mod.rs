@@ -7,13 +7,11 @@
 //! handle stops it from outside and carries its progress). Which search runs underneath is
 //! the plan's business, not the caller's:
 //!
-//! - a problem with multiplicities runs Algorithm M
-//!   ([`MultiplicitySolver`]) on one thread;
-//! - one thread without a shard runs the plain dance ([`Solver`]), or for a count of a
-//!   problem with colours the sparse-set search ([`Cells`](super::Cells));
-//! - threads or a shard split the tree and deal the parts out (see `parallel.rs` and
-//!   `threads.rs`);
-//! - a count may remember its sub-problems ([`MemoMode`], the table of `memo.rs`);
+//! - a problem with multiplicities runs Algorithm M ([`MultiplicitySolver`]) on one thread;
+//! - a count runs what `choose` decides (below);
+//! - a listing runs the dance ([`Solver`]), on one thread or with its tree split and the
+//!   parts dealt to threads or shards (`parallel.rs`, `threads.rs`);
+//! - a count may remember its sub-problems ([`MemoMode`], the table of `search/memo.rs`);
 //! - an optimisation is branch and bound over the options' costs (see `optimize.rs`).
 //!
 //! # Which search: `choose.rs`
@@ -97,6 +95,7 @@ use super::budget::{Budget, End, Outcome, Stop};
 use super::optimize::{Keep, Optimum, Sense};
 use super::problem::{OptionId, Problem};
 use super::stats::Stats;
+use crate::engine::search::Search;
 use crate::engine::search::dense::Dense;
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
@@ -401,10 +400,13 @@ fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<
             });
             Count::whole(outcome, Some(info))
         }
-        choose::Plain::Cells(mut cells) => Count::whole(cells.count(&plan.budget), None),
-        choose::Plain::Multiplicities => {
-            Count::whole(MultiplicitySolver::new(problem).count(&plan.budget), None)
+        choose::Plain::Cells(mut cells) => {
+            Count::whole(Search::count(&mut cells, &plan.budget), None)
         }
+        choose::Plain::Multiplicities => Count::whole(
+            Search::count(&mut MultiplicitySolver::new(problem), &plan.budget),
+            None,
+        ),
         choose::Plain::Dance => {
             let (outcome, split) = spread.count(problem, &plan.budget);
             Count::whole(outcome, split)

@@ -112,7 +112,7 @@ impl Spread {
         if problem.has_multiplicities() {
             let mut sink = sink;
             return (
-                MultiplicitySolver::new(problem).run(budget, &mut sink),
+                Search::list(&mut MultiplicitySolver::new(problem), budget, &mut sink),
                 None,
             );
         }

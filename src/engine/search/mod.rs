@@ -27,10 +27,14 @@ use super::budget::{Budget, Outcome};
 use super::problem::OptionId;
 use super::stats::Stats;
 
-/// One search, as threads see it: it counts, lists, resumes after a budget ran out, cuts its
-/// tree into parts by prefixes and counts below one, and says what it did. Implemented for
-/// the searches by thin wrappers over their own functions (the shape of the queens listing's
-/// `TaskSearch`); `run/threads.rs` deals its parts to threads.
+/// One search, as the door and its threads see it: it counts, lists, resumes after a budget
+/// ran out, cuts its tree into parts by prefixes and counts below one, and says what it did.
+/// Implemented by thin wrappers over each search's own functions (the shape of the queens
+/// listing's `TaskSearch`): the dance (parts: its split's), the bitset search (resumable;
+/// parts: prefixes of its tree), the sparse-set search and Algorithm M (neither resumes nor
+/// cuts: the whole tree is their one part). `run/threads.rs` deals the parts to threads. The
+/// memoised search with parts (`parts`) keeps a table across its parts and is driven by the
+/// portfolio instead.
 pub(crate) trait Search: Send {
     /// A part of the tree cut at some depth: a node at the cut, named by the options taken
     /// on the way to it (for the dance also a solution above the cut, a part of its own).

@@ -193,14 +193,19 @@ impl<'p> MultiplicitySolver<'p> {
         };
         Outcome {
             end,
-            stats: Stats {
-                solutions: self.c.solutions,
-                nodes: self.c.nodes,
-                updates: self.c.updates,
-                mems: self.c.mems,
-                cleansings: self.c.cleansings,
-                max_level: self.c.max_level,
-            },
+            stats: self.last_stats(),
+        }
+    }
+
+    /// What the latest search did (each search starts its counters afresh).
+    fn last_stats(&self) -> Stats {
+        Stats {
+            solutions: self.c.solutions,
+            nodes: self.c.nodes,
+            updates: self.c.updates,
+            mems: self.c.mems,
+            cleansings: self.c.cleansings,
+            max_level: self.c.max_level,
         }
     }
 
@@ -538,5 +543,43 @@ impl<'p> MultiplicitySolver<'p> {
     /// The problem being solved.
     pub fn problem(&self) -> &'p Problem {
         self.problem
+    }
+}
+
+/// Algorithm M as the door sees it: a count or a listing from the start; it neither resumes
+/// nor cuts its tree (the whole tree is its one part), so it runs on one thread.
+impl super::Search for MultiplicitySolver<'_> {
+    type Prefix = ();
+
+    fn count(&mut self, budget: &Budget) -> Outcome {
+        MultiplicitySolver::count(self, budget)
+    }
+
+    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
+        None
+    }
+
+    fn list(
+        &mut self,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Outcome {
+        self.run(budget, &mut |s: &[OptionId]| sink(s))
+    }
+
+    fn cut(&mut self, _: usize) -> super::Cut<()> {
+        super::Cut {
+            parts: vec![()],
+            above: Stats::default(),
+            depth: 0,
+        }
+    }
+
+    fn count_below(&mut self, _: &(), budget: &Budget) -> Outcome {
+        MultiplicitySolver::count(self, budget)
+    }
+
+    fn stats(&self) -> Stats {
+        self.last_stats()
     }
 }

@@ -739,5 +739,43 @@ impl<'p> Cells<'p> {
     }
 }
 
+/// The sparse-set search as the door sees it: a count or a listing from the start; it neither
+/// resumes nor cuts its tree (the whole tree is its one part), so it runs on one thread.
+impl super::Search for Cells<'_> {
+    type Prefix = ();
+
+    fn count(&mut self, budget: &Budget) -> Outcome {
+        Cells::count(self, budget)
+    }
+
+    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
+        None
+    }
+
+    fn list(
+        &mut self,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Outcome {
+        self.run(budget, |s: &[OptionId]| sink(s))
+    }
+
+    fn cut(&mut self, _: usize) -> super::Cut<()> {
+        super::Cut {
+            parts: vec![()],
+            above: Stats::default(),
+            depth: 0,
+        }
+    }
+
+    fn count_below(&mut self, _: &(), budget: &Budget) -> Outcome {
+        Cells::count(self, budget)
+    }
+
+    fn stats(&self) -> Stats {
+        Cells::stats(self)
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests;
