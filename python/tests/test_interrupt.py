@@ -21,6 +21,9 @@ def run_child(body, after=1.0, wall=False):
         f"""
         import json, os, signal, threading, time
         import dancelinks
+        # A shell's background job starts with SIGINT ignored, and a Python started so keeps
+        # it ignored: the child takes Ctrl-C as an interactive Python does, whoever ran it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         def arm():
             global start
             for t in {list(after) if isinstance(after, tuple) else [after]}:
