@@ -123,10 +123,6 @@ impl Search for Solver<'_> {
         Solver::count(self, budget)
     }
 
-    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
-        None
-    }
-
     fn list(
         &mut self,
         budget: &Budget,

@@ -44,8 +44,11 @@ pub(crate) trait Search: Send {
     fn count(&mut self, budget: &Budget) -> Outcome;
 
     /// Counts on from where a count stopped on its budget; `None` when this search cannot
-    /// resume (it then starts over with [`Search::count`]).
-    fn resume(&mut self, budget: &Budget) -> Option<Outcome>;
+    /// resume, which is the default (it then starts over with [`Search::count`]).
+    fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
+        let _ = budget;
+        None
+    }
 
     /// Reports every solution to `sink` within `budget`, until `sink` breaks.
     fn list(

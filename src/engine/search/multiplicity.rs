@@ -555,10 +555,6 @@ impl super::Search for MultiplicitySolver<'_> {
         MultiplicitySolver::count(self, budget)
     }
 
-    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
-        None
-    }
-
     fn list(
         &mut self,
         budget: &Budget,

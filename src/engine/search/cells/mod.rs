@@ -748,10 +748,6 @@ impl super::Search for Cells<'_> {
         Cells::count(self, budget)
     }
 
-    fn resume(&mut self, _: &Budget) -> Option<Outcome> {
-        None
-    }
-
     fn list(
         &mut self,
         budget: &Budget,
