@@ -4,7 +4,12 @@
 //! # The guarantee
 //!
 //! The searches are the bitset search ([`Dense`], no memo) and the memoised search with parts
-//! in frontier order ([`Parts`]). After
+//! in frontier order ([`Parts`]). On threads the bitset search is cut into sub-problems on the
+//! pool's threads, and the memoised search is a *team* ([`Parts::team`]): one search per
+//! thread, all sharing one table, each trying branches in another order, so that each counts
+//! other sub-problems first and finds its mates' counts in the table (the first to end has
+//! the count; on the suite's tilings the members' nodes add up to one search's, split about
+//! evenly). After
 //! the bitset search's first slice (a count that ends within it pays nothing more), the
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least
@@ -28,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use super::Count;
 use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
-use super::threads::Shared;
+use super::threads::{self, Shared};
 use crate::engine::budget::{Budget, End};
 use crate::engine::search::Search;
 use crate::engine::search::dense::Dense;
@@ -42,6 +47,9 @@ enum Runner<'p> {
     /// The bitset search on the pool's threads, stopped at deadlines.
     Threads(Box<Shared<Dense<'p>>>),
     Memo(Box<Parts>),
+    /// The memoised search as a team on the pool's threads sharing one table
+    /// ([`Parts::team`]), stopped at deadlines.
+    Team(Vec<Parts>),
 }
 
 struct Entrant<'p> {
@@ -122,7 +130,7 @@ pub(crate) fn count(
     let (nodes, progress) = match &entrants[0].search {
         Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
         Runner::Threads(t) => (t.stats().nodes(), t.progress()),
-        Runner::Memo(_) => unreachable!("the plain search"),
+        Runner::Memo(_) | Runner::Team(_) => unreachable!("the plain search"),
     };
     (entrants[0].nodes, entrants[0].progress) = (nodes, progress);
     // The first round is as long as the plain search's first slice.
@@ -131,11 +139,18 @@ pub(crate) fn count(
     let rows = match &entrants[0].search {
         Runner::Plain(d) => d.conflicts(),
         Runner::Threads(t) => t.search().conflicts(),
-        Runner::Memo(_) => unreachable!("the plain search"),
+        Runner::Memo(_) | Runner::Team(_) => unreachable!("the plain search"),
     };
-    if let Some(parts) = Parts::with_conflicts(problem, memo_bytes, Some(rows)) {
+    let memo = match &entrants[0].search {
+        Runner::Threads(t) => {
+            Parts::team(problem, memo_bytes, Some(rows), t.info().threads).map(Runner::Team)
+        }
+        _ => Parts::with_conflicts(problem, memo_bytes, Some(rows))
+            .map(|parts| Runner::Memo(Box::new(parts))),
+    };
+    if let Some(search) = memo {
         entrants.push(Entrant {
-            search: Runner::Memo(Box::new(parts)),
+            search,
             time: Duration::ZERO,
             nodes: 0,
             progress: 0.0,
@@ -201,6 +216,36 @@ pub(crate) fn count(
                     e.progress = d.progress();
                     (out.end, u128::from(out.stats.solutions()))
                 }
+                Runner::Team(team) => {
+                    let slice = Instant::now() + Duration::from_secs_f64(seconds);
+                    let turn = Budget {
+                        deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
+                        nodes: None,
+                        solutions: None,
+                        mems: None,
+                        stop: budget.stop.clone(),
+                    };
+                    let members = std::mem::take(team);
+                    let (members, outs): (Vec<Parts>, Vec<PartsOutcome>) =
+                        threads::deal(members, |mut p| {
+                            let out = p.count(&turn);
+                            (p, out)
+                        })
+                        .into_iter()
+                        .unzip();
+                    *team = members;
+                    e.nodes = team.iter().map(|p| p.stats().nodes()).sum();
+                    e.progress = outs.iter().map(|o| o.progress).fold(0.0, f64::max);
+                    match outs
+                        .iter()
+                        .find(|o| o.end != End::TimeLimit && o.end != End::Stopped)
+                    {
+                        Some(o) => (o.end, o.count),
+                        None if budget.out_of_time().is_some() => (End::TimeLimit, 0),
+                        // The turn's own deadline: the count goes on.
+                        None => (End::NodeLimit, 0),
+                    }
+                }
                 Runner::Memo(p) => {
                     let out: PartsOutcome = p.count(&Budget {
                         nodes: Some(nodes),
@@ -250,9 +295,18 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
                     None => memo = Some(m),
                 }
             }
+            Runner::Team(team) => {
+                for p in team {
+                    let s = p.stats();
+                    stats.nodes += s.nodes();
+                    stats.max_level = stats.max_level.max(s.max_level());
+                }
+                // One table: its figures once.
+                memo = team.first().map(|p| p.memo_stats());
+            }
         }
     }
-    let by_memo = matches!(entrants[i].search, Runner::Memo(_));
+    let by_memo = matches!(entrants[i].search, Runner::Memo(_) | Runner::Team(_));
     let split = entrants.iter().find_map(|e| match &e.search {
         Runner::Threads(t) => Some(t.info()),
         _ => None,

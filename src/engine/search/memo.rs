@@ -240,6 +240,54 @@ impl Memo {
     }
 }
 
+/// Stripes of a [`SharedMemo`] (a power of two): enough that threads seldom wait for one.
+const STRIPES: usize = 64;
+
+/// One table for several threads counting the same problem: [`STRIPES`] tables of their own,
+/// each behind a lock, the stripe chosen by the high bits of the key's hash (a table's slot
+/// by lower ones). A count one thread stores is a hit for every other.
+pub struct SharedMemo {
+    stripes: Box<[std::sync::Mutex<Memo>]>,
+}
+
+impl SharedMemo {
+    /// A table for keys of `words` words within about `max_bytes` bytes in all.
+    pub fn new(words: usize, max_bytes: u64) -> SharedMemo {
+        let each = max_bytes / STRIPES as u64;
+        SharedMemo {
+            stripes: (0..STRIPES)
+                .map(|_| std::sync::Mutex::new(Memo::new(words, each)))
+                .collect(),
+        }
+    }
+
+    fn stripe(&self, tag: u64) -> std::sync::MutexGuard<'_, Memo> {
+        let k = (tag >> 58) as usize & (STRIPES - 1);
+        // A thread that panicked holding a stripe left it whole (a store is one slot's
+        // writes): its entries stay good.
+        self.stripes[k].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// As [`Memo::get`].
+    pub fn get(&self, tag: u64, key: &[u64]) -> Option<u128> {
+        self.stripe(tag).get(tag, key)
+    }
+
+    /// As [`Memo::store`].
+    pub fn store(&self, tag: u64, key: &[u64], count: u128, cost: u64) {
+        self.stripe(tag).store(tag, key, count, cost);
+    }
+
+    /// What the stripes did, added up.
+    pub fn stats(&self) -> MemoStats {
+        let mut all = MemoStats::default();
+        for s in self.stripes.iter() {
+            all += s.lock().unwrap_or_else(|e| e.into_inner()).stats();
+        }
+        all
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,6 +34,17 @@
 //! it sweeps the board diagonal by diagonal, so the covered cells form a staircase whose
 //! edge, the only part of the board a state can differ in, stays as narrow as the board.
 //!
+//! # Teams on threads
+//!
+//! [`Parts::team`] makes one search per thread over one table shared by all
+//! ([`SharedMemo`]: stripes of the table, each behind a lock). The first member tries each
+//! node's branches from the first option, the second from the last, so that they set out into
+//! different sub-problems; what one stores is a hit for the other, and where their paths
+//! meet the later one walks through the earlier one's counts. The first member to end has
+//! the count and tells the others to stop (`team_done`: they end [`End::Stopped`]). Every
+//! member's count is exact whatever the others did: a count in the table is a finished
+//! sub-problem's.
+//!
 //! # Budgets and resuming
 //!
 //! The search is a recursion; a budget that runs out unwinds it, and every sub-problem
@@ -43,7 +54,10 @@
 //! the tree done, `(k + f) / d` at a node whose `k` of `d` branches were done and whose
 //! `k+1`-st was done to the fraction `f`.
 
-use super::memo::{Memo, MemoStats};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::memo::{Memo, MemoStats, SharedMemo};
 use crate::engine::budget::{Budget, End};
 use crate::engine::problem::Problem;
 use crate::engine::stats::Stats;
@@ -92,7 +106,12 @@ pub(crate) struct Parts {
     parent: Vec<u32>,
     stamp: Vec<u32>,
     generation: u32,
-    memo: Memo,
+    memo: Table,
+    /// Branches are tried from the last option to the first (a thread of a team, so that
+    /// it counts other sub-problems than its mates first).
+    reversed: bool,
+    /// Set when a mate of the team has the count: the others stop ([`End::Stopped`]).
+    team_done: Option<Arc<AtomicBool>>,
     nodes: u64,
     max_nodes: u64,
     max_level: u32,
@@ -191,7 +210,9 @@ impl Parts {
             parent: vec![0; n],
             stamp: vec![0; n],
             generation: 0,
-            memo: Memo::new(words + pwords, memo_bytes),
+            memo: Table::Own(Memo::new(words + pwords, memo_bytes)),
+            reversed: false,
+            team_done: None,
             nodes: 0,
             max_nodes: u64::MAX,
             max_level: 0,
@@ -199,9 +220,63 @@ impl Parts {
         })
     }
 
-    /// What the table did so far.
+    /// A team of `n` searches of the same problem for `n` threads, sharing one table of
+    /// `memo_bytes`: the first tries each node's branches in order, the second in reverse
+    /// (the others as the first two, alternately), so that they count different sub-problems
+    /// first and each finds the others' counts in the table; the first of them to end has
+    /// the count. `None` as for [`Parts::with_conflicts`].
+    pub(crate) fn team(
+        problem: &Problem,
+        memo_bytes: u64,
+        conflicts: Option<&[u64]>,
+        n: usize,
+    ) -> Option<Vec<Parts>> {
+        let first = Parts::with_conflicts(problem, 0, conflicts)?;
+        let table = Arc::new(SharedMemo::new(first.words + first.pwords, memo_bytes));
+        let done = Arc::new(AtomicBool::new(false));
+        let mut team: Vec<Parts> = (1..n).map(|_| first.mate()).collect();
+        team.insert(0, first);
+        for (k, p) in team.iter_mut().enumerate() {
+            p.memo = Table::Shared(table.clone());
+            p.reversed = k % 2 == 1;
+            p.team_done = Some(done.clone());
+        }
+        Some(team)
+    }
+
+    /// A search of the same problem with a fresh state (its table replaced by the caller).
+    fn mate(&self) -> Parts {
+        Parts {
+            words: self.words,
+            pwords: self.pwords,
+            primaries: self.primaries,
+            conflicts: self.conflicts.clone(),
+            items: self.items.clone(),
+            with: self.with.clone(),
+            jstart: self.jstart.clone(),
+            joins: self.joins.clone(),
+            first: self.first.clone(),
+            states: Vec::new(),
+            sizes: vec![0; self.sizes.len()],
+            parent: vec![0; self.parent.len()],
+            stamp: vec![0; self.stamp.len()],
+            generation: 0,
+            memo: Table::Own(Memo::new(1, 0)),
+            reversed: false,
+            team_done: None,
+            nodes: 0,
+            max_nodes: u64::MAX,
+            max_level: 0,
+            hopeless: self.hopeless,
+        }
+    }
+
+    /// What the table did so far (a shared table: all of it, every thread's work).
     pub(crate) fn memo_stats(&self) -> MemoStats {
-        self.memo.stats()
+        match &self.memo {
+            Table::Own(m) => m.stats(),
+            Table::Shared(m) => m.stats(),
+        }
     }
 
     /// The statistics of every count so far (nodes, the deepest level).
@@ -234,6 +309,11 @@ impl Parts {
             self.node(0, budget)
         };
         let nodes = self.nodes - start;
+        if result.is_ok()
+            && let Some(done) = &self.team_done
+        {
+            done.store(true, Ordering::Relaxed);
+        }
         match result {
             Ok(count) => PartsOutcome {
                 end: End::Exhausted,
@@ -290,7 +370,12 @@ impl Parts {
             });
         }
         if self.nodes & 0x3ff == 0
-            && let Some(end) = budget.out_of_time()
+            && let Some(end) = budget.out_of_time().or_else(|| {
+                self.team_done
+                    .as_ref()
+                    .is_some_and(|d| d.load(Ordering::Relaxed))
+                    .then_some(End::Stopped)
+            })
         {
             return Err(Halt { end, progress: 0.0 });
         }
@@ -392,11 +477,19 @@ impl Parts {
         let total = self.sizes[item] as f64;
         let mut sum = 0u128;
         let mut done = 0usize;
-        for k in 0..w {
+        for j in 0..w {
+            let k = if self.reversed { w - 1 - j } else { j };
             let mut bits = self.state(d)[k] & self.with[item * w + k];
             while bits != 0 {
-                let o = k * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+                let o = if self.reversed {
+                    let b = 63 - bits.leading_zeros() as usize;
+                    bits &= !(1u64 << b);
+                    k * 64 + b
+                } else {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    k * 64 + b
+                };
                 let (row, its) = (o * w, o * pw);
                 let conflicts = &self.conflicts[row..row + w];
                 let items = &self.items[its..its + pw];
@@ -507,6 +600,29 @@ impl Parts {
         Halt {
             end: End::Overflow,
             progress: 0.0,
+        }
+    }
+}
+
+/// The table of a search: its own, or one shared by a team on threads.
+enum Table {
+    Own(Memo),
+    Shared(Arc<SharedMemo>),
+}
+
+impl Table {
+    #[inline]
+    fn get(&mut self, tag: u64, key: &[u64]) -> Option<u128> {
+        match self {
+            Table::Own(m) => m.get(tag, key),
+            Table::Shared(m) => m.get(tag, key),
+        }
+    }
+
+    fn store(&mut self, tag: u64, key: &[u64], count: u128, cost: u64) {
+        match self {
+            Table::Own(m) => m.store(tag, key, count, cost),
+            Table::Shared(m) => m.store(tag, key, count, cost),
         }
     }
 }
@@ -679,5 +795,87 @@ mod tests {
         let p = blocks(130, None);
         let mut parts = Parts::new(&p, 1 << 20).unwrap();
         assert_eq!(parts.count(&Budget::unlimited()).end, End::Overflow);
+    }
+
+    /// Domino tilings of n×n: the cells primary, one option per domino.
+    fn dominoes(n: usize) -> Problem {
+        let mut b = ProblemBuilder::new();
+        for r in 0..n {
+            for c in 0..n {
+                b.primary(&format!("{r}.{c}")).unwrap();
+            }
+        }
+        for r in 0..n {
+            for c in 0..n {
+                if c + 1 < n {
+                    b.add_option_named(&format!("{r}.{c} {r}.{}", c + 1), 0)
+                        .unwrap();
+                }
+                if r + 1 < n {
+                    b.add_option_named(&format!("{r}.{c} {}.{c}", r + 1), 0)
+                        .unwrap();
+                }
+            }
+        }
+        b.build().unwrap()
+    }
+
+    /// A team of two or three on threads, sharing one table and stopped by node limits of
+    /// every size and resumed, counts what one search counts, on random problems and on a
+    /// grid where the table does most of the work; its members split the nodes.
+    #[test]
+    fn a_team_on_threads_counts_what_one_counts() {
+        let run = |team: &mut Vec<Parts>, budget: &Budget| -> Vec<PartsOutcome> {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = team
+                    .iter_mut()
+                    .map(|p| s.spawn(move || p.count(budget)))
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            })
+        };
+        let mut rng = SplitMix64::new(4747);
+        for case in 0..600 {
+            let problem = if case == 0 {
+                dominoes(10)
+            } else {
+                random_problem(&mut rng)
+            };
+            let Some(_) = Parts::new(&problem, 1 << 16) else {
+                continue;
+            };
+            let want = count(&problem);
+            let n = 2 + case % 2;
+            let mut team = Parts::team(&problem, 1 << 20, None, n).unwrap();
+            let mut slice = 1 + rng.below(50);
+            let got = loop {
+                let outs = run(
+                    &mut team,
+                    &Budget {
+                        nodes: Some(slice),
+                        ..Budget::default()
+                    },
+                );
+                slice *= 2;
+                if let Some(o) = outs.iter().find(|o| o.end == End::Exhausted) {
+                    break o.count;
+                }
+                for o in &outs {
+                    assert!(
+                        matches!(o.end, End::NodeLimit | End::Stopped),
+                        "{:?}",
+                        o.end
+                    );
+                }
+            };
+            assert_eq!(got, want, "case {case}");
+            if case == 0 {
+                let nodes: Vec<u64> = team.iter().map(|p| p.stats().nodes()).collect();
+                assert!(
+                    nodes.iter().all(|&k| k > 0),
+                    "every member worked: {nodes:?}"
+                );
+            }
+        }
     }
 }
