@@ -1127,4 +1127,22 @@ proptest! {
             prop_assert_eq!(dlx.stats.solutions(), out.stats.solutions());
         }
     }
+
+    /// On threads Algorithm M's tree is cut into parts by their paths: the count, nodes,
+    /// updates and mems of the parts and the cut add up to the whole search's exactly.
+    #[test]
+    fn multiplicities_on_threads_add_up_to_the_whole_search(text in random_multiplicity_problem()) {
+        let f = dlx_format::parse(text.as_bytes(), "random").unwrap();
+        let problem = &f.problem;
+        prop_assume!(problem.has_multiplicities());
+        let whole = MultiplicitySolver::new(problem).count(&Budget::unlimited());
+        for threads in [2, 3] {
+            let plan = Plan { threads, memo: MemoMode::Off, ..Plan::default() };
+            let c = run::count(problem, &plan);
+            prop_assert_eq!(c.end, End::Exhausted);
+            prop_assert_eq!(c.count, u128::from(whole.stats.solutions()));
+            prop_assert_eq!(c.stats, whole.stats);
+            prop_assert!(c.split.is_some_and(|s| s.threads == threads), "counted on threads");
+        }
+    }
 }

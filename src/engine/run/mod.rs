@@ -7,7 +7,8 @@
 //! handle stops it from outside and carries its progress). Which search runs underneath is
 //! the plan's business, not the caller's:
 //!
-//! - a problem with multiplicities runs Algorithm M ([`MultiplicitySolver`]) on one thread;
+//! - a problem with multiplicities runs Algorithm M ([`MultiplicitySolver`]), its count on the
+//!   plan's threads (its tree cut into parts by paths), its listing on one thread;
 //! - a count runs what `choose` decides (below);
 //! - a listing runs the dance ([`Solver`]), on one thread or with its tree split and the
 //!   parts dealt to threads or shards (`parallel.rs`, `threads.rs`);
@@ -386,8 +387,8 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     }
 }
 
-/// The plain count by `search` (the bitset search on the plan's threads, the sparse-set
-/// search and Algorithm M on one thread, the dance on `spread`).
+/// The plain count by `search` (the bitset search and Algorithm M on the plan's threads, the
+/// sparse-set search on one thread, the dance on `spread`).
 fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<'_>) -> Count {
     match search {
         choose::Plain::Dense(mut d) => {
@@ -403,10 +404,17 @@ fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<
         choose::Plain::Cells(mut cells) => {
             Count::whole(Search::count(&mut cells, &plan.budget), None)
         }
-        choose::Plain::Multiplicities => Count::whole(
-            Search::count(&mut MultiplicitySolver::new(problem), &plan.budget),
-            None,
-        ),
+        choose::Plain::Multiplicities => {
+            let mut m = MultiplicitySolver::new(problem);
+            if spread.is_sequential() {
+                return Count::whole(Search::count(&mut m, &plan.budget), None);
+            }
+            let threads = spread.thread_count();
+            let (outcome, info) = spread.pool().install(|| {
+                threads::count_on_threads(m, threads, choose::dense_target(threads), &plan.budget)
+            });
+            Count::whole(outcome, Some(info))
+        }
         choose::Plain::Dance => {
             let (outcome, split) = spread.count(problem, &plan.budget);
             Count::whole(outcome, split)

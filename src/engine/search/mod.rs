@@ -31,8 +31,9 @@ use super::stats::Stats;
 /// ran out, cuts its tree into parts by prefixes and counts below one, and says what it did.
 /// Implemented by thin wrappers over each search's own functions (the shape of the queens
 /// listing's `TaskSearch`): the dance (parts: its split's), the bitset search (resumable;
-/// parts: prefixes of its tree), the sparse-set search and Algorithm M (neither resumes nor
-/// cuts: the whole tree is their one part). `run/threads.rs` deals the parts to threads. The
+/// parts: prefixes of its tree), Algorithm M (parts: paths of branch numbers; it does not
+/// resume) and the sparse-set search (neither resumes nor cuts: the whole tree is its one
+/// part). `run/threads.rs` deals the parts to threads. The
 /// memoised search with parts (`parts`) keeps a table across its parts and is driven by the
 /// portfolio instead.
 pub(crate) trait Search: Send {

@@ -29,6 +29,17 @@
 //! Choosing an option covers its other items: a primary item's bound goes down and the item
 //! is covered when it reaches 0; secondary items are covered or purified as in DLX2.
 //! Everything is undone in exactly the reverse order.
+//!
+//! # Parts on threads
+//!
+//! A node is named by its *path*: at each level above it, the number of the branch taken (the
+//! `k`-th option tried, counting those tried in list order, or [`NO_MORE`]). A cut at depth
+//! `d` searches the tree above `d` and notes the path of every node at depth `d` without
+//! entering it; counting a part follows its path from the root, trying only the branch named
+//! at each level (a level whose item stays active still tweaks out, without trying them, the
+//! options before the branch, as the whole search would have), and then searches the node's
+//! subtree. The parts' nodes and solutions, with the cut's, are the whole search's exactly;
+//! the work of following a path is not counted (its nodes, updates and mems are the cut's).
 
 use std::ops::ControlFlow;
 
@@ -37,7 +48,7 @@ use crate::engine::problem::{OptionId, Problem};
 use crate::engine::stats::Stats;
 
 /// Link-level counters of a search.
-#[derive(Default)]
+#[derive(Copy, Clone, Default)]
 struct Counters {
     nodes: u64,
     solutions: u64,
@@ -74,7 +85,21 @@ pub struct MultiplicitySolver<'p> {
     tweaked: Vec<u32>,
     solution: Vec<OptionId>,
     c: Counters,
+    /// The branch taken at each level of the current path: the `k`-th option tried, or
+    /// [`NO_MORE`] (see "Parts on threads" in the module doc).
+    path: Vec<u32>,
+    /// Cutting: the depth whose nodes are noted as parts (their paths, into `cuts`), not
+    /// entered.
+    cut_at: Option<usize>,
+    cuts: Vec<Vec<u32>>,
+    /// Counting a part: the branches to take down to it (no other is tried above it), and
+    /// the counters of the part alone.
+    follow: Vec<u32>,
+    part: Counters,
 }
+
+/// The branch "the level's item gets no more options" in a path.
+const NO_MORE: u32 = u32::MAX;
 
 impl<'p> MultiplicitySolver<'p> {
     /// A solver over all options of `problem`, in input order.
@@ -131,6 +156,11 @@ impl<'p> MultiplicitySolver<'p> {
             tweaked: Vec::new(),
             solution: Vec::new(),
             c: Counters::default(),
+            path: Vec::new(),
+            cut_at: None,
+            cuts: Vec::new(),
+            follow: Vec::new(),
+            part: Counters::default(),
         };
         s.up.reserve(size);
         // The first spacer.
@@ -209,9 +239,76 @@ impl<'p> MultiplicitySolver<'p> {
         }
     }
 
+    /// The paths of the nodes at the first depth with at least `want` of them (or the
+    /// deepest tried), and what the search above that depth did (its solutions included; the
+    /// nodes at the depth itself are the parts').
+    fn cut_into(&mut self, want: usize) -> (Vec<Vec<u32>>, Stats, usize) {
+        let mut depth = 1;
+        loop {
+            self.cut_at = Some(depth);
+            self.cuts.clear();
+            let out = self.count(&Budget::unlimited());
+            self.cut_at = None;
+            if self.cuts.len() >= want || self.cuts.is_empty() || depth >= MAX_CUT_DEPTH {
+                return (std::mem::take(&mut self.cuts), out.stats, depth);
+            }
+            depth += 1;
+        }
+    }
+
+    /// Counts the part at the end of `path` (from [`MultiplicitySolver::cut_into`]): its
+    /// node and subtree, with the counters of those alone.
+    fn count_part(&mut self, path: &[u32], budget: &Budget) -> Outcome {
+        self.follow = path.to_vec();
+        self.part = Counters::default();
+        let out = self.count(budget);
+        self.follow.clear();
+        self.c = self.part;
+        Outcome {
+            end: out.end,
+            stats: self.last_stats(),
+        }
+    }
+
+    /// The branch to take at `depth` when counting a part (`None`: every branch).
+    fn wanted(&self, depth: usize) -> Option<u32> {
+        self.follow.get(depth).copied()
+    }
+
+    fn take_branch(&mut self, depth: usize, k: u32) {
+        if self.path.len() <= depth {
+            self.path.resize(depth + 1, 0);
+        }
+        self.path[depth] = k;
+    }
+
     /// One node of the search at `depth`: everything it changes is restored before it
-    /// returns, also when it stops the search.
+    /// returns, also when it stops the search. Cutting, a node at the cut's depth is noted,
+    /// not entered; counting a part, the part's node is where its counters start.
     fn level<S: FnMut(&[OptionId]) -> ControlFlow<()>>(
+        &mut self,
+        depth: usize,
+        budget: &Budget,
+        wants: bool,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
+        if self.cut_at == Some(depth) {
+            self.cuts.push(self.path[..depth].to_vec());
+            return Ok(());
+        }
+        if !self.follow.is_empty() && depth == self.follow.len() {
+            let above = self.c;
+            self.c = Counters::default();
+            let result = self.node(depth, budget, wants, sink);
+            self.part = self.c;
+            self.c = above;
+            return result;
+        }
+        self.node(depth, budget, wants, sink)
+    }
+
+    /// [`MultiplicitySolver::level`]'s node.
+    fn node<S: FnMut(&[OptionId]) -> ControlFlow<()>>(
         &mut self,
         depth: usize,
         budget: &Budget,
@@ -243,16 +340,23 @@ impl<'p> MultiplicitySolver<'p> {
         let needed_before = self.needed(i);
         self.bound[i as usize] -= 1;
         let mut result = Ok(());
+        let want = self.wanted(depth);
+        let mut k = 0u32;
         if self.bound[i as usize] == 0 {
             // This is the last option of `i` (or none): cover `i`, try each option.
             self.cover(i);
             let mut x = self.down[i as usize];
             while x != i && result.is_ok() {
-                result = self.try_option(x, depth, budget, wants, sink);
+                if want.is_none_or(|w| w == k) {
+                    self.take_branch(depth, k);
+                    result = self.try_option(x, depth, budget, wants, sink);
+                }
                 x = self.down[x as usize];
                 self.c.mems += 1;
+                k += 1;
             }
-            if result.is_ok() && needed_before == 0 {
+            if result.is_ok() && needed_before == 0 && want.is_none_or(|w| w == NO_MORE) {
+                self.take_branch(depth, NO_MORE);
                 self.choice[depth] = 0;
                 result = self.level(depth + 1, budget, wants, sink);
             }
@@ -269,11 +373,16 @@ impl<'p> MultiplicitySolver<'p> {
                 }
                 self.tweak(x, i);
                 self.tweaked.push(x);
-                result = self.try_option(x, depth, budget, wants, sink);
+                if want.is_none_or(|w| w == k) {
+                    self.take_branch(depth, k);
+                    result = self.try_option(x, depth, budget, wants, sink);
+                }
                 x = self.down[x as usize];
                 self.c.mems += 1;
+                k += 1;
             }
-            if result.is_ok() && needed_before == 0 {
+            if result.is_ok() && needed_before == 0 && want.is_none_or(|w| w == NO_MORE) {
+                self.take_branch(depth, NO_MORE);
                 // No more options for `i`: every one is tweaked out; take `i` off the ring.
                 let (p, q) = (self.prev[i as usize], self.next[i as usize]);
                 self.next[p as usize] = q;
@@ -546,10 +655,14 @@ impl<'p> MultiplicitySolver<'p> {
     }
 }
 
-/// Algorithm M as the door sees it: a count or a listing from the start; it neither resumes
-/// nor cuts its tree (the whole tree is its one part), so it runs on one thread.
+/// The deepest cut tried.
+const MAX_CUT_DEPTH: usize = 16;
+
+/// Algorithm M as the door sees it: a count or a listing from the start, and parts of its
+/// tree for threads (see "Parts on threads" above); a count stopped half way starts over (it
+/// does not resume).
 impl super::Search for MultiplicitySolver<'_> {
-    type Prefix = ();
+    type Prefix = Vec<u32>;
 
     fn count(&mut self, budget: &Budget) -> Outcome {
         MultiplicitySolver::count(self, budget)
@@ -563,19 +676,35 @@ impl super::Search for MultiplicitySolver<'_> {
         self.run(budget, &mut |s: &[OptionId]| sink(s))
     }
 
-    fn cut(&mut self, _: usize) -> super::Cut<()> {
+    fn cut(&mut self, want: usize) -> super::Cut<Vec<u32>> {
+        let (parts, above, depth) = self.cut_into(want);
         super::Cut {
-            parts: vec![()],
-            above: Stats::default(),
-            depth: 0,
+            parts,
+            above,
+            depth,
         }
     }
 
-    fn count_below(&mut self, _: &(), budget: &Budget) -> Outcome {
-        MultiplicitySolver::count(self, budget)
+    fn count_below(&mut self, path: &Vec<u32>, budget: &Budget) -> Outcome {
+        self.count_part(path, budget)
     }
 
     fn stats(&self) -> Stats {
         self.last_stats()
+    }
+}
+
+impl super::Resumable for MultiplicitySolver<'_> {
+    fn fork(&self) -> Self {
+        MultiplicitySolver::new(self.problem)
+    }
+
+    /// Not estimated (a display only): 0 until the count ends.
+    fn progress(&self) -> f64 {
+        0.0
+    }
+
+    fn nodes(&self) -> u64 {
+        self.c.nodes
     }
 }
