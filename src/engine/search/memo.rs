@@ -68,6 +68,11 @@ impl std::ops::AddAssign for MemoStats {
 impl Memo {
     /// A table for keys of `words` u64 words that uses at most about `max_bytes` bytes.
     pub fn new(words: usize, max_bytes: u64) -> Memo {
+        Memo::starting_with(words, max_bytes, INITIAL_SLOTS)
+    }
+
+    /// [`Memo::new`] with `slots` slots to start with (a power of two).
+    fn starting_with(words: usize, max_bytes: u64, slots: usize) -> Memo {
         let mut memo = Memo {
             words,
             tags: Vec::new(),
@@ -78,7 +83,7 @@ impl Memo {
             max_slots: Self::slots_within(words, max_bytes),
             stats: MemoStats::default(),
         };
-        memo.resize(INITIAL_SLOTS.min(memo.max_slots));
+        memo.resize(slots.min(memo.max_slots));
         memo
     }
 
@@ -256,7 +261,11 @@ impl SharedMemo {
         let each = max_bytes / STRIPES as u64;
         SharedMemo {
             stripes: (0..STRIPES)
-                .map(|_| std::sync::Mutex::new(Memo::new(words, each)))
+                // Together as large as one table at the start (a short count pays for
+                // what it allocates).
+                .map(|_| {
+                    std::sync::Mutex::new(Memo::starting_with(words, each, INITIAL_SLOTS / STRIPES))
+                })
                 .collect(),
         }
     }

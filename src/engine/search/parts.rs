@@ -369,7 +369,9 @@ impl Parts {
                 progress: 0.0,
             });
         }
-        if self.nodes & 0x3ff == 0
+        // The clock every 64 nodes: a memoised node may cost tens of microseconds, and the
+        // portfolio's turns may be a fraction of a millisecond.
+        if self.nodes & 0x3f == 0
             && let Some(end) = budget.out_of_time().or_else(|| {
                 self.team_done
                     .as_ref()
