@@ -64,10 +64,12 @@ use crate::engine::problem::{OptionId, Problem};
 use crate::engine::stats::Stats;
 
 mod tables;
+mod walk;
 
 use tables::Tables;
 pub(crate) use tables::conflict_rows;
 pub use tables::{DENSE_MAX_OPTIONS, DenseError};
+pub use walk::DenseWalk;
 
 /// What one level remembers while its options are tried.
 #[derive(Copy, Clone, Debug, Default)]
