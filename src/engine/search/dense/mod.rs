@@ -209,6 +209,11 @@ impl<'p> Dense<'p> {
         Dense::on(self.problem, self.t.clone())
     }
 
+    /// Knuth's probes' walk of this search's tree ([`DenseWalk`]), on its tables.
+    pub fn into_walk(self) -> DenseWalk<'p> {
+        DenseWalk::on(self)
+    }
+
     /// The problem searched.
     pub fn problem(&self) -> &'p Problem {
         self.problem

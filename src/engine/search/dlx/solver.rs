@@ -509,6 +509,8 @@ impl<'p> Solver<'p> {
     }
 
     /// Knuth's main loop (DLX2, section "Solve the problem"), with the labels as states.
+    /// Unless memoised it posts the nodes it enters to the budget's progress board every
+    /// 1,024 nodes and at its end, as the bitset search does, for a progress line.
     pub(super) fn search<const COLOURS: bool, const MEMO: bool, const WATCH: bool, V: Visitor>(
         &mut self,
         budget: &Budget,
@@ -571,6 +573,7 @@ impl<'p> Solver<'p> {
             };
         }
         let mut exclusions: Vec<OptionId> = Vec::new();
+        let mut posted = 0u64;
         'forward: loop {
             if nodes >= max_nodes {
                 end = End::NodeLimit;
@@ -582,12 +585,18 @@ impl<'p> Solver<'p> {
                 depth_to_unwind = level;
                 break;
             }
-            if nodes & 0x3ff == 0
-                && let Some(e) = budget.out_of_time()
-            {
-                end = e;
-                depth_to_unwind = level;
-                break;
+            if nodes & 0x3ff == 0 {
+                // For a display: the nodes entered since the last post (a memoised search's
+                // nodes are of a smaller tree than the one a display estimates: not posted).
+                if !MEMO && nodes > posted {
+                    budget.stop.progress().add_nodes(nodes - posted);
+                    posted = nodes;
+                }
+                if let Some(e) = budget.out_of_time() {
+                    end = e;
+                    depth_to_unwind = level;
+                    break;
+                }
             }
             nodes += 1;
             let remembered = MEMO
@@ -717,6 +726,9 @@ impl<'p> Solver<'p> {
         }
         if !COLOURS {
             c.fold_plain(&undone);
+        }
+        if !MEMO && nodes > posted {
+            budget.stop.progress().add_nodes(nodes - posted);
         }
         self.finish(c, nodes, solutions, max_level, end)
     }
