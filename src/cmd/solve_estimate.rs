@@ -61,7 +61,7 @@ fn probe_count_tree(
         }
     }
     match tree {
-        Some(CountTree::Dense(mut walk)) => go(&mut walk, &mut each),
+        Some(CountTree::Dense(mut walk)) => go(&mut *walk, &mut each),
         tree => {
             let knuth = match tree {
                 Some(CountTree::Links { knuth }) => knuth,
@@ -150,11 +150,7 @@ impl Drop for SetOnDrop {
 /// time that means here, from the rate of the count's own engine (with the plan's threads and
 /// memo) over `ESTIMATE_SAMPLE`; a count that ends within the sample is reported as it is.
 /// Written to `output` (stdout when `None`).
-pub fn run(
-    problem: &Problem,
-    plan: &Plan,
-    output: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+pub fn run(problem: &Problem, plan: &Plan, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     if problem.has_multiplicities() {
         return Err(InputError(
             "--estimate walks the dancing links' tree, which items with multiplicities \
@@ -226,8 +222,12 @@ pub fn watch(
     let ended = Arc::new(AtomicBool::new(false));
     let tree = (pb.is_some() && shown.counts && !problem.has_multiplicities()).then(|| {
         let estimate = Arc::new(Mutex::new(None::<f64>));
-        let (problem, plan, made, ended) =
-            (problem.clone(), plan.clone(), estimate.clone(), ended.clone());
+        let (problem, plan, made, ended) = (
+            problem.clone(),
+            plan.clone(),
+            estimate.clone(),
+            ended.clone(),
+        );
         std::thread::spawn(move || probe_while_counting(problem, plan, made, ended));
         estimate
     });

@@ -214,7 +214,7 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
 /// the tree done.
 pub enum CountTree<'p> {
     /// The bitset search's tree, walked on its tables.
-    Dense(DenseWalk<'p>),
+    Dense(Box<DenseWalk<'p>>),
     /// The dance's.
     Links {
         /// DLX2's tree (every option a child:
@@ -237,7 +237,7 @@ pub fn count_tree<'p>(problem: &'p Problem, plan: &Plan) -> Option<CountTree<'p>
         | Choice::Plain(choose::Plain::Dense(dense))
         | Choice::Memo {
             dense: Some(dense), ..
-        } => Some(CountTree::Dense(dense.into_walk())),
+        } => Some(CountTree::Dense(Box::new(dense.into_walk()))),
         Choice::Plain(choose::Plain::Dance) => Some(CountTree::Links {
             knuth: plan.knuth || problem.has_colours(),
         }),
