@@ -207,8 +207,9 @@ pub struct Shown {
     pub streams: bool,
 }
 
-/// Counts and optimisations show the sub-problems done of total and the time left; an
-/// optimisation also its best cost and the root's bound. A listing shows its solutions (the
+/// A count shows the nodes searched of its estimated tree and the time left that means
+/// ([`super::count_line`]), else, as an optimisation does, the sub-problems done of total and
+/// the time left; an optimisation also its best cost and the root's bound. A listing shows its solutions (the
 /// listing sets the message itself).
 pub fn watch(
     problem: &Problem,

@@ -53,6 +53,9 @@
 //! ones included, and restores them all. The conflict rows take m²/8 bytes, hence the limit
 //! on m.
 //!
+//! Knuth's random probes walk this tree node for node ([`DenseWalk`], walk.rs), for the
+//! estimate of a count's size and the time left on its progress line.
+//!
 //! Multiplicities (`u:v` primary items) are not handled: [`Dense::new`] refuses them. Costs
 //! are ignored (every exact cover is a solution).
 
