@@ -8,7 +8,7 @@
 //! links ([`SolverWalk`]: branching on the item with the fewest options, as the dance does),
 //! and the bitset search's tree ([`DenseWalk`](crate::engine::DenseWalk), node for node).
 //! Which tree a count's nodes are of is the front door's to say
-//! ([`count_tree`](crate::engine::run::count_tree)).
+//! (`run::count_tree`).
 
 use super::search::dlx::Solver;
 use crate::random::SplitMix64;
