@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut plan = args.plan(budget)?;
     if args.estimate {
-        return solve_estimate::run(&dlx.problem, &plan, args.knuth, args.output.as_deref());
+        return solve_estimate::run(&dlx.problem, &plan, args.output.as_deref());
     }
     let mut out = Output::create(args.output.as_deref())?;
     // Ctrl-C stops the search; what it found is written with status `interrupted`.
@@ -110,7 +110,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             _ => None,
         },
         streams: matches!(task, Task::List),
-        knuth: args.knuth,
     };
     let pb = super::progress(
         "{spinner} {msg} {elapsed}",

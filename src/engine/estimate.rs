@@ -3,9 +3,12 @@
 //! goes down to a child chosen uniformly at random, seeing `d_k` children at depth k, is an
 //! unbiased estimate of the number of nodes, `1 + d_1 + d_1·d_2 + ...`; the mean of many
 //! walks is the estimate. The one place for the idea: any tree that can be walked
-//! ([`Walk`]) is estimated by [`estimate`] — the n-queens counter's rank-by-rank tree, and the
-//! search tree of any exact-cover problem ([`SolverWalk`]: the dancing links' tree, branching
-//! on the item with the fewest options, as the search does).
+//! ([`Walk`]) is estimated by [`estimate`] (or walk by walk, [`Probes`]) — the n-queens
+//! counter's rank-by-rank tree, the search tree of any exact-cover problem on the dancing
+//! links ([`SolverWalk`]: branching on the item with the fewest options, as the dance does),
+//! and the bitset search's tree ([`DenseWalk`](crate::engine::DenseWalk), node for node).
+//! Which tree a count's nodes are of is the front door's to say
+//! (`run::count_tree`).
 
 use super::search::dlx::Solver;
 use crate::random::SplitMix64;
@@ -42,13 +45,41 @@ pub struct TreeEstimate {
 }
 
 /// The mean of `probes` random walks of `tree` (at least one), from a generator seeded with
-/// `seed` (so the estimate is the same on every run and platform). Each walk picks child
-/// `⌊r·d / 2³²⌋` for the high 32 bits `r` of the next draw.
+/// `seed` (so the estimate is the same on every run and platform): [`Probes`] made at once.
 pub fn estimate(tree: &mut impl Walk, probes: u32, seed: u64) -> TreeEstimate {
-    let mut g = SplitMix64::new(seed);
-    let probes = probes.max(1);
-    let (mut sum, mut squares) = (0.0f64, 0.0f64);
-    for _ in 0..probes {
+    let mut made = Probes::new(seed);
+    for _ in 0..probes.max(1) {
+        made.probe(tree);
+    }
+    tree.reset();
+    made.estimate()
+}
+
+/// Random walks of a tree made so far: an estimate refined walk by walk (a progress line's,
+/// probing while the count runs). Each walk picks child `⌊r·d / 2³²⌋` for the high 32 bits
+/// `r` of the next draw of a generator seeded once, so that the same walks give the same
+/// estimate on every run and platform.
+#[derive(Clone, Debug)]
+pub struct Probes {
+    draws: SplitMix64,
+    sum: f64,
+    squares: f64,
+    made: u32,
+}
+
+impl Probes {
+    /// No walk yet; the walks' choices drawn from a generator seeded with `seed`.
+    pub fn new(seed: u64) -> Probes {
+        Probes {
+            draws: SplitMix64::new(seed),
+            sum: 0.0,
+            squares: 0.0,
+            made: 0,
+        }
+    }
+
+    /// One more walk of `tree`, from its root (it is left at the leaf reached).
+    pub fn probe(&mut self, tree: &mut impl Walk) {
         tree.reset();
         let (mut weight, mut total) = (1.0f64, 0.0f64);
         loop {
@@ -58,30 +89,37 @@ pub fn estimate(tree: &mut impl Walk, probes: u32, seed: u64) -> TreeEstimate {
                 break;
             }
             weight *= f64::from(d);
-            let k = (((g.next_u64() >> 32) * u64::from(d)) >> 32) as u32;
+            let k = (((self.draws.next_u64() >> 32) * u64::from(d)) >> 32) as u32;
             tree.down(k);
         }
-        sum += total;
-        squares += total * total;
+        self.sum += total;
+        self.squares += total * total;
+        self.made = self.made.saturating_add(1);
     }
-    tree.reset();
-    let m = f64::from(probes);
-    let mean = sum / m;
-    let variance = (squares / m - mean * mean).max(0.0);
-    TreeEstimate {
-        nodes: mean,
-        std_error: (variance / m).sqrt(),
-        probes,
+
+    /// The walks' mean and its standard error (0 nodes before the first walk).
+    pub fn estimate(&self) -> TreeEstimate {
+        let m = f64::from(self.made.max(1));
+        let mean = self.sum / m;
+        let variance = (self.squares / m - mean * mean).max(0.0);
+        TreeEstimate {
+            nodes: mean,
+            std_error: (variance / m).sqrt(),
+            probes: self.made,
+        }
     }
 }
 
 /// The search tree of an exact-cover problem on a [`Solver`], walked by hand: at each node
 /// the active primary item with the fewest options (leftmost on ties, the search's own
-/// choice), one child per option left on it — the dancing links' tree (`--knuth`). The
-/// bitset engine's tree ([`SolverWalk::without_wipe_outs`]) does not enter a child that
-/// leaves an uncovered primary item without an option (a *wipe-out*, SSXCC's rule): it is
-/// that tree less its wiped-out leaves, so the same walk estimates it with those leaves
-/// costing 0 ([`Walk::cost`]), at the same price. The walk forces the options it goes down
+/// choice), one child per option left on it — the dancing links' tree (`--knuth`, and the
+/// dance's on problems with colours). The dance's default tree on colour-free problems
+/// ([`SolverWalk::without_wipe_outs`]) does not enter a child that leaves an uncovered
+/// primary item without an option (a *wipe-out*, SSXCC's rule): it is that tree less its
+/// wiped-out leaves, so the same walk estimates it with those leaves costing 0
+/// ([`Walk::cost`]), at the same price. (The bitset search's tree is that one less the dead
+/// ends its look-ahead sees on problems with colours: [`DenseWalk`](crate::engine::DenseWalk)
+/// walks it.) The walk forces the options it goes down
 /// through and takes them back at [`Walk::reset`]; options forced before the walk stay.
 pub struct SolverWalk<'s, 'p> {
     solver: &'s mut Solver<'p>,
@@ -102,7 +140,7 @@ impl<'s, 'p> SolverWalk<'s, 'p> {
         }
     }
 
-    /// The bitset engine's tree (and the links' default): wiped-out nodes are not counted.
+    /// The links' default tree on colour-free problems: wiped-out nodes are not counted.
     pub fn without_wipe_outs(solver: &'s mut Solver<'p>) -> Self {
         let mut walk = SolverWalk::new(solver);
         walk.prune = true;

@@ -34,7 +34,7 @@ pub use problem::{
 pub use run::{MemoMode, PROBE_NODES};
 pub use run::{SplitInfo, WINDOW_PER_THREAD};
 pub use search::cells::{Cells, CellsError};
-pub use search::dense::{DENSE_MAX_OPTIONS, Dense, DenseError};
+pub use search::dense::{DENSE_MAX_OPTIONS, Dense, DenseError, DenseWalk};
 pub use search::dlx::{CountOnly, ForceError, Solver, View, Visitor};
 pub use search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 pub use search::multiplicity::MultiplicitySolver;

@@ -97,7 +97,7 @@ use super::optimize::{Keep, Optimum, Sense};
 use super::problem::{OptionId, Problem};
 use super::stats::Stats;
 use crate::engine::search::Search;
-use crate::engine::search::dense::Dense;
+use crate::engine::search::dense::{Dense, DenseWalk};
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use crate::engine::search::multiplicity::MultiplicitySolver;
@@ -206,6 +206,43 @@ pub fn count(problem: &Problem, plan: &Plan) -> Count {
         Choice::Portfolio(dense) => count_by_portfolio(problem, plan, dense),
         Choice::Plain(search) => plain(problem, plan, &plan.spread(), search),
         Choice::Memo { dense, probe } => count_memo(problem, plan, dense, probe),
+    }
+}
+
+/// The tree whose nodes a count on a plan posts to the plan's progress board
+/// ([`ProgressSnapshot::nodes`](crate::engine::ProgressSnapshot)) while its plain search
+/// runs, for Knuth's probes to estimate ([`crate::engine::estimate`]): a display's share of
+/// the tree done.
+pub enum CountTree<'p> {
+    /// The bitset search's tree, walked on its tables.
+    Dense(Box<DenseWalk<'p>>),
+    /// The dance's.
+    Links {
+        /// DLX2's tree (every option a child:
+        /// [`SolverWalk::new`](crate::engine::estimate::SolverWalk::new)), else the one
+        /// without the options that leave an item no option
+        /// ([`SolverWalk::without_wipe_outs`](crate::engine::estimate::SolverWalk::without_wipe_outs)).
+        knuth: bool,
+    },
+}
+
+/// The tree a count of `problem` on `plan` posts the nodes of, as `choose` decides the
+/// search: the bitset search's (alone, on threads, or as the portfolio's plain search: while
+/// the memoised search leads, the nodes stop moving), the dance's (plain, on the plan's
+/// threads). `None` where the nodes posted are of no one tree: a problem cut into independent
+/// parts, the memoised dance (whose probe may switch trees), the sparse-set search and
+/// Algorithm M (which post none).
+pub fn count_tree<'p>(problem: &'p Problem, plan: &Plan) -> Option<CountTree<'p>> {
+    match choose::choose(problem, plan) {
+        Choice::Portfolio(dense)
+        | Choice::Plain(choose::Plain::Dense(dense))
+        | Choice::Memo {
+            dense: Some(dense), ..
+        } => Some(CountTree::Dense(Box::new(dense.into_walk()))),
+        Choice::Plain(choose::Plain::Dance) => Some(CountTree::Links {
+            knuth: plan.knuth || problem.has_colours(),
+        }),
+        _ => None,
     }
 }
 

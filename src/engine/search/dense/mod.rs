@@ -53,6 +53,9 @@
 //! ones included, and restores them all. The conflict rows take m²/8 bytes, hence the limit
 //! on m.
 //!
+//! Knuth's random probes walk this tree node for node ([`DenseWalk`], walk.rs), for the
+//! estimate of a count's size and the time left on its progress line.
+//!
 //! Multiplicities (`u:v` primary items) are not handled: [`Dense::new`] refuses them. Costs
 //! are ignored (every exact cover is a solution).
 
@@ -64,10 +67,12 @@ use crate::engine::problem::{OptionId, Problem};
 use crate::engine::stats::Stats;
 
 mod tables;
+mod walk;
 
 use tables::Tables;
 pub(crate) use tables::conflict_rows;
 pub use tables::{DENSE_MAX_OPTIONS, DenseError};
+pub use walk::DenseWalk;
 
 /// What one level remembers while its options are tried.
 #[derive(Copy, Clone, Debug, Default)]
@@ -205,6 +210,11 @@ impl<'p> Dense<'p> {
     /// A new engine for the same problem, with a copy of this one's tables.
     fn sibling(&self) -> Dense<'p> {
         Dense::on(self.problem, self.t.clone())
+    }
+
+    /// Knuth's probes' walk of this search's tree ([`DenseWalk`]), on its tables.
+    pub fn into_walk(self) -> DenseWalk<'p> {
+        DenseWalk::on(self)
     }
 
     /// The problem searched.

@@ -1,6 +1,7 @@
 //! The bitset search against the links solver, on random problems and on the models.
 
 use super::*;
+use crate::engine::estimate::{self, Walk};
 use crate::engine::run::choose::dense_target;
 use crate::engine::run::threads::{Shared, count_on_threads};
 use crate::engine::search::cells::tests::{is_cover, random_problem};
@@ -297,4 +298,109 @@ fn refuses_multiplicities_and_counts_a_hopeless_problem() {
             .solutions(),
         0
     );
+}
+
+/// The exact mean of Knuth's estimator on `tree`: every root-to-leaf path a probe may take,
+/// its estimate (the sum of weight × cost of its nodes, the weight the product of the
+/// degrees above) times its probability (the product of their inverses), summed.
+fn expected_estimate(tree: &mut impl Walk) -> f64 {
+    fn paths(tree: &mut impl Walk, path: &mut Vec<u32>) -> f64 {
+        tree.reset();
+        let (mut weight, mut total, mut chance) = (1.0f64, 0.0f64, 1.0f64);
+        for &k in path.iter() {
+            total += weight * tree.cost();
+            let d = tree.degree();
+            weight *= f64::from(d);
+            chance /= f64::from(d);
+            tree.down(k);
+        }
+        total += weight * tree.cost();
+        let d = tree.degree();
+        if d == 0 {
+            return chance * total;
+        }
+        let mut sum = 0.0;
+        for k in 0..d {
+            path.push(k);
+            sum += paths(tree, path);
+            path.pop();
+        }
+        sum
+    }
+    paths(tree, &mut Vec::new())
+}
+
+/// Knuth's estimator is unbiased on the tree it walks; the bitset search's walk is its
+/// tree, node for node: the exact mean over every path the probes may take is the count's
+/// node count, on random problems (with and without colours, so with and without the
+/// look one step ahead) and the sizes copied or on a trail.
+#[test]
+fn the_walk_estimates_the_bitset_searchs_nodes_exactly_in_expectation() {
+    let mut rng = SplitMix64::new(0x3a1c_0ffe);
+    let mut looked_ahead = 0;
+    for round in 0..3000 {
+        let problem = random_problem(&mut rng);
+        let Ok(mut walk) = DenseWalk::new(&problem) else {
+            continue;
+        };
+        let nodes = Dense::new(&problem)
+            .unwrap()
+            .count(&Budget::unlimited())
+            .stats
+            .nodes();
+        let mean = expected_estimate(&mut walk);
+        assert!(
+            (mean - nodes as f64).abs() <= 1e-9 * nodes.max(1) as f64,
+            "round {round}: {mean} against {nodes} nodes"
+        );
+        let trail = walk.dense().t.trail;
+        let mut walk = DenseWalk::on(Dense::new(&problem).unwrap().with_trail(!trail));
+        let mean = expected_estimate(&mut walk);
+        assert!(
+            (mean - nodes as f64).abs() <= 1e-9 * nodes.max(1) as f64,
+            "round {round} (trail switched): {mean} against {nodes} nodes"
+        );
+        looked_ahead += usize::from(walk.dense().t.lookahead && nodes > 3);
+    }
+    assert!(
+        looked_ahead > 100,
+        "{looked_ahead} problems with the look-ahead"
+    );
+}
+
+/// On models with colours (the look-ahead) and without: the mean of many probes is near the
+/// count's nodes, and the exact mean is them.
+#[test]
+fn the_walks_probes_average_to_the_nodes_on_models() {
+    let macmahon = EdgeMatching::macmahon(2, 2, 3, None)
+        .unwrap()
+        .problem()
+        .clone();
+    let queens = Queens::new(8).unwrap().problem().clone();
+    let edges = EdgeMatching::random(5, 5, 5, 1, true)
+        .unwrap()
+        .problem()
+        .clone();
+    for (what, problem) in [
+        ("macmahon 2x3", macmahon),
+        ("queens 8", queens),
+        ("edges 5x5", edges),
+    ] {
+        let nodes = Dense::new(&problem)
+            .unwrap()
+            .count(&Budget::unlimited())
+            .stats
+            .nodes() as f64;
+        let mut walk = DenseWalk::new(&problem).unwrap();
+        let e = estimate::estimate(&mut walk, 20_000, 11);
+        assert!(
+            (e.nodes - nodes).abs() < 0.05 * nodes,
+            "{what}: {e:?} against {nodes}"
+        );
+        let exact = expected_estimate(&mut walk);
+        assert!(
+            (exact - nodes).abs() < 1e-9 * nodes,
+            "{what}: {exact} against {nodes}"
+        );
+    }
 }

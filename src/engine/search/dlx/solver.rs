@@ -214,6 +214,10 @@ pub struct Solver<'p> {
     /// Dead ends the searches of this solver found while committing (see
     /// [`Solver::dead_ends`]).
     pub(super) dead_ends: u64,
+    /// The nodes of the current search posted to the budget's progress board (a field rather
+    /// than a local of the search loop, where it took a register: 0.65% more instructions
+    /// on Langford 10 against 0.4%).
+    pub(super) posted: u64,
 }
 
 impl<'p> Solver<'p> {
@@ -251,6 +255,7 @@ impl<'p> Solver<'p> {
             stats: Stats::default(),
             knuth: false,
             dead_ends: 0,
+            posted: 0,
         }
     }
 
@@ -509,6 +514,8 @@ impl<'p> Solver<'p> {
     }
 
     /// Knuth's main loop (DLX2, section "Solve the problem"), with the labels as states.
+    /// Unless memoised it posts the nodes it enters to the budget's progress board every
+    /// 1,024 nodes and at its end, as the bitset search does, for a progress line.
     pub(super) fn search<const COLOURS: bool, const MEMO: bool, const WATCH: bool, V: Visitor>(
         &mut self,
         budget: &Budget,
@@ -571,6 +578,7 @@ impl<'p> Solver<'p> {
             };
         }
         let mut exclusions: Vec<OptionId> = Vec::new();
+        self.posted = 0;
         'forward: loop {
             if nodes >= max_nodes {
                 end = End::NodeLimit;
@@ -582,12 +590,18 @@ impl<'p> Solver<'p> {
                 depth_to_unwind = level;
                 break;
             }
-            if nodes & 0x3ff == 0
-                && let Some(e) = budget.out_of_time()
-            {
-                end = e;
-                depth_to_unwind = level;
-                break;
+            if nodes & 0x3ff == 0 {
+                // For a display: the nodes entered since the last post (a memoised search's
+                // nodes are of a smaller tree than the one a display estimates: not posted).
+                if !MEMO && nodes > self.posted {
+                    budget.stop.progress().add_nodes(nodes - self.posted);
+                    self.posted = nodes;
+                }
+                if let Some(e) = budget.out_of_time() {
+                    end = e;
+                    depth_to_unwind = level;
+                    break;
+                }
             }
             nodes += 1;
             let remembered = MEMO
@@ -717,6 +731,9 @@ impl<'p> Solver<'p> {
         }
         if !COLOURS {
             c.fold_plain(&undone);
+        }
+        if !MEMO && nodes > self.posted {
+            budget.stop.progress().add_nodes(nodes - self.posted);
         }
         self.finish(c, nodes, solutions, max_level, end)
     }
