@@ -615,21 +615,23 @@ impl<'p> Dense<'p> {
                 let here = if TRAIL { 0 } else { d * p };
                 let sizes = &a.sizes[here..here + p];
                 let uncovered = &a.prim[..pactive as usize];
-                let (mut best, mut least) = (0u32, u32::MAX);
+                // Each item's size and index make one key, `size << 16 | item`, so that the
+                // least key is the choice, and the loop has no branch that depends on the
+                // sizes but the one out at a size of 1 (the first of those in the list, as
+                // the keys before it are of larger sizes): a branch per item that a size
+                // decided would be mispredicted as often as not.
+                let mut key = u32::MAX;
                 t.scans += u64::from(pactive);
                 for &x in uncovered {
-                    debug_assert!((x as usize) < sizes.len());
+                    debug_assert!((x as usize) < sizes.len() && x < 1 << 16);
                     // SAFETY: the primary items are below `p = sizes.len()`.
                     let s = unsafe { *sizes.get_unchecked(x as usize) };
-                    // Mostly false: one comparison for most items.
-                    if s <= least && (s < least || x < best) {
-                        best = x;
-                        least = s;
-                        if s == 1 {
-                            break;
-                        }
+                    key = key.min(s << 16 | x);
+                    if key < 2 << 16 {
+                        break;
                     }
                 }
+                let (best, least) = (key & 0xffff, key >> 16);
                 if LOOKAHEAD && least == 1 {
                     // Every item with one option left: if two of those options conflict,
                     // this is a dead end (a wipe-out one step ahead: no node).
