@@ -69,6 +69,10 @@ use tables::Tables;
 pub(crate) use tables::conflict_rows;
 pub use tables::{DENSE_MAX_OPTIONS, DenseError};
 
+/// Added to the sizes of the items an option covers while the options it removes are
+/// removed (see [`Arrays::try_option`]): more than any size.
+const COVERED: u32 = 1 << 30;
+
 /// What one level remembers while its options are tried.
 #[derive(Copy, Clone, Debug, Default)]
 struct Frame {
@@ -443,9 +447,17 @@ impl Arrays<'_> {
                 self.sizes.copy_within(d * p..(d + 1) * p, (d + 1) * p);
                 (d + 1) * p
             };
+            // The sizes of the items `o` covers drop to 0 too; raised by `COVERED` while the
+            // options are removed, they do not, and a size that does is an uncovered item's:
+            // a wipe-out, seen without a branch per decrement (one that the sizes decide is
+            // mispredicted as often as not).
+            for k in lo..hi {
+                let x = *t.pitems.get_unchecked(k as usize) as usize;
+                *self.sizes.get_unchecked_mut(base + x) += COVERED;
+            }
             let mut top = self.trail_top;
-            let active = *pactive;
-            for k in 0..w {
+            let mut wiped = false;
+            'words: for k in 0..w {
                 let l = *self.live.get_unchecked(d * w + k);
                 let r = *t.conflicts.get_unchecked(o * w + k);
                 *self.live.get_unchecked_mut((d + 1) * w + k) = l & !r;
@@ -461,19 +473,28 @@ impl Arrays<'_> {
                         debug_assert!(x < p);
                         let s = self.sizes.get_unchecked_mut(base + x);
                         *s -= 1;
+                        wiped |= *s == 0;
                         if TRAIL {
                             debug_assert!(top < self.trail.len());
                             *self.trail.get_unchecked_mut(top) = x as u32;
                             top += 1;
                         }
-                        if *s == 0 && *self.pos.get_unchecked(x) < active {
-                            self.trail_top = top;
-                            return false;
-                        }
+                    }
+                    // After the option's last item rather than at the item that emptied
+                    // (the same options removed, counted the same).
+                    if wiped {
+                        break 'words;
                     }
                 }
             }
+            for k in lo..hi {
+                let x = *t.pitems.get_unchecked(k as usize) as usize;
+                *self.sizes.get_unchecked_mut(base + x) -= COVERED;
+            }
             self.trail_top = top;
+            if wiped {
+                return false;
+            }
         }
         true
     }
