@@ -87,6 +87,10 @@ struct Frame {
     option: u32,
     /// The length of the sizes' trail when the level was entered (see [`Tables::trail`]).
     trail: u32,
+    /// How many of the item's options are not yet tried (its size when the level was
+    /// entered, less the tries): the level is done when none is left, without walking the
+    /// words that have none (a loop whose length the options decide, mispredicted).
+    left: u32,
 }
 
 /// Where a search stands: the level, the level it started at (it ends on backing up past
@@ -694,27 +698,28 @@ impl<'p> Dense<'p> {
                     pactive,
                     option: 0,
                     trail: a.trail_top as u32,
+                    left: least,
                 };
             }
             // The next option of level `d`.
             let f = frames[d];
+            if f.left == 0 {
+                back_up!();
+            }
             let (mut word, mut bits) = (f.word, f.bits);
-            if bits == 0 {
-                let hi = tables.item_hi[f.item as usize];
-                while bits == 0 && word + 1 < hi {
-                    word += 1;
-                    bits = tables.item_bits[f.item as usize * w + word as usize]
-                        & a.live[d * w + word as usize];
-                }
-                if bits == 0 {
-                    back_up!();
-                }
+            while bits == 0 {
+                // There is one left, in a later word.
+                word += 1;
+                debug_assert!(word < tables.item_hi[f.item as usize]);
+                bits = tables.item_bits[f.item as usize * w + word as usize]
+                    & a.live[d * w + word as usize];
             }
             let o = word * 64 + bits.trailing_zeros();
             let frame = &mut frames[d];
             frame.word = word;
             frame.bits = bits & (bits - 1);
             frame.option = o;
+            frame.left -= 1;
             // SAFETY: positions and items of the list are below `p`, the length of `prim`,
             // `pos` and `from`; the trail holds primary items, below `p` too.
             unsafe {
