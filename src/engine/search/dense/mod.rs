@@ -430,7 +430,17 @@ impl Arrays<'_> {
         // them; the trail has room for every primary entry of every option, and an option
         // is removed at most once on the way down.
         unsafe {
+            let base = if TRAIL {
+                0
+            } else {
+                self.sizes.copy_within(d * p..(d + 1) * p, (d + 1) * p);
+                (d + 1) * p
+            };
             // Its primary items are covered: each swapped to the end of the uncovered ones.
+            // Their sizes drop to 0 too; raised by `COVERED` while the options are removed,
+            // they do not, and a size that does is an uncovered item's: a wipe-out, seen
+            // without a branch per decrement (one that the sizes decide is mispredicted as
+            // often as not).
             let (lo, hi) = (*t.pstart.get_unchecked(o), *t.pstart.get_unchecked(o + 1));
             for k in lo..hi {
                 let x = *t.pitems.get_unchecked(k as usize);
@@ -444,20 +454,7 @@ impl Arrays<'_> {
                 *self.prim.get_unchecked_mut(a as usize) = x;
                 *self.pos.get_unchecked_mut(x as usize) = a;
                 *self.from.get_unchecked_mut(a as usize) = i;
-            }
-            let base = if TRAIL {
-                0
-            } else {
-                self.sizes.copy_within(d * p..(d + 1) * p, (d + 1) * p);
-                (d + 1) * p
-            };
-            // The sizes of the items `o` covers drop to 0 too; raised by `COVERED` while the
-            // options are removed, they do not, and a size that does is an uncovered item's:
-            // a wipe-out, seen without a branch per decrement (one that the sizes decide is
-            // mispredicted as often as not).
-            for k in lo..hi {
-                let x = *t.pitems.get_unchecked(k as usize) as usize;
-                *self.sizes.get_unchecked_mut(base + x) += COVERED;
+                *self.sizes.get_unchecked_mut(base + x as usize) += COVERED;
             }
             let mut top = self.trail_top;
             let mut wiped = false;
