@@ -456,19 +456,12 @@ impl Arrays<'_> {
                 *self.from.get_unchecked_mut(a as usize) = i;
                 *self.sizes.get_unchecked_mut(base + x as usize) += COVERED;
             }
-            // Level `d + 1`'s options first, in a loop of its own that the compiler
-            // vectorises; then the options removed, walked with as few values at hand as
-            // can be (the loop that did both kept some of them on the stack).
-            let (now, next) = self.live.split_at_mut((d + 1) * w);
-            let (now, next) = (now.get_unchecked(d * w..), next.get_unchecked_mut(..w));
-            let row = t.conflicts.get_unchecked(o * w..(o + 1) * w);
-            for ((n, &l), &r) in next.iter_mut().zip(now).zip(row) {
-                *n = l & !r;
-            }
-            let sizes = self.sizes.get_unchecked_mut(base..base + p);
             let mut top = self.trail_top;
             let mut wiped = false;
-            'words: for (k, (&l, &r)) in now.iter().zip(row).enumerate() {
+            'words: for k in 0..w {
+                let l = *self.live.get_unchecked(d * w + k);
+                let r = *t.conflicts.get_unchecked(o * w + k);
+                *self.live.get_unchecked_mut((d + 1) * w + k) = l & !r;
                 let mut gone = l & r;
                 while gone != 0 {
                     let q = k * 64 + gone.trailing_zeros() as usize;
@@ -476,14 +469,15 @@ impl Arrays<'_> {
                     *removed += 1;
                     debug_assert!(q + 1 < t.pstart.len());
                     let (a, b) = (*t.pstart.get_unchecked(q), *t.pstart.get_unchecked(q + 1));
-                    for &x in t.pitems.get_unchecked(a as usize..b as usize) {
-                        debug_assert!((x as usize) < p);
-                        let s = sizes.get_unchecked_mut(x as usize);
+                    for j in a..b {
+                        let x = *t.pitems.get_unchecked(j as usize) as usize;
+                        debug_assert!(x < p);
+                        let s = self.sizes.get_unchecked_mut(base + x);
                         *s -= 1;
                         wiped |= *s == 0;
                         if TRAIL {
                             debug_assert!(top < self.trail.len());
-                            *self.trail.get_unchecked_mut(top) = x;
+                            *self.trail.get_unchecked_mut(top) = x as u32;
                             top += 1;
                         }
                     }
