@@ -21,10 +21,21 @@
 //!   primary item, how many options of `live[d]` contain it. The options a try removes
 //!   (`live[d] ∧ row`) are walked bit by bit and each takes one from the sizes of its primary
 //!   items (`pitems`); nothing is walked for secondary items. Undoing a try is forgetting
-//!   level `d + 1`.
+//!   level `d + 1`. While a try removes options, the sizes of the items it covers are raised
+//!   by `COVERED` (they drop to 0 too), so that a size that reaches 0 is a wipe-out.
 //! * **`prim`**, the primary items not yet covered, as a sparse set (`prim[0..pactive]`,
 //!   inverse `pos`): a try swaps the items of its option past the end (`from` remembers
 //!   where each came from), and the next try at the level swaps them back, the latest first.
+//! * **`frames[d]`**: level `d`'s branching item, where the walk through its options stands
+//!   (a word and its options not yet tried), how many are left to try (the item's size when
+//!   the level was entered, less the tries), the option in hand, and `pactive` and the
+//!   trail's length when the level was entered.
+//!
+//! The search's time goes mostly to branches that the data decide, mispredicted as often as
+//! not, rather than to instructions (on a sudoku about four a cycle): the choice takes the
+//! least of keys `size << 16 | item` with no branch but the one out at a size of 1, a try
+//! tests for a wipe-out once per option removed rather than per decrement, and a level ends
+//! on its count of options left rather than by walking words that have none.
 //!
 //! # The rules (SSXCC's, and one more)
 //!
@@ -74,6 +85,10 @@ pub(crate) use tables::conflict_rows;
 pub use tables::{DENSE_MAX_OPTIONS, DenseError};
 pub use walk::DenseWalk;
 
+/// Added to the sizes of the items an option covers while the options it removes are
+/// removed (see [`Arrays::try_option`]): more than any size.
+const COVERED: u32 = 1 << 30;
+
 /// What one level remembers while its options are tried.
 #[derive(Copy, Clone, Debug, Default)]
 struct Frame {
@@ -88,6 +103,10 @@ struct Frame {
     option: u32,
     /// The length of the sizes' trail when the level was entered (see [`Tables::trail`]).
     trail: u32,
+    /// How many of the item's options are not yet tried (its size when the level was
+    /// entered, less the tries): the level is done when none is left, without walking the
+    /// words that have none (a loop whose length the options decide, mispredicted).
+    left: u32,
 }
 
 /// Where a search stands: the level, the level it started at (it ends on backing up past
@@ -334,11 +353,13 @@ impl<'p> Dense<'p> {
         let mut removed = 0;
         for (d, &o) in prefix.iter().enumerate() {
             self.frames[d].option = o;
-            let taken = if self.t.trail {
-                self.try_option::<true>(d, o, &mut pactive, &mut removed)
+            let (t, mut a) = self.arrays();
+            let taken = if t.trail {
+                a.try_option::<true>(t, d, o, &mut pactive, &mut removed)
             } else {
-                self.try_option::<false>(d, o, &mut pactive, &mut removed)
+                a.try_option::<false>(t, d, o, &mut pactive, &mut removed)
             };
+            self.trail_top = a.trail_top;
             debug_assert!(taken, "a prefix from `prefixes` takes each option");
         }
         self.cursor = Cursor {
@@ -376,26 +397,77 @@ impl<'p> Dense<'p> {
         };
     }
 
+    /// The arrays a search changes, borrowed apart from the tables it reads: held in locals,
+    /// their addresses stay in registers instead of being reloaded from `self` after every
+    /// store (the compiler cannot tell a store to a size from one to a field of `self`).
+    fn arrays(&mut self) -> (&Tables, Arrays<'_>) {
+        (
+            &self.t,
+            Arrays {
+                live: &mut self.live,
+                sizes: &mut self.sizes,
+                prim: &mut self.prim,
+                pos: &mut self.pos,
+                from: &mut self.from,
+                trail: &mut self.trail,
+                trail_top: self.trail_top,
+            },
+        )
+    }
+}
+
+/// The arrays of [`Dense`] that a search changes (see the module documentation), and the
+/// length of the sizes' trail.
+struct Arrays<'a> {
+    live: &'a mut [u64],
+    sizes: &'a mut [u32],
+    prim: &'a mut [u32],
+    pos: &'a mut [u32],
+    from: &'a mut [u32],
+    trail: &'a mut [u32],
+    trail_top: usize,
+}
+
+impl Arrays<'_> {
     /// Tries option `o` at level `d`: level `d + 1`'s options and sizes, and the uncovered
     /// items. False on a wipe-out. Adds the options removed to `removed`.
     #[inline(always)]
     fn try_option<const TRAIL: bool>(
         &mut self,
+        t: &Tables,
         d: usize,
         o: u32,
         pactive: &mut u32,
         removed: &mut u64,
     ) -> bool {
-        let (w, p) = (self.t.words, self.t.primaries);
-        // Its primary items are covered: each swapped to the end of the uncovered ones.
-        for k in self.t.pstart[o as usize]..self.t.pstart[o as usize + 1] {
-            let x = self.t.pitems[k as usize];
-            *pactive -= 1;
-            let a = *pactive;
-            debug_assert!((x as usize) < p && (a as usize) < p);
-            // SAFETY: items and positions in the list are below `p`, the length of `prim`,
-            // `pos` and `from`.
-            unsafe {
+        let (w, p, o) = (t.words, t.primaries, o as usize);
+        debug_assert!(o + 1 < t.pstart.len() && (d + 2) * w <= self.live.len());
+        // SAFETY (the whole function): `o` and every option removed are options, below m, so
+        // `pstart[o + 1]` exists, `pitems[pstart[o]..pstart[o + 1]]` are primary items, each
+        // below `p` (the length of `prim`, `pos`, `from`, and of each level's sizes), and
+        // conflict row `o` is `words` long; `d + 1` is at most the number of primary items
+        // plus one (each level covers one at least), below the levels of `live` and
+        // `sizes`; the uncovered items number at least the items of an option that covers
+        // them; the trail has room for every primary entry of every option, and an option
+        // is removed at most once on the way down.
+        unsafe {
+            let base = if TRAIL {
+                0
+            } else {
+                self.sizes.copy_within(d * p..(d + 1) * p, (d + 1) * p);
+                (d + 1) * p
+            };
+            // Its primary items are covered: each swapped to the end of the uncovered ones.
+            // Their sizes drop to 0 too; raised by `COVERED` while the options are removed,
+            // they do not, and a size that does is an uncovered item's: a wipe-out, seen
+            // without a branch per decrement (one that the sizes decide is mispredicted as
+            // often as not).
+            let (lo, hi) = (*t.pstart.get_unchecked(o), *t.pstart.get_unchecked(o + 1));
+            for k in lo..hi {
+                let x = *t.pitems.get_unchecked(k as usize);
+                *pactive -= 1;
+                let a = *pactive;
+                debug_assert!((x as usize) < p && (a as usize) < p);
                 let i = *self.pos.get_unchecked(x as usize);
                 let last = *self.prim.get_unchecked(a as usize);
                 *self.prim.get_unchecked_mut(i as usize) = last;
@@ -403,62 +475,54 @@ impl<'p> Dense<'p> {
                 *self.prim.get_unchecked_mut(a as usize) = x;
                 *self.pos.get_unchecked_mut(x as usize) = a;
                 *self.from.get_unchecked_mut(a as usize) = i;
+                *self.sizes.get_unchecked_mut(base + x as usize) += COVERED;
             }
-        }
-        let sizes = if TRAIL {
-            &mut self.sizes[..p]
-        } else {
-            let (before, after) = self.sizes.split_at_mut((d + 1) * p);
-            after[..p].copy_from_slice(&before[d * p..]);
-            &mut after[..p]
-        };
-        let trail = self.trail.as_mut_ptr();
-        let mut top = self.trail_top;
-        let (lives, next) = self.live.split_at_mut((d + 1) * w);
-        let live = &lives[d * w..(d + 1) * w];
-        let next = &mut next[..w];
-        let row = &self.t.conflicts[o as usize * w..(o as usize + 1) * w];
-        let active = *pactive;
-        for (k, ((&l, &r), n)) in live.iter().zip(row).zip(next.iter_mut()).enumerate() {
-            let mut gone = l & r;
-            *n = l & !r;
-            while gone != 0 {
-                let q = k * 64 + gone.trailing_zeros() as usize;
-                gone &= gone - 1;
-                *removed += 1;
-                debug_assert!(q + 1 < self.t.pstart.len());
-                // SAFETY: `q` is an option (a bit of a set of options, all below m), so
-                // `pstart[q + 1]` exists and `pitems[pstart[q]..pstart[q + 1]]` are primary
-                // items, each below `p = sizes.len() = pos.len()`.
-                unsafe {
-                    let (a, b) = (
-                        *self.t.pstart.get_unchecked(q),
-                        *self.t.pstart.get_unchecked(q + 1),
-                    );
+            let mut top = self.trail_top;
+            let mut wiped = false;
+            'words: for k in 0..w {
+                let l = *self.live.get_unchecked(d * w + k);
+                let r = *t.conflicts.get_unchecked(o * w + k);
+                *self.live.get_unchecked_mut((d + 1) * w + k) = l & !r;
+                let mut gone = l & r;
+                while gone != 0 {
+                    let q = k * 64 + gone.trailing_zeros() as usize;
+                    gone &= gone - 1;
+                    *removed += 1;
+                    debug_assert!(q + 1 < t.pstart.len());
+                    let (a, b) = (*t.pstart.get_unchecked(q), *t.pstart.get_unchecked(q + 1));
                     for j in a..b {
-                        let x = *self.t.pitems.get_unchecked(j as usize) as usize;
-                        debug_assert!(x < sizes.len());
-                        let s = sizes.get_unchecked_mut(x);
+                        let x = *t.pitems.get_unchecked(j as usize) as usize;
+                        debug_assert!(x < p);
+                        let s = self.sizes.get_unchecked_mut(base + x);
                         *s -= 1;
+                        wiped |= *s == 0;
                         if TRAIL {
-                            // The trail has room for every primary entry of every option,
-                            // and an option is removed at most once on the way down.
                             debug_assert!(top < self.trail.len());
-                            *trail.add(top) = x as u32;
+                            *self.trail.get_unchecked_mut(top) = x as u32;
                             top += 1;
                         }
-                        if *s == 0 && *self.pos.get_unchecked(x) < active {
-                            self.trail_top = top;
-                            return false;
-                        }
+                    }
+                    // After the option's last item rather than at the item that emptied
+                    // (the same options removed, counted the same).
+                    if wiped {
+                        break 'words;
                     }
                 }
             }
+            for k in lo..hi {
+                let x = *t.pitems.get_unchecked(k as usize) as usize;
+                *self.sizes.get_unchecked_mut(base + x) -= COVERED;
+            }
+            self.trail_top = top;
+            if wiped {
+                return false;
+            }
         }
-        self.trail_top = top;
         true
     }
+}
 
+impl<'p> Dense<'p> {
     /// The search (see the module documentation), from the cursor on, until it backs up
     /// past the cursor's base level or the budget runs out.
     fn search<const REPORT: bool, F>(&mut self, budget: &Budget, sink: &mut F) -> Outcome
@@ -495,6 +559,33 @@ impl<'p> Dense<'p> {
             mut pactive,
             mut done,
         } = self.cursor;
+        let Dense {
+            t: tables,
+            live,
+            sizes,
+            prim,
+            pos,
+            from,
+            trail,
+            trail_top,
+            frames,
+            solution,
+            cut,
+            forced,
+            found,
+            ..
+        } = self;
+        let (tables, cut) = (&*tables, *cut);
+        let mut a = Arrays {
+            live,
+            sizes,
+            prim,
+            pos,
+            from,
+            trail,
+            trail_top: *trail_top,
+        };
+        let frames = &mut frames[..];
         // Back to the level above to try its next option, or the search is done when this was
         // its base level.
         macro_rules! back_up {
@@ -534,9 +625,9 @@ impl<'p> Dense<'p> {
                         break;
                     }
                 }
-                if d == self.cut {
+                if d == cut {
                     // A sub-problem for a thread: noted, not entered.
-                    self.found.extend(self.frames[..d].iter().map(|f| f.option));
+                    found.extend(frames[..d].iter().map(|f| f.option));
                     entering = false;
                     d -= 1;
                     continue;
@@ -546,11 +637,11 @@ impl<'p> Dense<'p> {
                     t.max_level = t.max_level.max(d as u32);
                     t.solutions += 1;
                     if REPORT {
-                        self.solution.clear();
-                        for f in &self.frames[..d] {
-                            self.solution.push(OptionId(f.option));
+                        solution.clear();
+                        for f in &frames[..d] {
+                            solution.push(OptionId(f.option));
                         }
-                        if sink(&self.solution).is_break() {
+                        if sink(solution).is_break() {
                             end = End::Stopped;
                         }
                     }
@@ -564,41 +655,45 @@ impl<'p> Dense<'p> {
                 // order depends on the options taken on the way here alone (each try's swaps
                 // are undone in reverse), so the tree is the same whether searched whole or
                 // in sub-problems on threads.
-                let here = if TRAIL { 0 } else { d };
-                let sizes = &self.sizes[here * p..(here + 1) * p];
-                let (mut best, mut least) = (0u32, u32::MAX);
+                let here = if TRAIL { 0 } else { d * p };
+                let sizes = &a.sizes[here..here + p];
+                let uncovered = &a.prim[..pactive as usize];
+                // Each item's size and index make one key, `size << 16 | item`, so that the
+                // least key is the choice, and the loop has no branch that depends on the
+                // sizes but the one out at a size of 1 (the first of those in the list, as
+                // the keys before it are of larger sizes): a branch per item that a size
+                // decided would be mispredicted as often as not.
+                let mut key = u32::MAX;
                 t.scans += u64::from(pactive);
-                for &x in &self.prim[..pactive as usize] {
-                    debug_assert!((x as usize) < sizes.len());
+                for &x in uncovered {
+                    debug_assert!((x as usize) < sizes.len() && x < 1 << 16);
                     // SAFETY: the primary items are below `p = sizes.len()`.
                     let s = unsafe { *sizes.get_unchecked(x as usize) };
-                    if s < least || (s == least && x < best) {
-                        best = x;
-                        least = s;
-                        if s == 1 {
-                            break;
-                        }
+                    key = key.min(s << 16 | x);
+                    if key < 2 << 16 {
+                        break;
                     }
                 }
+                let (best, least) = (key & 0xffff, key >> 16);
                 if LOOKAHEAD && least == 1 {
                     // Every item with one option left: if two of those options conflict,
                     // this is a dead end (a wipe-out one step ahead: no node).
-                    self.forced.clear();
-                    let live = &self.live[d * w..(d + 1) * w];
-                    for &x in &self.prim[..pactive as usize] {
+                    forced.clear();
+                    let live = &a.live[d * w..(d + 1) * w];
+                    for &x in uncovered {
                         if sizes[x as usize] == 1 {
-                            let bits = &self.t.item_bits[x as usize * w..(x as usize + 1) * w];
-                            let k = (self.t.item_lo[x as usize]..self.t.item_hi[x as usize])
+                            let bits = &tables.item_bits[x as usize * w..(x as usize + 1) * w];
+                            let k = (tables.item_lo[x as usize]..tables.item_hi[x as usize])
                                 .find(|&k| bits[k as usize] & live[k as usize] != 0)
                                 .expect("an option left");
                             let o = k * 64 + (bits[k as usize] & live[k as usize]).trailing_zeros();
-                            self.forced.push(o);
+                            forced.push(o);
                         }
                     }
                     let mut dead = false;
-                    'pairs: for (i, &a) in self.forced.iter().enumerate() {
-                        let row = &self.t.conflicts[a as usize * w..(a as usize + 1) * w];
-                        for &b in &self.forced[i + 1..] {
+                    'pairs: for (i, &a) in forced.iter().enumerate() {
+                        let row = &tables.conflicts[a as usize * w..(a as usize + 1) * w];
+                        for &b in &forced[i + 1..] {
                             if a != b && row[b as usize / 64] >> (b % 64) & 1 != 0 {
                                 dead = true;
                                 break 'pairs;
@@ -611,67 +706,75 @@ impl<'p> Dense<'p> {
                 }
                 t.nodes += 1;
                 t.max_level = t.max_level.max(d as u32);
-                let lo = self.t.item_lo[best as usize];
-                let bits = self.t.item_bits[best as usize * w + lo as usize]
-                    & self.live[d * w + lo as usize];
-                self.frames[d] = Frame {
+                let lo = tables.item_lo[best as usize];
+                let bits =
+                    tables.item_bits[best as usize * w + lo as usize] & a.live[d * w + lo as usize];
+                frames[d] = Frame {
                     item: best,
                     word: lo,
                     bits,
                     pactive,
                     option: 0,
-                    trail: self.trail_top as u32,
+                    trail: a.trail_top as u32,
+                    left: least,
                 };
             }
             // The next option of level `d`.
-            let f = self.frames[d];
-            let (mut word, mut bits) = (f.word, f.bits);
-            let hi = self.t.item_hi[f.item as usize];
-            while bits == 0 && word + 1 < hi {
-                word += 1;
-                bits = self.t.item_bits[f.item as usize * w + word as usize]
-                    & self.live[d * w + word as usize];
-            }
-            if bits == 0 {
+            let f = frames[d];
+            if f.left == 0 {
                 back_up!();
             }
+            let (mut word, mut bits) = (f.word, f.bits);
+            while bits == 0 {
+                // There is one left, in a later word.
+                word += 1;
+                debug_assert!(word < tables.item_hi[f.item as usize]);
+                bits = tables.item_bits[f.item as usize * w + word as usize]
+                    & a.live[d * w + word as usize];
+            }
             let o = word * 64 + bits.trailing_zeros();
-            let frame = &mut self.frames[d];
+            let frame = &mut frames[d];
             frame.word = word;
             frame.bits = bits & (bits - 1);
             frame.option = o;
-            // Undo the swaps of the tries since this level was entered, the latest first: they
-            // moved items to the positions `pactive..f.pactive`, the latest to the lowest.
-            for a in pactive..f.pactive {
-                debug_assert!((a as usize) < p);
-                // SAFETY: positions and items of the list are below `p`.
-                unsafe {
-                    let i = *self.from.get_unchecked(a as usize);
-                    let x = *self.prim.get_unchecked(a as usize);
-                    let y = *self.prim.get_unchecked(i as usize);
-                    *self.prim.get_unchecked_mut(i as usize) = x;
-                    *self.pos.get_unchecked_mut(x as usize) = i;
-                    *self.prim.get_unchecked_mut(a as usize) = y;
-                    *self.pos.get_unchecked_mut(y as usize) = a;
+            frame.left -= 1;
+            // SAFETY: positions and items of the list are below `p`, the length of `prim`,
+            // `pos` and `from`; the trail holds primary items, below `p` too.
+            unsafe {
+                // Undo the swaps of the tries since this level was entered, the latest first:
+                // they moved items to the positions `pactive..f.pactive`, the latest to the
+                // lowest.
+                for k in pactive..f.pactive {
+                    debug_assert!((k as usize) < p);
+                    let i = *a.from.get_unchecked(k as usize);
+                    let x = *a.prim.get_unchecked(k as usize);
+                    let y = *a.prim.get_unchecked(i as usize);
+                    *a.prim.get_unchecked_mut(i as usize) = x;
+                    *a.pos.get_unchecked_mut(x as usize) = i;
+                    *a.prim.get_unchecked_mut(k as usize) = y;
+                    *a.pos.get_unchecked_mut(y as usize) = k;
                 }
-            }
-            pactive = f.pactive;
-            if TRAIL {
-                // Give back what the tries since this level was entered took.
-                for k in f.trail as usize..self.trail_top {
-                    let x = self.trail[k] as usize;
-                    self.sizes[x] += 1;
+                pactive = f.pactive;
+                if TRAIL {
+                    // Give back what the tries since this level was entered took.
+                    debug_assert!(a.trail_top <= a.trail.len());
+                    for k in f.trail as usize..a.trail_top {
+                        let x = *a.trail.get_unchecked(k) as usize;
+                        debug_assert!(x < p);
+                        *a.sizes.get_unchecked_mut(x) += 1;
+                    }
+                    a.trail_top = f.trail as usize;
                 }
-                self.trail_top = f.trail as usize;
             }
             t.tries += 1;
-            if self.try_option::<TRAIL>(d, o, &mut pactive, &mut t.removed) {
+            if a.try_option::<TRAIL>(tables, d, o, &mut pactive, &mut t.removed) {
                 d += 1;
                 entering = true;
             } else {
                 entering = false;
             }
         }
+        *trail_top = a.trail_top;
         self.tally = t;
         self.cursor = Cursor {
             depth: d,
@@ -686,7 +789,6 @@ impl<'p> Dense<'p> {
         }
     }
 }
-
 /// The bitset search as threads see it (`run/threads.rs` deals its sub-problems, and resumes
 /// those a deadline stopped with the engine that holds them).
 impl Search for Dense<'_> {

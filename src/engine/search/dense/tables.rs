@@ -7,6 +7,7 @@ use crate::engine::problem::Problem;
 /// The most options [`Dense`](crate::engine::Dense) takes: 16,384 options make conflict rows
 /// of 32 MiB.
 pub const DENSE_MAX_OPTIONS: usize = 1 << 14;
+const _: () = assert!(DENSE_MAX_OPTIONS < 1 << 16, "a size must fit in 16 bits");
 
 /// Why a problem cannot be searched by [`Dense`](crate::engine::Dense).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -85,7 +86,9 @@ impl Tables {
             }
         }
         let levels = primaries + 2;
-        if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES {
+        // The choice packs a size and an item in a `u32` key, 16 bits each (sizes are at
+        // most DENSE_MAX_OPTIONS; the memory limit keeps the items below 4,096).
+        if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES || primaries >= 1 << 16 {
             return Err(DenseError::TooLarge);
         }
         let mut with = vec![vec![0u64; words]; problem.item_count()];
