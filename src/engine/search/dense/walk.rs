@@ -58,13 +58,15 @@ impl<'p> DenseWalk<'p> {
     /// uncovered items (`pactive`). False on a wipe-out.
     fn try_option(&mut self, o: u32, pactive: &mut u32) -> bool {
         let mut removed = 0;
-        if self.dense.t.trail {
-            self.dense
-                .try_option::<true>(self.depth, o, pactive, &mut removed)
+        let depth = self.depth;
+        let (t, mut a) = self.dense.arrays();
+        let taken = if t.trail {
+            a.try_option::<true>(t, depth, o, pactive, &mut removed)
         } else {
-            self.dense
-                .try_option::<false>(self.depth, o, pactive, &mut removed)
-        }
+            a.try_option::<false>(t, depth, o, pactive, &mut removed)
+        };
+        self.dense.trail_top = a.trail_top;
+        taken
     }
 
     /// Undoes a try at the walk's level, which left `pactive` uncovered items: the swaps of
