@@ -25,7 +25,7 @@
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
 //! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
-//! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 4 | 1–16 | Knuth's estimate of the bitset search's progress runs 4× low early on pentominoes 6×10 |
+//! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 1 | 1–16 | with the memo as a team (its estimate the furthest member's), 1 against 4 on the suite: domino tilings 12×12 37 ms against 50, K18 6 against 10, edge matching 7×7 0.44 s against 0.42, pentominoes 6×10 the same (1.39–1.42 s); no instance changed its winner. 1 means no margin: the leader is the search estimating the least time left |
 //! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
 //! | a search's first slice in the portfolio, and its least slice after | [`FIRST_NODES`], [`LEAST_NODES`] | 64, 16 nodes | — | a memoised node may cost a hundred plain ones on problems of thousands of options |
 //! | the memo table's memory | [`Plan::memo_bytes`] (`DEFAULT_MEMO_BYTES`, memo.rs) | 256 MiB | — | the memoised search's table; on threads a table of `memo_bytes / threads` each |
@@ -79,7 +79,9 @@ pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// How much less time a memoised search must estimate it still needs than the plain
 /// search's estimate to lead a round of the portfolio (the plain search leads otherwise).
-pub const LEAD_MARGIN: f64 = 4.0;
+/// 1: none — the leader is the search estimating the least time left (4 before the memo
+/// became a team, when its estimate lagged; see the table above).
+pub const LEAD_MARGIN: f64 = 1.0;
 
 /// A search's first slice in the portfolio, in nodes, when its time per node is not known
 /// yet (a memoised node may cost a hundred plain ones on problems of thousands of options).
