@@ -362,12 +362,19 @@ mod tests {
             knuth: true,
             ..auto.clone()
         };
-        let cases: [(&Problem, &Plan, &str); 8] = [
+        let shard = Plan {
+            shard: Some((1, 2)),
+            ..Plan::default()
+        };
+        let cases: [(&Problem, &Plan, &str); 9] = [
             (&queens, &auto, "portfolio"),
             (&queens, &nodes, "memo after dense"),
             (&queens, &knuth, "memo"),
             (&queens, &off, "dense"),
-            (&langford, &off, "dance"),
+            // Short options too (three items: Langford pairs).
+            (&langford, &off, "dense"),
+            // A shard's parts are the dance's split.
+            (&langford, &shard, "dance"),
             // The bitset search takes colours too (the sparse-set search counts those past
             // its cap).
             (&colours, &off, "dense"),
