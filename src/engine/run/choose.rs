@@ -33,7 +33,7 @@
 //! | the bitset search takes at most | [`DENSE_MAX_OPTIONS`] (stays in dense.rs) | 16,384 options | — | conflict rows of m²/8 bytes: 32 MiB |
 //! | …and per-level state of at most | `DENSE_MAX_STACK_BYTES` (stays in dense.rs) | 64 MiB | — | levels × (sets + sizes) |
 //! | the bitset search keeps its sizes on a trail above | `TRAIL_PRIMARIES` (stays in dense.rs) | 128 primary items | — | copying the sizes for each try costs more than the decrements (a sudoku's 324 items) |
-//! | a plain count (no memo) takes the bitset search wherever it takes the problem | — | — | — | since its time per node fell by a third (sudokus), it beats the dance on short options of primary items too, where the dance had won: Langford 12 0.17 s against 0.25, Steiner triples 13 0.05 against 0.08 (the rule was "4 items an option on average") |
+//! | a plain count (no memo) takes the bitset search wherever it takes the problem | — | — | — | since its time per node fell by a third (sudokus), it beats the dance on short options of primary items too, where the dance had won: Langford 12 0.17 s against 0.25, Steiner triples 13 0.05 against 0.08 |
 //! | a plain count with colours on one thread takes the sparse-set search ([`Cells`]) | — | — | — | coloured set (word squares, edge matching, MacMahon's squares) 0.78 to 0.91 of the dance's time; colour-free set (13-queens, Langford, pentominoes) 1.1 to 1.2 |
 //! | the memo's probe (memo `auto` with a budget of nodes or mems, or past the bitset search's cap) | [`PROBE_NODES`] | 2^12 nodes | 2^12–2^15 | the decision is the same on the benchmark set for 4,096 to 32,768 nodes; its cost, paid again when the memo is dropped, grows with it (Langford 12: 0.4% at 4,096, 0.8% at 8,192) |
 //! | …shorter for long keys | — | `PROBE_NODES × 8 / words`, at least a quarter | — | word squares' 130-word keys: 1,024 nodes in 4 MiB (8,192 nodes in 58 MB cost 8% of the count) |
@@ -79,8 +79,8 @@ pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// How much less time a memoised search must estimate it still needs than the plain
 /// search's estimate to lead a round of the portfolio (the plain search leads otherwise).
-/// 1: none — the leader is the search estimating the least time left (4 before the memo
-/// became a team, when its estimate lagged; see the table above).
+/// 1: none — the leader is the search estimating the least time left (see the table
+/// above).
 pub const LEAD_MARGIN: f64 = 1.0;
 
 /// A search's first slice in the portfolio, in nodes, when its time per node is not known
