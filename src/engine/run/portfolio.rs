@@ -10,8 +10,9 @@
 //! count. On one thread the team is two searches taking the memo's turns alternately, and its
 //! estimate of the tree done is the furthest member's: an order of branches that meets the
 //! table's hits early shows the memo's pace early (Knuth's 7×7 mixed tilings: 0.03 s, against
-//! 0.5 with one memoised search; the members' nodes add up to one search's). On threads the bitset search is cut into sub-problems on the
-//! pool's threads, and the team is one search per thread, all at once. After
+//! 0.5 with one memoised search; the members' nodes add up to one search's). On threads the
+//! bitset search is cut into sub-problems on the pool's threads, and the team is one search
+//! per thread, all at once. After
 //! the bitset search's first slice (a count that ends within it pays nothing more), the
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least

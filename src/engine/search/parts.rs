@@ -106,7 +106,8 @@ pub(crate) struct Parts {
     parent: Vec<u32>,
     stamp: Vec<u32>,
     generation: u32,
-    memo: Table,
+    /// The table, shared by the members of a team ([`Parts::team`]).
+    memo: Arc<SharedMemo>,
     /// Branches are tried from the last option to the first (a thread of a team, so that
     /// it counts other sub-problems than its mates first).
     reversed: bool,
@@ -210,7 +211,7 @@ impl Parts {
             parent: vec![0; n],
             stamp: vec![0; n],
             generation: 0,
-            memo: Table::Own(Memo::new(words + pwords, memo_bytes)),
+            memo: Arc::new(SharedMemo::new(words + pwords, memo_bytes)),
             reversed: false,
             team_done: None,
             nodes: 0,
@@ -231,20 +232,18 @@ impl Parts {
         conflicts: Option<&[u64]>,
         n: usize,
     ) -> Option<Vec<Parts>> {
-        let first = Parts::with_conflicts(problem, 0, conflicts)?;
-        let table = Arc::new(SharedMemo::new(first.words + first.pwords, memo_bytes));
+        let first = Parts::with_conflicts(problem, memo_bytes, conflicts)?;
         let done = Arc::new(AtomicBool::new(false));
         let mut team: Vec<Parts> = (1..n).map(|_| first.mate()).collect();
         team.insert(0, first);
         for (k, p) in team.iter_mut().enumerate() {
-            p.memo = Table::Shared(table.clone());
             p.reversed = k % 2 == 1;
             p.team_done = Some(done.clone());
         }
         Some(team)
     }
 
-    /// A search of the same problem with a fresh state (its table replaced by the caller).
+    /// A search of the same problem over the same table, with a fresh state.
     fn mate(&self) -> Parts {
         Parts {
             words: self.words,
@@ -261,7 +260,7 @@ impl Parts {
             parent: vec![0; self.parent.len()],
             stamp: vec![0; self.stamp.len()],
             generation: 0,
-            memo: Table::Own(Memo::new(1, 0)),
+            memo: self.memo.clone(),
             reversed: false,
             team_done: None,
             nodes: 0,
@@ -273,10 +272,7 @@ impl Parts {
 
     /// What the table did so far (a shared table: all of it, every thread's work).
     pub(crate) fn memo_stats(&self) -> MemoStats {
-        match &self.memo {
-            Table::Own(m) => m.stats(),
-            Table::Shared(m) => m.stats(),
-        }
+        self.memo.stats()
     }
 
     /// The statistics of every count so far (nodes, the deepest level).
@@ -602,29 +598,6 @@ impl Parts {
         Halt {
             end: End::Overflow,
             progress: 0.0,
-        }
-    }
-}
-
-/// The table of a search: its own, or one shared by a team on threads.
-enum Table {
-    Own(Memo),
-    Shared(Arc<SharedMemo>),
-}
-
-impl Table {
-    #[inline]
-    fn get(&mut self, tag: u64, key: &[u64]) -> Option<u128> {
-        match self {
-            Table::Own(m) => m.get(tag, key),
-            Table::Shared(m) => m.get(tag, key),
-        }
-    }
-
-    fn store(&mut self, tag: u64, key: &[u64], count: u128, cost: u64) {
-        match self {
-            Table::Own(m) => m.store(tag, key, count, cost),
-            Table::Shared(m) => m.store(tag, key, count, cost),
         }
     }
 }
