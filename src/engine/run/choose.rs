@@ -24,6 +24,7 @@
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
+//! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34; a plain count pays at most half of it (queens 12 15.5 → 15.9 ms, edge matching 6×6 11.7 → 11.4) |
 //! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 1 | 1–16 | with the memo as a team (its estimate the furthest member's), 1 against 4 on the suite: domino tilings 12×12 37 ms against 50, K18 6 against 10, edge matching 7×7 0.44 s against 0.42, pentominoes 6×10 the same (1.39–1.42 s); no instance changed its winner. 1 means no margin: the leader is the search estimating the least time left |
 //! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
@@ -71,6 +72,11 @@ pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 /// On threads, the time the plain search counts alone before the others join (on one
 /// thread its first slice is [`DENSE_SLICE_NODES`] nodes).
 pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
+
+/// The portfolio's opening round, after the plain search's first slice: every search an
+/// equal share of it, the memoised one first. A count the memoised search ends in its share
+/// costs at most twice its time plus the first slice; any other pays at most this share more.
+pub const OPENING_ROUND: Duration = Duration::from_millis(1);
 
 /// The least part of each round of the portfolio every search gets: the guarantee's factor
 /// is `2 / LEAST_SHARE`, the overhead when the leader is the best search about

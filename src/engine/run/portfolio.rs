@@ -13,7 +13,10 @@
 //! 0.5 with one memoised search; the members' nodes add up to one search's). On threads the
 //! bitset search is cut into sub-problems on the pool's threads, and the team is one search
 //! per thread, all at once. After
-//! the bitset search's first slice (a count that ends within it pays nothing more), the
+//! the bitset search's first slice (a count that ends within it pays nothing more) comes the
+//! *opening round* ([`OPENING_ROUND`], or the plain search's estimate of its time left if
+//! less), shared equally, the memoised search first: a count it ends in its share costs at
+//! most twice its time plus the first slice, whatever the estimates say. Then the
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least
 //! [`LEAST_SHARE`] of it; the rest goes to the *leader*, the search whose estimate of the time
@@ -35,7 +38,9 @@
 use std::time::{Duration, Instant};
 
 use super::Count;
-use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, THREADS_FIRST_SLICE};
+use super::choose::{
+    FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND, THREADS_FIRST_SLICE,
+};
 use super::threads::{self, Shared};
 use crate::engine::budget::{Budget, End};
 use crate::engine::search::Search;
@@ -169,6 +174,11 @@ pub(crate) fn count(
         });
     }
     let k = entrants.len();
+    // The opening round: every search an equal share of [`OPENING_ROUND`] (or of the time
+    // the plain search estimates it still needs, if less), the memoised ones first (the plain
+    // search has had its first slice), each turn ended by the clock (a memoised search's time
+    // per node is not known yet).
+    let mut opening = k > 1;
     loop {
         // The leader: the plain search (first in the list), unless the memoised search's
         // estimate of the time it still needs is [`LEAD_MARGIN`] times less than the plain
@@ -176,25 +186,39 @@ pub(crate) fn count(
         let best = (0..k)
             .min_by(|&a, &b| entrants[a].remaining().total_cmp(&entrants[b].remaining()))
             .expect("entrants");
-        let leader = if entrants[best].remaining() * LEAD_MARGIN >= entrants[0].remaining() {
+        let leader = if opening {
+            k - 1
+        } else if entrants[best].remaining() * LEAD_MARGIN >= entrants[0].remaining() {
             0
         } else {
             best
         };
         let others = (k - 1) as f64 * LEAST_SHARE;
+        let this_round = if opening {
+            // No longer than the plain search estimates it still needs: a count about to end
+            // does not wait on the memoised search's share.
+            let left = entrants[0].remaining().min(OPENING_ROUND.as_secs_f64());
+            Duration::from_secs_f64(left)
+        } else {
+            round
+        };
         // The leader first: when it ends the count, the others' shares of the round are not
         // spent.
         let turns = [leader].into_iter().chain((0..k).filter(|&i| i != leader));
         for i in turns {
-            let share = if i == leader {
+            let share = if opening {
+                1.0 / k as f64
+            } else if i == leader {
                 1.0 - others
             } else {
                 LEAST_SHARE
             };
             let e = &mut entrants[i];
-            let seconds = share * round.as_secs_f64();
+            let seconds = share * this_round.as_secs_f64();
             let rate = e.seconds_per_node(plain_rate);
-            let nodes = if e.nodes == 0 {
+            let nodes = if opening && matches!(e.search, Runner::Team { .. }) {
+                u64::MAX
+            } else if e.nodes == 0 {
                 FIRST_NODES
             } else {
                 ((seconds / rate) as u64).max(LEAST_NODES)
@@ -239,12 +263,18 @@ pub(crate) fn count(
                     } else {
                         // One member a turn: a turn walks back to where the member stopped
                         // through the table, which a turn split between members pays twice.
-                        let out = members[*next].count(&Budget {
+                        let slice = Instant::now() + Duration::from_secs_f64(seconds);
+                        let mut out = members[*next].count(&Budget {
                             nodes: Some(nodes),
                             solutions: None,
                             mems: None,
+                            deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
                             ..budget.clone()
                         });
+                        if out.end == End::TimeLimit && budget.out_of_time().is_none() {
+                            // The turn's own deadline: the count goes on.
+                            out.end = End::NodeLimit;
+                        }
                         progress[*next] = out.progress;
                         *next = (*next + 1) % members.len();
                         PartsOutcome {
@@ -262,7 +292,11 @@ pub(crate) fn count(
                 return finish(&entrants, i, end, count);
             }
         }
-        round *= 2;
+        if opening {
+            opening = false;
+        } else {
+            round *= 2;
+        }
     }
 }
 
