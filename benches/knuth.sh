@@ -22,7 +22,8 @@
 # solver is not run again on that instance).
 #
 # The table gives the median wall-clock seconds (process start and input included, for every
-# solver alike), the ratio xcover default ÷ each solver's time (below 1: xcover is faster) and
+# solver alike; an empty process timed the same way is printed first, the floor of every
+# time, and the instances where it is over 0.8 of SSXCC's are named at the end), the ratio xcover default ÷ each solver's time (below 1: xcover is faster) and
 # the search-tree nodes each reports (xcover's with --stats). Every finished count is checked
 # against counts.csv (the benchmark set: against each other); a wrong count is printed and the
 # script exits 1 at the end. Then a summary, one row per instance: the default ÷ the best of
@@ -80,6 +81,8 @@ run() {
         xc-knuth) timeout "$limit" "$xcover" solve --count --stats -t 1 --knuth "$file" >/dev/null 2>"$err" || rc=$? ;;
         xc-memo-off) timeout "$limit" "$xcover" solve --count --stats -t 1 --memo off "$file" >/dev/null 2>"$err" || rc=$? ;;
         xc-memo-on) timeout "$limit" "$xcover" solve --count --stats -t 1 --memo on "$file" >/dev/null 2>"$err" || rc=$? ;;
+        # An empty process (`true`, run as the others are): the floor of every time here.
+        empty) timeout "$limit" true <"$file" >/dev/null 2>"$err" || rc=$? ;;
         *) timeout "$limit" "$dir/$solver" <"$file" >/dev/null 2>"$err" || rc=$? ;;
     esac
     end=$(date +%s.%N)
@@ -89,7 +92,7 @@ run() {
         echo "failed - -"
     else
         # "Altogether N solutions, ..., M nodes" (DLX6: "M search nodes").
-        awk -v t="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" '/^Altogether/ {
+        awk -v t="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')" '/^Altogether/ {
                 s = $2; n = "-";
                 for (i = 1; i <= NF; i++) if ($i ~ /^nodes/ && $(i-1) ~ /^[0-9]+$/) n = $(i-1);
                 for (i = 1; i <= NF; i++) if ($i == "search" && $(i+1) ~ /^nodes/) n = $(i-1);
@@ -99,7 +102,7 @@ run() {
     rm -f "$err"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # A spin loop of fixed work, timed in seconds.
 spin() {
@@ -225,6 +228,10 @@ bench() {
 echo "xcover: $xcover ($("$xcover" --version)); Knuth's programs: $dir; $reps rounds; timeout ${limit}s"
 echo "load before: $(uptime)"
 capacity
+# The floor: an empty process timed as every solver is (21 runs, the median). Where SSXCC's
+# time is under floor ÷ 0.8, no program is 0.8 times SSXCC's time in this measurement.
+floor=$(for ((i = 0; i < 21; i++)); do run empty /dev/null | awk '{ print $1 }'; done | median)
+echo "an empty process (timeout + true), timed as the solvers are: $floor s"
 printf '%-18s %-12s %34s %12s %10s %8s\n' instance solver solutions nodes median-s "xc/peer"
 if [[ $suite != only ]]; then
     for entry in "${instances[@]}"; do
@@ -273,6 +280,8 @@ for which in all tune aside set; do
         }
         END { if (n) printf "median (%s, %d instances): default ÷ best %s (over %d), default ÷ SSXCC %s (over %d)\n", w, n, med(a, na), na, med(b, nb), nb }'
 done
+printf '%s\n' "${summary[@]}" | awk -v f="$floor" '$7 ~ /^[0-9.]+$/ && f / $7 > 0.8 {
+    printf "%s: an empty process takes %.2f of SSXCC'"'"'s time (%s s of %s): under 0.8 cannot be measured here\n", $1, f / $7, f, $7 }'
 echo "load after: $(uptime)"
 capacity
 if ((bad)); then
