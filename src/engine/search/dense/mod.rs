@@ -34,8 +34,10 @@
 //! The search's time goes mostly to branches that the data decide, mispredicted as often as
 //! not, rather than to instructions (on a sudoku about four a cycle): the choice takes the
 //! least of keys `size << 16 | item` with no branch but the one out at a size of 1, a try
-//! tests for a wipe-out once per option removed rather than per decrement, and a level ends
-//! on its count of options left rather than by walking words that have none.
+//! tests for a wipe-out once per option removed rather than per decrement, a level ends on
+//! its count of options left rather than by walking words that have none, and where the
+//! conflict rows spread over most words (a sudoku, pentominoes) a try walks the options it
+//! removes through a mask of the words that have some rather than testing every word.
 //!
 //! # The rules (SSXCC's, and one more)
 //!
@@ -226,6 +228,16 @@ impl<'p> Dense<'p> {
         Dense::on(self.problem, t)
     }
 
+    /// The same engine with the options a try removes walked through a mask of the words that
+    /// have some, or word by word, whatever the tables chose (for the tests: both ways must
+    /// search the same tree; the mask takes 64 words at most).
+    #[cfg(test)]
+    fn with_sparse_walk(self, on: bool) -> Dense<'p> {
+        let mut t = self.t;
+        t.sparse_walk = on && t.words <= 64;
+        Dense::on(self.problem, t)
+    }
+
     /// A new engine for the same problem, with a copy of this one's tables.
     fn sibling(&self) -> Dense<'p> {
         Dense::on(self.problem, self.t.clone())
@@ -354,11 +366,7 @@ impl<'p> Dense<'p> {
         for (d, &o) in prefix.iter().enumerate() {
             self.frames[d].option = o;
             let (t, mut a) = self.arrays();
-            let taken = if t.trail {
-                a.try_option::<true>(t, d, o, &mut pactive, &mut removed)
-            } else {
-                a.try_option::<false>(t, d, o, &mut pactive, &mut removed)
-            };
+            let taken = a.try_option_as_built(t, d, o, &mut pactive, &mut removed);
             self.trail_top = a.trail_top;
             debug_assert!(taken, "a prefix from `prefixes` takes each option");
         }
@@ -429,10 +437,28 @@ struct Arrays<'a> {
 }
 
 impl Arrays<'_> {
+    /// [`Arrays::try_option`] as the tables say (on a trail or not, the sparse walk or not),
+    /// for the callers outside the search's loop.
+    fn try_option_as_built(
+        &mut self,
+        t: &Tables,
+        d: usize,
+        o: u32,
+        pactive: &mut u32,
+        removed: &mut u64,
+    ) -> bool {
+        match (t.trail, t.sparse_walk) {
+            (true, true) => self.try_option::<true, true>(t, d, o, pactive, removed),
+            (true, false) => self.try_option::<true, false>(t, d, o, pactive, removed),
+            (false, true) => self.try_option::<false, true>(t, d, o, pactive, removed),
+            (false, false) => self.try_option::<false, false>(t, d, o, pactive, removed),
+        }
+    }
+
     /// Tries option `o` at level `d`: level `d + 1`'s options and sizes, and the uncovered
     /// items. False on a wipe-out. Adds the options removed to `removed`.
     #[inline(always)]
-    fn try_option<const TRAIL: bool>(
+    fn try_option<const TRAIL: bool, const SPARSE: bool>(
         &mut self,
         t: &Tables,
         d: usize,
@@ -479,14 +505,10 @@ impl Arrays<'_> {
             }
             let mut top = self.trail_top;
             let mut wiped = false;
-            'words: for k in 0..w {
-                let l = *self.live.get_unchecked(d * w + k);
-                let r = *t.conflicts.get_unchecked(o * w + k);
-                *self.live.get_unchecked_mut((d + 1) * w + k) = l & !r;
-                let mut gone = l & r;
-                while gone != 0 {
-                    let q = k * 64 + gone.trailing_zeros() as usize;
-                    gone &= gone - 1;
+            // Option `q` is removed: a decrement of the size of each of its primary items.
+            macro_rules! remove {
+                ($q:expr) => {{
+                    let q: usize = $q;
                     *removed += 1;
                     debug_assert!(q + 1 < t.pstart.len());
                     let (a, b) = (*t.pstart.get_unchecked(q), *t.pstart.get_unchecked(q + 1));
@@ -502,10 +524,61 @@ impl Arrays<'_> {
                             top += 1;
                         }
                     }
-                    // After the option's last item rather than at the item that emptied
-                    // (the same options removed, counted the same).
-                    if wiped {
-                        break 'words;
+                }};
+            }
+            if SPARSE {
+                // The next level's options first, with no branch, noting the words where
+                // options are removed; then the options removed, with a branch per option
+                // and per word that has some, instead of one per word and per option: a
+                // sudoku removes two or three options a try, spread over its five or six
+                // words, so that whether a word has some is mispredicted as often as not.
+                debug_assert!(w <= 64, "one bit a word");
+                let mut words = 0u64;
+                for k in 0..w {
+                    let l = *self.live.get_unchecked(d * w + k);
+                    let r = *t.conflicts.get_unchecked(o * w + k);
+                    *self.live.get_unchecked_mut((d + 1) * w + k) = l & !r;
+                    words |= u64::from(l & r != 0) << k;
+                }
+                // `o` itself is removed (it is live and in its own row).
+                if words != 0 {
+                    let mut k = words.trailing_zeros() as usize;
+                    words &= words - 1;
+                    let mut gone =
+                        *self.live.get_unchecked(d * w + k) & *t.conflicts.get_unchecked(o * w + k);
+                    loop {
+                        let q = k * 64 + gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        remove!(q);
+                        // After the option's last item rather than at the item that emptied
+                        // (the same options removed, counted the same).
+                        if wiped {
+                            break;
+                        }
+                        if gone == 0 {
+                            if words == 0 {
+                                break;
+                            }
+                            k = words.trailing_zeros() as usize;
+                            words &= words - 1;
+                            gone = *self.live.get_unchecked(d * w + k)
+                                & *t.conflicts.get_unchecked(o * w + k);
+                        }
+                    }
+                }
+            } else {
+                'words: for k in 0..w {
+                    let l = *self.live.get_unchecked(d * w + k);
+                    let r = *t.conflicts.get_unchecked(o * w + k);
+                    *self.live.get_unchecked_mut((d + 1) * w + k) = l & !r;
+                    let mut gone = l & r;
+                    while gone != 0 {
+                        let q = k * 64 + gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        remove!(q);
+                        if wiped {
+                            break 'words;
+                        }
                     }
                 }
             }
@@ -529,17 +602,29 @@ impl<'p> Dense<'p> {
     where
         F: FnMut(&[OptionId]) -> ControlFlow<()>,
     {
-        match (self.t.lookahead, self.t.trail) {
-            (true, true) => self.search_with::<REPORT, true, true, F>(budget, sink),
-            (true, false) => self.search_with::<REPORT, true, false, F>(budget, sink),
-            (false, true) => self.search_with::<REPORT, false, true, F>(budget, sink),
-            (false, false) => self.search_with::<REPORT, false, false, F>(budget, sink),
+        match (self.t.lookahead, self.t.trail, self.t.sparse_walk) {
+            (true, true, true) => self.search_with::<REPORT, true, true, true, F>(budget, sink),
+            (true, true, false) => self.search_with::<REPORT, true, true, false, F>(budget, sink),
+            (true, false, true) => self.search_with::<REPORT, true, false, true, F>(budget, sink),
+            (true, false, false) => self.search_with::<REPORT, true, false, false, F>(budget, sink),
+            (false, true, true) => self.search_with::<REPORT, false, true, true, F>(budget, sink),
+            (false, true, false) => self.search_with::<REPORT, false, true, false, F>(budget, sink),
+            (false, false, true) => self.search_with::<REPORT, false, false, true, F>(budget, sink),
+            (false, false, false) => {
+                self.search_with::<REPORT, false, false, false, F>(budget, sink)
+            }
         }
     }
 
     /// [`Dense::search`], with or without the look one step ahead, with the sizes copied per
     /// level or on a trail.
-    fn search_with<const REPORT: bool, const LOOKAHEAD: bool, const TRAIL: bool, F>(
+    fn search_with<
+        const REPORT: bool,
+        const LOOKAHEAD: bool,
+        const TRAIL: bool,
+        const SPARSE: bool,
+        F,
+    >(
         &mut self,
         budget: &Budget,
         sink: &mut F,
@@ -767,7 +852,7 @@ impl<'p> Dense<'p> {
                 }
             }
             t.tries += 1;
-            if a.try_option::<TRAIL>(tables, d, o, &mut pactive, &mut t.removed) {
+            if a.try_option::<TRAIL, SPARSE>(tables, d, o, &mut pactive, &mut t.removed) {
                 d += 1;
                 entering = true;
             } else {

@@ -27,6 +27,11 @@ const DENSE_MAX_STACK_BYTES: usize = 64 << 20;
 /// From this many primary items on, the sizes go on a trail (see [`Tables::trail`]).
 const TRAIL_PRIMARIES: usize = 128;
 
+/// From this many words per set of options on (and up to 64, one bit per word), a try may walk
+/// the options it removes through a mask of the words that have some (see
+/// [`Tables::sparse_walk`]).
+const SPARSE_WALK_WORDS: usize = 5;
+
 /// What the search reads and never changes, built once per problem; the engines of a count
 /// on threads each have a copy (`Dense::sibling`), read directly by the hot loop (behind a
 /// shared pointer they cost more instructions than the copy costs memory).
@@ -62,6 +67,18 @@ pub(super) struct Tables {
     /// [`TRAIL_PRIMARIES`] primary items, where copying them all for each try costs more
     /// than the decrements (a sudoku's 324 items).
     pub(super) trail: bool,
+    /// Whether a try walks the options it removes through a mask of the words that have some,
+    /// with a branch per option and per such word, rather than with a test of every word (see
+    /// `Arrays::try_option`): with [`SPARSE_WALK_WORDS`] to 64 words, and conflict rows that
+    /// spread over two thirds of the words or more (on average), so that which words a try
+    /// removes options from is hard to predict (a sudoku: 3.9 words of 5; pentominoes 6×10:
+    /// 33 of 33). Otherwise the test per word is well predicted and the mask costs more than
+    /// it saves: with fewer words most have options removed (13- and 14-queens, Langford 12,
+    /// Steiner triple systems on 13 points: 4 words, 4 to 7% more instructions for as much more
+    /// time); with rows gathered in a few words (tilings by small pieces: mixed 7×7, 3.0 words
+    /// of 6; dominoes 16×16, 1.7 of 8) the same words are empty try after try (15% more time on
+    /// mixed 7×7).
+    pub(super) sparse_walk: bool,
 }
 
 impl Tables {
@@ -128,6 +145,8 @@ impl Tables {
             live0[0] = 0;
         }
         let hopeless = size0.contains(&0);
+        let sparse_walk = (SPARSE_WALK_WORDS..=64).contains(&words)
+            && 3 * conflicts.iter().filter(|&&r| r != 0).count() >= 2 * m * words;
         Ok(Tables {
             words,
             primaries,
@@ -142,6 +161,7 @@ impl Tables {
             hopeless,
             lookahead: problem.has_colours(),
             trail: primaries > TRAIL_PRIMARIES,
+            sparse_walk,
         })
     }
 }

@@ -77,6 +77,35 @@ fn random_problems_agree_with_the_links_solver() {
     }
 }
 
+/// The options a try removes walked through a mask of the words that have some, or word by
+/// word: the same tree, the same counts (random problems, the sizes copied and on a trail; a
+/// sudoku, whose tables choose the mask).
+#[test]
+fn the_two_walks_of_the_removed_options_search_the_same_tree() {
+    let mut rng = SplitMix64::new(0x5ba5_e0a1);
+    let mut problems: Vec<Problem> = (0..2000).map(|_| random_problem(&mut rng)).collect();
+    let clues = "534678912672195348198342567859761";
+    let sudoku = format!("{clues}{}", ".".repeat(81 - clues.len()));
+    let sudoku = Sudoku::new(Puzzle::parse(&sudoku).unwrap()).unwrap();
+    assert!(Dense::new(sudoku.problem()).unwrap().t.sparse_walk);
+    problems.push(sudoku.problem().clone());
+    for (round, problem) in problems.iter().enumerate() {
+        let whole = Dense::new(problem)
+            .unwrap()
+            .with_sparse_walk(false)
+            .count(&Budget::unlimited())
+            .stats;
+        for trail in [false, true] {
+            let mut sparse = Dense::new(problem)
+                .unwrap()
+                .with_trail(trail)
+                .with_sparse_walk(true);
+            let got = sparse.count(&Budget::unlimited()).stats;
+            assert_eq!(got, whole, "round {round}, trail {trail}");
+        }
+    }
+}
+
 #[test]
 fn a_count_stopped_on_nodes_resumes_to_the_whole_count() {
     let mut rng = SplitMix64::new(0x7e5_0e5);

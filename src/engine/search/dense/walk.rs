@@ -60,11 +60,7 @@ impl<'p> DenseWalk<'p> {
         let mut removed = 0;
         let depth = self.depth;
         let (t, mut a) = self.dense.arrays();
-        let taken = if t.trail {
-            a.try_option::<true>(t, depth, o, pactive, &mut removed)
-        } else {
-            a.try_option::<false>(t, depth, o, pactive, &mut removed)
-        };
+        let taken = a.try_option_as_built(t, depth, o, pactive, &mut removed);
         self.dense.trail_top = a.trail_top;
         taken
     }
