@@ -117,9 +117,8 @@ pub(crate) fn count(
         Plain::Threads(mut shared) => {
             // The first slice is the plain search's alone, as on one thread.
             let started = Instant::now();
-            let slice = started + THREADS_FIRST_SLICE;
             let end = shared.resume(&Budget {
-                deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
+                deadline: Some(turn_deadline(budget, THREADS_FIRST_SLICE)),
                 ..budget.clone()
             });
             if end != End::TimeLimit || budget.out_of_time().is_some() {
@@ -214,28 +213,25 @@ pub(crate) fn count(
                 LEAST_SHARE
             };
             let e = &mut entrants[i];
-            let seconds = share * this_round.as_secs_f64();
+            let turn = this_round.mul_f64(share);
             let rate = e.seconds_per_node(plain_rate);
             let nodes = if opening && matches!(e.search, Runner::Team { .. }) {
                 u64::MAX
             } else if e.nodes == 0 {
                 FIRST_NODES
             } else {
-                ((seconds / rate) as u64).max(LEAST_NODES)
+                ((turn.as_secs_f64() / rate) as u64).max(LEAST_NODES)
             };
             let started = Instant::now();
             let (end, count) = match &mut e.search {
                 Runner::Threads(t) => {
-                    let slice = Instant::now() + Duration::from_secs_f64(seconds);
-                    let deadline = budget.deadline.map_or(slice, |d| d.min(slice));
-                    let mut end = t.resume(&Budget {
-                        deadline: Some(deadline),
-                        ..budget.clone()
-                    });
-                    if end == End::TimeLimit && budget.out_of_time().is_none() {
-                        // The slice's own deadline: the count goes on.
-                        end = End::NodeLimit;
-                    }
+                    let end = turn_end(
+                        t.resume(&Budget {
+                            deadline: Some(turn_deadline(budget, turn)),
+                            ..budget.clone()
+                        }),
+                        budget,
+                    );
                     e.nodes = t.stats().nodes();
                     e.progress = t.progress();
                     (end, u128::from(t.stats().solutions()))
@@ -259,22 +255,18 @@ pub(crate) fn count(
                     progress,
                 } => {
                     let out = if *on_threads {
-                        team_turn(members, nodes, seconds, budget)
+                        team_turn(members, nodes, turn, budget)
                     } else {
                         // One member a turn: a turn walks back to where the member stopped
                         // through the table, which a turn split between members pays twice.
-                        let slice = Instant::now() + Duration::from_secs_f64(seconds);
                         let mut out = members[*next].count(&Budget {
                             nodes: Some(nodes),
                             solutions: None,
                             mems: None,
-                            deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
+                            deadline: Some(turn_deadline(budget, turn)),
                             ..budget.clone()
                         });
-                        if out.end == End::TimeLimit && budget.out_of_time().is_none() {
-                            // The turn's own deadline: the count goes on.
-                            out.end = End::NodeLimit;
-                        }
+                        out.end = turn_end(out.end, budget);
                         progress[*next] = out.progress;
                         *next = (*next + 1) % members.len();
                         PartsOutcome {
@@ -352,12 +344,16 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
 }
 
 /// One turn of the memoised team on threads: every member at once, `nodes` in all (and at
-/// most `seconds`), each its share. The turn ends [`End::Exhausted`] with the count when a
+/// most `turn` long), each its share. The turn ends [`End::Exhausted`] with the count when a
 /// member ends the count, [`End::NodeLimit`] when the turn is over and the count goes on, or
 /// as the caller's budget ends it. Its progress is the furthest member's (Knuth's fraction
 /// of the tree done, by that member's order of branches).
-fn team_turn(members: &mut Vec<Parts>, nodes: u64, seconds: f64, budget: &Budget) -> PartsOutcome {
-    let slice = Instant::now() + Duration::from_secs_f64(seconds);
+fn team_turn(
+    members: &mut Vec<Parts>,
+    nodes: u64,
+    turn: Duration,
+    budget: &Budget,
+) -> PartsOutcome {
     let turn = Budget {
         // A node budget keeps the turn to its length (a memoised node may cost milliseconds);
         // the deadline is the caller's and a backstop. The team's pace is its members' nodes
@@ -365,7 +361,7 @@ fn team_turn(members: &mut Vec<Parts>, nodes: u64, seconds: f64, budget: &Budget
         nodes: Some((nodes / members.len() as u64).max(1)),
         solutions: None,
         mems: None,
-        deadline: Some(budget.deadline.map_or(slice, |d| d.min(slice))),
+        deadline: Some(turn_deadline(budget, turn)),
         stop: budget.stop.clone(),
     };
     let (back, outs): (Vec<Parts>, Vec<PartsOutcome>) =
@@ -392,5 +388,21 @@ fn team_turn(members: &mut Vec<Parts>, nodes: u64, seconds: f64, budget: &Budget
         count,
         progress,
         nodes,
+    }
+}
+
+/// The end of a turn of length `turn` begun now: its own deadline, or the caller's if sooner.
+fn turn_deadline(budget: &Budget, turn: Duration) -> Instant {
+    let own = Instant::now() + turn;
+    budget.deadline.map_or(own, |d| d.min(own))
+}
+
+/// How a turn ended, for the portfolio: a turn stopped by its own deadline (not the caller's)
+/// ended as a turn does, [`End::NodeLimit`], and the count goes on.
+fn turn_end(end: End, budget: &Budget) -> End {
+    if end == End::TimeLimit && budget.out_of_time().is_none() {
+        End::NodeLimit
+    } else {
+        end
     }
 }
