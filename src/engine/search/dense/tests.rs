@@ -77,6 +77,17 @@ fn random_problems_agree_with_the_links_solver() {
     }
 }
 
+/// A sudoku with its first 33 cells given and the rest open (324 primary items, many
+/// solutions).
+fn open_sudoku() -> Problem {
+    let clues = "534678912672195348198342567859761";
+    let grid = format!("{clues}{}", ".".repeat(81 - clues.len()));
+    Sudoku::new(Puzzle::parse(&grid).unwrap())
+        .unwrap()
+        .problem()
+        .clone()
+}
+
 /// The options a try removes walked through a mask of the words that have some, or word by
 /// word: the same tree, the same counts (random problems, the sizes copied and on a trail; a
 /// sudoku, whose tables choose the mask).
@@ -84,11 +95,9 @@ fn random_problems_agree_with_the_links_solver() {
 fn the_two_walks_of_the_removed_options_search_the_same_tree() {
     let mut rng = SplitMix64::new(0x5ba5_e0a1);
     let mut problems: Vec<Problem> = (0..2000).map(|_| random_problem(&mut rng)).collect();
-    let clues = "534678912672195348198342567859761";
-    let sudoku = format!("{clues}{}", ".".repeat(81 - clues.len()));
-    let sudoku = Sudoku::new(Puzzle::parse(&sudoku).unwrap()).unwrap();
-    assert!(Dense::new(sudoku.problem()).unwrap().t.sparse_walk);
-    problems.push(sudoku.problem().clone());
+    let sudoku = open_sudoku();
+    assert!(Dense::new(&sudoku).unwrap().t.sparse_walk);
+    problems.push(sudoku);
     for (round, problem) in problems.iter().enumerate() {
         let whole = Dense::new(problem)
             .unwrap()
@@ -149,11 +158,9 @@ fn the_count_on_threads_is_the_count_with_the_same_nodes() {
             .clone(),
     );
     // 324 primary items: the sizes on a trail.
-    let clues = "534678912672195348198342567859761";
-    let sudoku = format!("{clues}{}", ".".repeat(81 - clues.len()));
-    let sudoku = Sudoku::new(Puzzle::parse(&sudoku).unwrap()).unwrap();
-    assert!(Dense::new(sudoku.problem()).unwrap().t.trail);
-    problems.push(sudoku.problem().clone());
+    let sudoku = open_sudoku();
+    assert!(Dense::new(&sudoku).unwrap().t.trail);
+    problems.push(sudoku);
     for (round, problem) in problems.iter().enumerate() {
         let mut engine = Dense::new(problem).unwrap();
         let whole = engine.count(&Budget::unlimited());
