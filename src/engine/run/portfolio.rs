@@ -317,7 +317,7 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
                     stats.max_level = stats.max_level.max(s.max_level());
                 }
                 // One table: its figures once.
-                memo = members.first().map(|p| p.memo_stats());
+                memo = Parts::memo_stats(members);
             }
         }
     }

@@ -16,6 +16,9 @@
 //! is full a new entry replaces the one at the end of its probe sequence (the table forgets,
 //! it never fails). Counts are `u128`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+
 /// The memory budget of a memo when none is given: 256 MiB.
 pub const DEFAULT_MEMO_BYTES: u64 = 256 << 20;
 
@@ -245,55 +248,455 @@ impl Memo {
     }
 }
 
-/// Stripes of a [`SharedMemo`] (a power of two): enough that threads seldom wait for one.
+/// Stripes of a [`SharedMemo`] (a power of two): each grows on its own, so that a growth
+/// copies a sixty-fourth of the table.
 const STRIPES: usize = 64;
 
-/// One table for several threads counting the same problem: [`STRIPES`] tables of their own,
-/// each behind a lock, the stripe chosen by the high bits of the key's hash (a table's slot
-/// by lower ones). A count one thread stores is a hit for every other.
+/// The words of a slot of a [`SharedMemo`] before its key: the slot's *word of state* (the
+/// sequence number and the cost, below), the tag, and the count's low and high halves.
+const SLOT_HEAD: usize = 4;
+
+/// Bits of the word of state that hold the cost (the low ones); the sequence number is above.
+const COST_BITS: u32 = 40;
+const COST_MASK: u64 = (1 << COST_BITS) - 1;
+/// One step of the sequence number.
+const SEQUENCE_STEP: u64 = 1 << COST_BITS;
+
+/// The system's page of memory (the smallest; a larger one is written more than once).
+const PAGE_BYTES: usize = 4096;
+
+/// One table for the searches of a team, on one thread or several: a count one of them
+/// stores is a hit for every other. Readers never wait and never write; a writer never
+/// waits either.
+///
+/// # The data structure
+///
+/// [`STRIPES`] tables (each a [`Table`], chosen by the high bits of a key's hash; a table's
+/// slot by lower ones, probed linearly as in [`Memo`]). A slot is `SLOT_HEAD + words` atomic
+/// words: the *word of state*, the tag (the hash with its low bit set, 0 for an empty slot),
+/// the count in two halves, the key. The word of state holds a sequence number (its high 24
+/// bits) and the nodes the count cost (its low 40 bits, saturating: a cost only ranks entries
+/// for replacement and adds up to `nodes_saved`).
+///
+/// * **Writing a slot** (a *seqlock*, one per slot): the writer moves the sequence from even
+///   to odd with a compare-and-swap (if the slot is being written, or the swap fails, the
+///   store is dropped: the table is a cache), writes the tag, count and key, and publishes
+///   the slot with an even sequence and the new cost.
+/// * **Reading a slot**: the reader reads the word of state, and when its sequence is even,
+///   the tag, the key and the count; then the word of state again. The count is used only
+///   when the key is the reader's and the word of state did not change: the whole entry was
+///   written by one writer, so a count is a finished sub-problem's, exact. (A 24-bit sequence
+///   comes back to the same value after 2^23 writes of one slot during one read, as in the
+///   sequence counters of operating systems; a read lasts tens of nanoseconds.)
+/// * **Growing a stripe**: the writer whose store finds the stripe over half full takes the
+///   stripe's `growing` flag (a writer that finds it taken does not wait: it stores in the
+///   old table), builds a table twice as large from the entries it reads consistently, and
+///   publishes it. Stores made meanwhile in the old table are lost (a cache forgets).
+/// * **The old tables** stay readable while a search may read them: every search is
+///   *inside* ([`SharedMemo::enter`]) while it counts, and a table replaced while another
+///   search is inside is freed when the last one leaves. Alone inside (a team on one
+///   thread), the grower frees it at once.
+///
+/// Nothing is shared but the slots themselves (and a stripe's count of slots used): the
+/// tallies of hits and stores are the searches' own ([`MemoStats`] added up by the caller).
 pub struct SharedMemo {
-    stripes: Box<[std::sync::Mutex<Memo>]>,
+    words: usize,
+    stripes: Box<[Stripe]>,
+    /// The most slots of one stripe's table (a power of two).
+    max_slots: AtomicUsize,
+    /// The searches inside, and the tables replaced while others were inside.
+    inside: std::sync::Mutex<Inside>,
+}
+
+/// One stripe of a [`SharedMemo`]: its table, and what only writers touch, each on cache
+/// lines of its own (a lookup reads `table` alone, and a store's count of slots used must not
+/// take that line from the other cores).
+struct Stripe {
+    table: Lines<AtomicPtr<Table>>,
+    writers: Lines<Writers>,
+}
+
+/// What only the writers of a stripe touch.
+struct Writers {
+    /// Slots filled (growth looks at it; a race may miss a few).
+    used: AtomicUsize,
+    /// Held by the search growing the stripe.
+    growing: AtomicBool,
+}
+
+/// A value on cache lines of its own (two: the unit a core's prefetcher fetches).
+#[repr(align(128))]
+struct Lines<T>(T);
+
+impl<T> std::ops::Deref for Lines<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The searches inside a [`SharedMemo`] and the tables they may still read.
+#[derive(Default)]
+struct Inside {
+    searches: usize,
+    /// Boxed as they were in their stripe: a reader may hold a reference to the box's
+    /// contents.
+    #[allow(clippy::vec_box)]
+    retired: Vec<Box<Table>>,
+}
+
+/// A stripe's table: `slots` slots (a power of two) of `stride` words.
+struct Table {
+    slots: usize,
+    stride: usize,
+    cells: Box<[AtomicU64]>,
+}
+
+/// What one store did, for the storer's tallies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// In an empty slot, or over the same key.
+    Placed,
+    /// In place of another entry (the stripe was full).
+    Replaced,
+    /// Not at all: its slot was being written.
+    Dropped,
+}
+
+impl Table {
+    /// A table of `slots` zeroed slots, or `None` when the memory cannot be had.
+    fn zeroed(slots: usize, stride: usize) -> Option<Box<Table>> {
+        let words = slots.checked_mul(stride)?;
+        let layout = std::alloc::Layout::array::<AtomicU64>(words).ok()?;
+        // Zeroed memory is a table of empty slots: `AtomicU64` has the layout of `u64`, and 0
+        // is an empty slot's every word. Each page is written here, by the search that
+        // allocates: fresh pages of the system are zero but not yet there, and a page first
+        // read maps the system's shared page of zeros, whose first write then flushes it from
+        // every core's address cache (on two threads, half the count's time went there).
+        let cells = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+            if ptr.is_null() {
+                return None;
+            }
+            for word in (0..words).step_by(PAGE_BYTES / 8) {
+                std::ptr::write_volatile(ptr.add(word) as *mut u64, 0);
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, words))
+        };
+        Some(Box::new(Table {
+            slots,
+            stride,
+            cells,
+        }))
+    }
+
+    fn slot(&self, s: usize) -> &[AtomicU64] {
+        &self.cells[s * self.stride..(s + 1) * self.stride]
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.cells.len() * 8) as u64
+    }
+
+    /// The entry of slot `s` if its key is `key` (`tag` its hash) and it was read whole:
+    /// its count and cost.
+    #[inline]
+    fn read(&self, s: usize, tag: u64, key: &[u64]) -> Option<(u128, u64)> {
+        let slot = self.slot(s);
+        let state = slot[0].load(Ordering::Acquire);
+        if (state >> COST_BITS) & 1 == 1 || slot[1].load(Ordering::Relaxed) != tag {
+            return None;
+        }
+        if !slot[SLOT_HEAD..]
+            .iter()
+            .zip(key)
+            .all(|(w, &k)| w.load(Ordering::Relaxed) == k)
+        {
+            return None;
+        }
+        let count = u128::from(slot[2].load(Ordering::Relaxed))
+            | u128::from(slot[3].load(Ordering::Relaxed)) << 64;
+        std::sync::atomic::fence(Ordering::Acquire);
+        (slot[0].load(Ordering::Relaxed) == state).then_some((count, state & COST_MASK))
+    }
+
+    /// Writes an entry in slot `s` unless another writer has it.
+    fn write(&self, s: usize, tag: u64, key: &[u64], count: u128, cost: u64) -> bool {
+        let slot = self.slot(s);
+        let state = slot[0].load(Ordering::Relaxed);
+        if (state >> COST_BITS) & 1 == 1 {
+            return false;
+        }
+        let busy = state.wrapping_add(SEQUENCE_STEP);
+        if slot[0]
+            .compare_exchange(state, busy, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            return false;
+        }
+        std::sync::atomic::fence(Ordering::Release);
+        slot[1].store(tag, Ordering::Relaxed);
+        slot[2].store(count as u64, Ordering::Relaxed);
+        slot[3].store((count >> 64) as u64, Ordering::Relaxed);
+        for (w, &k) in slot[SLOT_HEAD..].iter().zip(key) {
+            w.store(k, Ordering::Relaxed);
+        }
+        let done = (busy.wrapping_add(SEQUENCE_STEP) & !COST_MASK) | cost.min(COST_MASK);
+        slot[0].store(done, Ordering::Release);
+        true
+    }
+
+    /// The slot for an entry of `key` in its probe sequence, as [`Memo::place`] chooses it:
+    /// the slot holding the key, or the first empty one (`true`: a slot newly filled), or,
+    /// when every slot of the sequence is taken, `None` unless `replace` (then the entry of
+    /// the sequence that cost the fewest nodes).
+    fn place(&self, tag: u64, key: &[u64], replace: bool) -> Option<(usize, bool)> {
+        let mask = self.slots - 1;
+        let start = (tag >> 7) as usize & mask;
+        let mut s = start;
+        let (mut cheapest, mut least) = (start, u64::MAX);
+        for _ in 0..PROBES {
+            let slot = self.slot(s);
+            let t = slot[1].load(Ordering::Relaxed);
+            if t == 0 {
+                return Some((s, true));
+            }
+            if t == tag
+                && slot[SLOT_HEAD..]
+                    .iter()
+                    .zip(key)
+                    .all(|(w, &k)| w.load(Ordering::Relaxed) == k)
+            {
+                return Some((s, false));
+            }
+            let cost = slot[0].load(Ordering::Relaxed) & COST_MASK;
+            if cost < least {
+                (cheapest, least) = (s, cost);
+            }
+            s = (s + 1) & mask;
+        }
+        replace.then_some((cheapest, false))
+    }
 }
 
 impl SharedMemo {
     /// A table for keys of `words` words within about `max_bytes` bytes in all.
     pub fn new(words: usize, max_bytes: u64) -> SharedMemo {
-        let each = max_bytes / STRIPES as u64;
+        let stride = SLOT_HEAD + words;
+        let max_slots = Memo::slots_within(words, max_bytes / STRIPES as u64);
+        // Together as large as one table at the start (a short count pays for what it
+        // allocates).
+        let first = (INITIAL_SLOTS / STRIPES).min(max_slots);
+        let stripes = (0..STRIPES)
+            .map(|_| Stripe {
+                table: Lines(AtomicPtr::new(Box::into_raw(
+                    Table::zeroed(first, stride).expect("a table of a few kilobytes"),
+                ))),
+                writers: Lines(Writers {
+                    used: AtomicUsize::new(0),
+                    growing: AtomicBool::new(false),
+                }),
+            })
+            .collect();
         SharedMemo {
-            stripes: (0..STRIPES)
-                // Together as large as one table at the start (a short count pays for
-                // what it allocates).
-                .map(|_| {
-                    std::sync::Mutex::new(Memo::starting_with(words, each, INITIAL_SLOTS / STRIPES))
-                })
-                .collect(),
+            words,
+            stripes,
+            max_slots: AtomicUsize::new(max_slots),
+            inside: std::sync::Mutex::new(Inside::default()),
         }
     }
 
-    fn stripe(&self, tag: u64) -> std::sync::MutexGuard<'_, Memo> {
-        let k = (tag >> 58) as usize & (STRIPES - 1);
-        // A thread that panicked holding a stripe left it whole (a store is one slot's
-        // writes): its entries stay good.
-        self.stripes[k].lock().unwrap_or_else(|e| e.into_inner())
+    /// Enters the table: its tables stay readable until the returned guard is dropped.
+    pub fn enter(self: &Arc<Self>) -> SharedMemoReader {
+        self.lock_inside().searches += 1;
+        SharedMemoReader { memo: self.clone() }
     }
 
-    /// As [`Memo::get`].
-    pub fn get(&self, tag: u64, key: &[u64]) -> Option<u128> {
-        self.stripe(tag).get(tag, key)
+    fn lock_inside(&self) -> std::sync::MutexGuard<'_, Inside> {
+        // A search that panicked while holding it left it whole (a count and a list).
+        self.inside.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// As [`Memo::store`].
-    pub fn store(&self, tag: u64, key: &[u64], count: u128, cost: u64) {
-        self.stripe(tag).store(tag, key, count, cost);
+    fn stripe(&self, tag: u64) -> &Stripe {
+        &self.stripes[(tag >> 58) as usize & (STRIPES - 1)]
     }
 
-    /// What the stripes did, added up.
+    /// The stripe's table.
+    ///
+    /// Safety: the caller is inside (holds a [`SharedMemoReader`]) while it uses the table.
+    unsafe fn table(stripe: &Stripe) -> &Table {
+        unsafe { &*stripe.table.load(Ordering::Acquire) }
+    }
+
+    /// Grows the stripe whose table is `old` to twice its slots, unless another search is
+    /// growing it or has grown it. The caller is inside.
+    fn grow(&self, stripe: &Stripe, old: &Table) {
+        if stripe.writers.growing.swap(true, Ordering::Acquire) {
+            return;
+        }
+        let current = stripe.table.load(Ordering::Acquire);
+        if !std::ptr::eq(current, old) || old.slots >= self.max_slots.load(Ordering::Relaxed) {
+            stripe.writers.growing.store(false, Ordering::Release);
+            return;
+        }
+        let Some(new) = Table::zeroed(old.slots * 2, old.stride) else {
+            // No memory: the tables grow no more.
+            self.max_slots.store(old.slots, Ordering::Relaxed);
+            stripe.writers.growing.store(false, Ordering::Release);
+            return;
+        };
+        // The entries read whole, in the order of the old slots (as `Memo::resize`).
+        let mut used = 0;
+        let mut key = vec![0u64; self.words];
+        for s in 0..old.slots {
+            let slot = old.slot(s);
+            let state = slot[0].load(Ordering::Acquire);
+            let tag = slot[1].load(Ordering::Relaxed);
+            if tag == 0 || (state >> COST_BITS) & 1 == 1 {
+                continue;
+            }
+            let count = u128::from(slot[2].load(Ordering::Relaxed))
+                | u128::from(slot[3].load(Ordering::Relaxed)) << 64;
+            for (k, w) in key.iter_mut().zip(&slot[SLOT_HEAD..]) {
+                *k = w.load(Ordering::Relaxed);
+            }
+            std::sync::atomic::fence(Ordering::Acquire);
+            if slot[0].load(Ordering::Relaxed) != state {
+                continue;
+            }
+            if let Some((t, fresh)) = new.place(tag, &key, true) {
+                new.write(t, tag, &key, count, state & COST_MASK);
+                used += usize::from(fresh);
+            }
+        }
+        stripe.writers.used.store(used, Ordering::Relaxed);
+        let old = stripe.table.swap(Box::into_raw(new), Ordering::AcqRel);
+        stripe.writers.growing.store(false, Ordering::Release);
+        // Safety: `old` came from `Box::into_raw` and left the stripe just now; only
+        // searches inside may still read it, and it is freed when they have left.
+        let old = unsafe { Box::from_raw(old) };
+        let mut inside = self.lock_inside();
+        if inside.searches <= 1 {
+            drop(inside);
+            drop(old);
+        } else {
+            inside.retired.push(old);
+        }
+    }
+
+    /// Bytes of the tables now (they only grow: their largest).
+    fn bytes(&self) -> u64 {
+        // Safety: a table is freed only by a search that holds `inside` to decide it, after
+        // it left its stripe: with `inside` held here, a table read from a stripe is not
+        // freed before the lock is given back.
+        let inside = self.lock_inside();
+        let bytes = self
+            .stripes
+            .iter()
+            .map(|s| unsafe { Self::table(s) }.bytes())
+            .sum();
+        drop(inside);
+        bytes
+    }
+
+    /// The bytes of the tables at their largest ([`MemoStats::bytes`]; the other figures are
+    /// the searches' own).
     pub fn stats(&self) -> MemoStats {
-        let mut all = MemoStats::default();
-        for s in self.stripes.iter() {
-            all += s.lock().unwrap_or_else(|e| e.into_inner()).stats();
+        MemoStats {
+            bytes: self.bytes(),
+            ..MemoStats::default()
         }
-        all
+    }
+}
+
+impl Drop for SharedMemo {
+    fn drop(&mut self) {
+        for s in self.stripes.iter() {
+            // Safety: every table came from `Box::into_raw`, and nothing reads it now.
+            drop(unsafe { Box::from_raw(s.table.load(Ordering::Relaxed)) });
+        }
+    }
+}
+
+/// A search inside a [`SharedMemo`] ([`SharedMemo::enter`]): it reads and writes the table
+/// through this guard.
+pub struct SharedMemoReader {
+    memo: Arc<SharedMemo>,
+}
+
+impl SharedMemoReader {
+    /// As [`Memo::get`]: the count stored for `key` (whose [`Memo::hash`] is `tag`) and what
+    /// it cost, if any.
+    #[inline]
+    pub fn get(&self, tag: u64, key: &[u64]) -> Option<(u128, u64)> {
+        // Safety: `self` is inside.
+        let table = unsafe { SharedMemo::table(self.memo.stripe(tag)) };
+        let mask = table.slots - 1;
+        let mut s = (tag >> 7) as usize & mask;
+        for _ in 0..PROBES {
+            if table.slot(s)[1].load(Ordering::Relaxed) == 0 {
+                return None;
+            }
+            if let Some(found) = table.read(s, tag, key) {
+                return Some(found);
+            }
+            s = (s + 1) & mask;
+        }
+        None
+    }
+
+    /// As [`Memo::store`]: stores the count of `key`'s sub-problem, found in `cost` nodes.
+    pub fn store(&self, tag: u64, key: &[u64], count: u128, cost: u64) -> Stored {
+        let memo = &*self.memo;
+        let stripe = memo.stripe(tag);
+        // Safety (every `table` below): `self` is inside.
+        let mut table = unsafe { SharedMemo::table(stripe) };
+        if 2 * (stripe.writers.used.load(Ordering::Relaxed) + 1) > table.slots
+            && table.slots < memo.max_slots.load(Ordering::Relaxed)
+        {
+            memo.grow(stripe, table);
+            table = unsafe { SharedMemo::table(stripe) };
+        }
+        // A full probe sequence grows the table while it may grow; then an entry is replaced.
+        let (slot, fresh, replaced) = loop {
+            if let Some((slot, fresh)) = table.place(tag, key, false) {
+                break (slot, fresh, false);
+            }
+            if table.slots < memo.max_slots.load(Ordering::Relaxed) {
+                memo.grow(stripe, table);
+                let now = unsafe { SharedMemo::table(stripe) };
+                if !std::ptr::eq(now, table) {
+                    table = now;
+                    continue;
+                }
+                // Another search is growing it: replace in this one.
+            }
+            let (slot, _) = table.place(tag, key, true).expect("a slot to replace");
+            break (slot, false, true);
+        };
+        if !table.write(slot, tag, key, count, cost) {
+            return Stored::Dropped;
+        }
+        if fresh {
+            stripe.writers.used.fetch_add(1, Ordering::Relaxed);
+        }
+        if replaced {
+            Stored::Replaced
+        } else {
+            Stored::Placed
+        }
+    }
+}
+
+impl Drop for SharedMemoReader {
+    fn drop(&mut self) {
+        let mut inside = self.memo.lock_inside();
+        inside.searches -= 1;
+        if inside.searches == 0 {
+            let retired = std::mem::take(&mut inside.retired);
+            drop(inside);
+            drop(retired);
+        }
     }
 }
 
@@ -336,5 +739,71 @@ mod tests {
             .count();
         assert!(back > 4900, "{back}");
         assert!(memo.stats().bytes <= 1 << 20);
+    }
+
+    /// The shared table alone: it grows within its budget and keeps what it was given; and
+    /// with writers on two threads (growing it, replacing entries) every count a reader
+    /// finds is the one stored with its key.
+    #[test]
+    fn the_shared_table_is_exact_under_concurrent_writers() {
+        let memo = Arc::new(SharedMemo::new(2, 1 << 20));
+        let reader = memo.enter();
+        for i in 0..5000u64 {
+            let key = [i, !i];
+            assert_eq!(
+                reader.store(Memo::hash(&key), &key, u128::from(i) << 70, i),
+                Stored::Placed
+            );
+        }
+        let back = (0..5000u64)
+            .filter(|&i| {
+                let key = [i, !i];
+                reader.get(Memo::hash(&key), &key) == Some((u128::from(i) << 70, i))
+            })
+            .count();
+        assert!(back > 4900, "{back}");
+        drop(reader);
+        assert!(memo.stats().bytes <= 1 << 20);
+
+        // A small table (it fills and replaces) and keys that share hashes in pairs.
+        let memo = Arc::new(SharedMemo::new(3, 512 << 10));
+        let count_of = |k: u64| u128::from(k).wrapping_mul(0x9e37_79b9_7f4a_7c15) << 3 | 1;
+        let key_of = |k: u64| [k, k.rotate_left(17), k ^ 0x5555];
+        let tag_of = |k: u64| Memo::hash(&key_of(k / 2 * 2));
+        let found: u64 = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..2u64)
+                .map(|t| {
+                    let memo = &memo;
+                    s.spawn(move || {
+                        let reader = memo.enter();
+                        let mut found = 0;
+                        let mut x = 0x1234_5678 + t;
+                        for _ in 0..200_000 {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            let k = x % 20_000;
+                            let key = key_of(k);
+                            match reader.get(tag_of(k), &key) {
+                                Some((c, cost)) => {
+                                    assert_eq!((c, cost), (count_of(k), k), "key {k}");
+                                    found += 1;
+                                }
+                                None => {
+                                    reader.store(tag_of(k), &key, count_of(k), k);
+                                }
+                            }
+                        }
+                        found
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("a worker"))
+                .sum()
+        });
+        assert!(found > 0);
+        assert!(memo.stats().bytes <= 512 << 10 && memo.stats().bytes > 64 * 16 * 56);
     }
 }

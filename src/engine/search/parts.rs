@@ -37,7 +37,7 @@
 //! # Teams on threads
 //!
 //! [`Parts::team`] makes one search per thread over one table shared by all
-//! ([`SharedMemo`]: stripes of the table, each behind a lock). The first member tries each
+//! ([`SharedMemo`]: readers never wait, and a writer never waits either). The first member tries each
 //! node's branches from the first option, the second from the last, so that they set out into
 //! different sub-problems; what one stores is a hit for the other, and where their paths
 //! meet the later one walks through the earlier one's counts. The first member to end has
@@ -57,7 +57,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::memo::{Memo, MemoStats, SharedMemo};
+use super::memo::{Memo, MemoStats, SharedMemo, SharedMemoReader, Stored};
 use crate::engine::budget::{Budget, End};
 use crate::engine::problem::Problem;
 use crate::engine::stats::Stats;
@@ -106,8 +106,12 @@ pub(crate) struct Parts {
     parent: Vec<u32>,
     stamp: Vec<u32>,
     generation: u32,
-    /// The table, shared by the members of a team ([`Parts::team`]).
+    /// The table, shared by the members of a team ([`Parts::team`]), and this search's way
+    /// into it while it counts.
     memo: Arc<SharedMemo>,
+    reader: Option<SharedMemoReader>,
+    /// What this search did with the table (the bytes are the table's: [`Parts::memo_stats`]).
+    tally: MemoStats,
     /// Branches are tried from the last option to the first (a thread of a team, so that
     /// it counts other sub-problems than its mates first).
     reversed: bool,
@@ -212,6 +216,8 @@ impl Parts {
             stamp: vec![0; n],
             generation: 0,
             memo: Arc::new(SharedMemo::new(words + pwords, memo_bytes)),
+            reader: None,
+            tally: MemoStats::default(),
             reversed: false,
             team_done: None,
             nodes: 0,
@@ -261,6 +267,8 @@ impl Parts {
             stamp: vec![0; self.stamp.len()],
             generation: 0,
             memo: self.memo.clone(),
+            reader: None,
+            tally: MemoStats::default(),
             reversed: false,
             team_done: None,
             nodes: 0,
@@ -270,9 +278,21 @@ impl Parts {
         }
     }
 
-    /// What the table did so far (a shared table: all of it, every thread's work).
-    pub(crate) fn memo_stats(&self) -> MemoStats {
-        self.memo.stats()
+    /// What the table did so far for the team of `members` (over one table): their hits
+    /// and stores added up, the table's bytes once.
+    pub(crate) fn memo_stats(members: &[Parts]) -> Option<MemoStats> {
+        let first = members.first()?;
+        let mut all = MemoStats {
+            bytes: first.memo.stats().bytes,
+            ..MemoStats::default()
+        };
+        for p in members {
+            all += MemoStats {
+                bytes: 0,
+                ..p.tally
+            };
+        }
+        Some(all)
     }
 
     /// The statistics of every count so far (nodes, the deepest level).
@@ -299,11 +319,14 @@ impl Parts {
         let (live, open) = self.states[..state].split_at_mut(self.words);
         fill_ones(live, m);
         fill_ones(open, self.primaries);
+        // Inside the table while counting: the tables it reads stay allocated.
+        self.reader = Some(self.memo.enter());
         let result = if self.hopeless {
             Ok(0)
         } else {
             self.node(0, budget)
         };
+        self.reader = None;
         let nodes = self.nodes - start;
         if result.is_ok()
             && let Some(done) = &self.team_done
@@ -324,6 +347,13 @@ impl Parts {
                 nodes,
             },
         }
+    }
+
+    /// The way into the table, while counting.
+    fn reader(&self) -> &SharedMemoReader {
+        self.reader
+            .as_ref()
+            .expect("inside the table while counting")
     }
 
     /// The state of level `d`.
@@ -386,7 +416,9 @@ impl Parts {
             return Ok(1);
         }
         let tag = Memo::hash(state);
-        if let Some(count) = self.memo.get(tag, state) {
+        if let Some((count, cost)) = self.reader().get(tag, state) {
+            self.tally.hits += 1;
+            self.tally.nodes_saved = self.tally.nodes_saved.saturating_add(cost);
             return Ok(count);
         }
         let before = self.nodes;
@@ -465,7 +497,9 @@ impl Parts {
         // Level d's state, untouched by the levels below, is the key.
         let cost = self.nodes - before;
         let key = &self.states[base..base + state_len];
-        self.memo.store(tag, key, count, cost);
+        let stored = self.reader().store(tag, key, count, cost);
+        self.tally.stores += 1;
+        self.tally.evictions += u64::from(stored == Stored::Replaced);
         Ok(count)
     }
 
