@@ -38,9 +38,7 @@
 use std::time::{Duration, Instant};
 
 use super::Count;
-use super::choose::{
-    FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND, THREADS_FIRST_SLICE,
-};
+use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND};
 use super::threads::{self, Shared};
 use crate::engine::budget::{Budget, End};
 use crate::engine::search::Search;
@@ -98,9 +96,10 @@ impl Entrant<'_> {
 pub(crate) enum Plain<'p> {
     /// The bitset search on one thread, after its first slice (which did not end the count)
     /// and the time it took.
-    Sequential(Dense<'p>, Duration),
-    /// The bitset search on the current pool's threads, cut into sub-problems.
-    Threads(Shared<Dense<'p>>),
+    Sequential(Box<Dense<'p>>, Duration),
+    /// The bitset search on the current pool's threads, cut into sub-problems (not started),
+    /// after its first slice on one thread, and the time that slice took.
+    Threads(Box<Shared<Dense<'p>>>, Duration),
 }
 
 /// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
@@ -113,15 +112,20 @@ pub(crate) fn count(
     budget: &Budget,
 ) -> Count {
     let (search, time) = match plain {
-        Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
-        Plain::Threads(mut shared) => {
-            // The first slice is the plain search's alone, as on one thread.
+        Plain::Sequential(dense, time) => (Runner::Plain(dense), time),
+        Plain::Threads(mut shared, slice) => {
+            // The bitset search on threads alone first for as long as its first slice on one
+            // thread took: a count it ends within that pays no memo, and the memo waits at
+            // most that long again.
             let started = Instant::now();
-            let end = shared.resume(&Budget {
-                deadline: Some(turn_deadline(budget, THREADS_FIRST_SLICE)),
-                ..budget.clone()
-            });
-            if end != End::TimeLimit || budget.out_of_time().is_some() {
+            let end = turn_end(
+                shared.resume(&Budget {
+                    deadline: Some(turn_deadline(budget, slice)),
+                    ..budget.clone()
+                }),
+                budget,
+            );
+            if end != End::NodeLimit {
                 let stats = shared.stats();
                 return Count {
                     end,
@@ -131,7 +135,7 @@ pub(crate) fn count(
                     split: Some(shared.info()),
                 };
             }
-            (Runner::Threads(Box::new(shared)), started.elapsed())
+            (Runner::Threads(shared), started.elapsed())
         }
     };
     let mut entrants = vec![Entrant {
