@@ -23,7 +23,7 @@
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
-//! | …on threads too: the first slice on one thread; then the bitset search starts over on threads, cut into sub-problems, alone for as long as the slice took, before the opening round | — | — | — | a count that ends within the slice starts no thread. Before, 10 ms of the bitset search on threads came first (`THREADS_FIRST_SLICE`): two threads, wall ms, before → after: domino tilings 8×8 14.3 → 4.8 (one thread 4.7), K16 14.6 → 4.7, mixed 6×6 18.8 → 10.0, 25-clue sudoku 6.8 → 5.7, STS 9 3.5 → 3.9, 12-queens 9.5 → 11.0 (the slice spent again and the memo's half of the opening) |
+//! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
 //! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34; a plain count pays at most half of it (queens 12 15.5 → 15.9 ms, edge matching 6×6 11.7 → 11.4) |
 //! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 1 | 1–16 | with the memo as a team (its estimate the furthest member's), 1 against 4 on the suite: domino tilings 12×12 37 ms against 50, K18 6 against 10, edge matching 7×7 0.44 s against 0.42, pentominoes 6×10 the same (1.39–1.42 s); no instance changed its winner. 1 means no margin: the leader is the search estimating the least time left |
@@ -62,13 +62,17 @@ use crate::engine::search::cells::Cells;
 use crate::engine::search::dense::Dense;
 
 /// The nodes of the bitset search ([`Dense`]) a default count runs
-/// alone, on one thread (with threads too), before the memoised search joins it (or, with a budget of nodes or
+/// alone, on one thread, before the memoised search joins it (or, with a budget of nodes or
 /// mems, before the memo's probe): a count that ends within them never pays for the memo,
 /// and one on which the memo pays spends them first (domino tilings of 8×8: 10 ms at 2^16
 /// nodes against 5 ms for the whole memoised count; perfect matchings of K16: 50 ms at 2^20
 /// against 1 ms). At 2^12 the memo's shares cost 13-queens and the word squares nothing
 /// measurable (0.08 s and 0.22 s either way).
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
+
+/// On threads, the time the plain search counts alone before the others join (on one
+/// thread its first slice is [`DENSE_SLICE_NODES`] nodes).
+pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
 
 /// The portfolio's opening round, after the plain search's first slice: every search an
 /// equal share of it, the memoised one first. A count the memoised search ends in its share

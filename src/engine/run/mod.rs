@@ -396,27 +396,22 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
     use portfolio::Plain;
     let budget = &plan.budget;
     let spread = plan.spread();
-    // The bitset search's first slice, on one thread whatever the threads: a count that ends
-    // within it starts no thread and no memo.
-    let started = std::time::Instant::now();
-    let out = dense.count(&Budget {
-        nodes: Some(DENSE_SLICE_NODES),
-        ..budget.clone()
-    });
-    if out.end != End::NodeLimit {
-        return Count::whole(out, None);
-    }
-    let slice = started.elapsed();
     if spread.is_sequential() {
+        let started = std::time::Instant::now();
+        let out = dense.count(&Budget {
+            nodes: Some(DENSE_SLICE_NODES),
+            ..budget.clone()
+        });
+        if out.end != End::NodeLimit {
+            return Count::whole(out, None);
+        }
         portfolio::count(
-            Plain::Sequential(Box::new(dense), slice),
+            Plain::Sequential(dense, started.elapsed()),
             problem,
             plan.memo_bytes,
             budget,
         )
     } else {
-        // On threads the bitset search starts over, cut into sub-problems (the slice's nodes
-        // are spent again: at most `DENSE_SLICE_NODES`).
         let threads = spread.thread_count();
         spread.pool().install(|| {
             let shared = threads::Shared::new(dense, threads, choose::dense_target(threads));
@@ -424,12 +419,7 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
                 .stop
                 .progress()
                 .add_parts(shared.info().subproblems as u64);
-            portfolio::count(
-                Plain::Threads(Box::new(shared), slice),
-                problem,
-                plan.memo_bytes,
-                budget,
-            )
+            portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
         })
     }
 }

@@ -38,7 +38,9 @@
 use std::time::{Duration, Instant};
 
 use super::Count;
-use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND};
+use super::choose::{
+    FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND, THREADS_FIRST_SLICE,
+};
 use super::threads::{self, Shared};
 use crate::engine::budget::{Budget, End};
 use crate::engine::search::Search;
@@ -96,10 +98,9 @@ impl Entrant<'_> {
 pub(crate) enum Plain<'p> {
     /// The bitset search on one thread, after its first slice (which did not end the count)
     /// and the time it took.
-    Sequential(Box<Dense<'p>>, Duration),
-    /// The bitset search on the current pool's threads, cut into sub-problems (not started),
-    /// after its first slice on one thread, and the time that slice took.
-    Threads(Box<Shared<Dense<'p>>>, Duration),
+    Sequential(Dense<'p>, Duration),
+    /// The bitset search on the current pool's threads, cut into sub-problems.
+    Threads(Shared<Dense<'p>>),
 }
 
 /// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
@@ -112,20 +113,15 @@ pub(crate) fn count(
     budget: &Budget,
 ) -> Count {
     let (search, time) = match plain {
-        Plain::Sequential(dense, time) => (Runner::Plain(dense), time),
-        Plain::Threads(mut shared, slice) => {
-            // The bitset search on threads alone first for as long as its first slice on one
-            // thread took: a count it ends within that pays no memo, and the memo waits at
-            // most that long again.
+        Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
+        Plain::Threads(mut shared) => {
+            // The first slice is the plain search's alone, as on one thread.
             let started = Instant::now();
-            let end = turn_end(
-                shared.resume(&Budget {
-                    deadline: Some(turn_deadline(budget, slice)),
-                    ..budget.clone()
-                }),
-                budget,
-            );
-            if end != End::NodeLimit {
+            let end = shared.resume(&Budget {
+                deadline: Some(turn_deadline(budget, THREADS_FIRST_SLICE)),
+                ..budget.clone()
+            });
+            if end != End::TimeLimit || budget.out_of_time().is_some() {
                 let stats = shared.stats();
                 return Count {
                     end,
@@ -135,7 +131,7 @@ pub(crate) fn count(
                     split: Some(shared.info()),
                 };
             }
-            (Runner::Threads(shared), started.elapsed())
+            (Runner::Threads(Box::new(shared)), started.elapsed())
         }
     };
     let mut entrants = vec![Entrant {
