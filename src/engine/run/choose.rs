@@ -23,7 +23,7 @@
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
-//! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
+//! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 2 ms | 1–10 ms | the memo waits this long on threads. Two threads, wall ms, 10 ms → 2 ms: domino tilings 8×8 13.6 → 6.3 (`--memo on` 5.8), K16 14.6 → 6.4, mixed 6×6 18.2 → 11.1, dominoes 12×12 31.5 → 24.5; plain counts: STS 9 3.4 → 3.2, 12-queens 9.1 → 9.9 (`--memo off` 9.2), pentominoes 3×20 10.4 → 12.3 (10.1). Tried instead: the first slice on one thread as without threads, then the bitset search starting over on threads: the slice's nodes spent twice (edge matching 7×7 of 8 colours 14.4 → 21.0, `--memo off` 14.2). At 100 ms the memo joined too late: mixed 8×8 1.74 s against 0.82 at 10 ms |
 //! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34; a plain count pays at most half of it (queens 12 15.5 → 15.9 ms, edge matching 6×6 11.7 → 11.4) |
 //! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 1 | 1–16 | with the memo as a team (its estimate the furthest member's), 1 against 4 on the suite: domino tilings 12×12 37 ms against 50, K18 6 against 10, edge matching 7×7 0.44 s against 0.42, pentominoes 6×10 the same (1.39–1.42 s); no instance changed its winner. 1 means no margin: the leader is the search estimating the least time left |
@@ -71,8 +71,9 @@ use crate::engine::search::dense::Dense;
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 
 /// On threads, the time the plain search counts alone before the others join (on one
-/// thread its first slice is [`DENSE_SLICE_NODES`] nodes).
-pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
+/// thread its first slice is [`DENSE_SLICE_NODES`] nodes): what a memoised count waits on
+/// threads (see the table).
+pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(2);
 
 /// The portfolio's opening round, after the plain search's first slice: every search an
 /// equal share of it, the memoised one first. A count the memoised search ends in its share
