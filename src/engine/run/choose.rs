@@ -24,7 +24,7 @@
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 10 ms | 1 ms–1 s | at 100 ms the memo joined too late on two threads: mixed 8×8 1.74 s against 0.82 at 10 ms (1.17 on one thread) |
-//! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34; a plain count pays at most half of it (queens 12 15.5 → 15.9 ms, edge matching 6×6 11.7 → 11.4) |
+//! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 0.5 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): at 1 ms domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34. Its length is a trade: a plain count pays half of it, and a memoised count of `T` pays nothing more when `T` is within its half, at most `T` more otherwise. 1 ms → 0.5 (ten to twenty alternating runs, wall): open sudokus of 23–26 clues 1.5–6% faster (25 clues, 5 ms: 6%), domino tilings 8×8 5%, K16 5%, 7×12 7%, 10×10 3%, mixed 6×6 3% faster (the memo still leads after its quarter millisecond, and the plain search's half is shorter); dominoes 4×30 5.6% slower (4.03 → 4.26 ms: its memo counts in 0.33 ms, past its new half), K14 2%; 0.25 ms: mixed 6×6 5% and K14 3% slower than at 1 ms |
 //! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 1 | 1–16 | with the memo as a team (its estimate the furthest member's), 1 against 4 on the suite: domino tilings 12×12 37 ms against 50, K18 6 against 10, edge matching 7×7 0.44 s against 0.42, pentominoes 6×10 the same (1.39–1.42 s); no instance changed its winner. 1 means no margin: the leader is the search estimating the least time left |
 //! | a search's estimate of the time it still needs: the fraction left at the pace of its estimate since the end of its first turn (the plain search's first slice) | — | — | — | the memoised team on an open sudoku of 23 clues estimated half its tree done after 384 nodes (its reversed member ended a small branch of the root), then nothing more: measured from its start it led for 61 ms of a count the plain search ends in 11 (42 ms against SSXCC's 12); from its first turn 12.8 ms. The suite's tilings, matchings, blocks and the families of /work/fresh: the same times (within ±3%, ten alternating runs) |
@@ -77,8 +77,9 @@ pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(10);
 
 /// The portfolio's opening round, after the plain search's first slice: every search an
 /// equal share of it, the memoised one first. A count the memoised search ends in its share
-/// costs at most twice its time plus the first slice; any other pays at most this share more.
-pub const OPENING_ROUND: Duration = Duration::from_millis(1);
+/// costs at most twice its time plus the first slice; any other pays at most this share more
+/// (see the table above for the trade its length makes).
+pub const OPENING_ROUND: Duration = Duration::from_micros(500);
 
 /// The least part of each round of the portfolio every search gets: the guarantee's factor
 /// is `2 / LEAST_SHARE`, the overhead when the leader is the best search about
