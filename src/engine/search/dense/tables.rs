@@ -116,9 +116,7 @@ impl Tables {
         if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES || primaries >= 1 << 16 {
             return Err(DenseError::TooLarge);
         }
-        // `words` words per item (one allocation: a sudoku has 700 items), the options that
-        // contain it.
-        let mut with = vec![0u64; problem.item_count() * words];
+        let mut with = vec![vec![0u64; words]; problem.item_count()];
         let mut pstart = Vec::with_capacity(m + 1);
         let mut pitems = Vec::new();
         pstart.push(0);
@@ -126,7 +124,7 @@ impl Tables {
             let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
             for e in problem.option_entries(o) {
                 let x = e.item.0 as usize;
-                with[x * words + w] |= b;
+                with[x][w] |= b;
                 if index[x] != u32::MAX {
                     pitems.push(index[x]);
                 }
@@ -140,8 +138,7 @@ impl Tables {
         let mut size0 = Vec::with_capacity(primaries);
         for i in problem.items() {
             if problem.is_primary(i) {
-                let x = i.0 as usize;
-                let bits = &with[x * words..(x + 1) * words];
+                let bits = &with[i.0 as usize];
                 item_bits.extend_from_slice(bits);
                 item_lo.push(bits.iter().position(|&b| b != 0).unwrap_or(0) as u32);
                 item_hi.push(bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1) as u32);
@@ -222,18 +219,14 @@ pub(super) fn word_change(conflicts: &[u64], item_bits: &[u64], words: usize) ->
 pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
     let m = problem.option_count();
     // Per item: the options that contain it, and per colour those that give it that colour.
-    let mut with = vec![0u64; problem.item_count() * words];
-    // (None without colours: a map per item costs a colour-free problem for nothing.)
-    let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> = if problem.has_colours() {
-        vec![Default::default(); problem.item_count()]
-    } else {
-        Vec::new()
-    };
+    let mut with = vec![vec![0u64; words]; problem.item_count()];
+    let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
+        vec![Default::default(); problem.item_count()];
     for o in problem.options() {
         let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
         for e in problem.option_entries(o) {
             let x = e.item.0 as usize;
-            with[x * words + w] |= b;
+            with[x][w] |= b;
             if !e.colour.is_none() {
                 by_colour[x]
                     .entry(e.colour.0)
@@ -248,7 +241,7 @@ pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
             let x = e.item.0 as usize;
             let same = (!e.colour.is_none()).then(|| &by_colour[x][&e.colour.0]);
             for (k, r) in row.iter_mut().enumerate() {
-                *r |= with[x * words + k] & !same.map_or(0, |s| s[k]);
+                *r |= with[x][k] & !same.map_or(0, |s| s[k]);
             }
         }
     }
