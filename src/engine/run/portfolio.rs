@@ -20,8 +20,13 @@
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least
 //! [`LEAST_SHARE`] of it; the rest goes to the *leader*, the search whose estimate of the time
-//! it still needs is least (its time so far × (1 − f) / f, `f` its estimate of the fraction
-//! of its tree done: [`Dense::progress`], [`PartsOutcome::progress`]).
+//! it still needs is least: the fraction of its tree left, `1 − f`, at the pace its estimate
+//! `f` of the fraction done ([`Dense::progress`], [`PartsOutcome::progress`]) moved since the
+//! end of its first turn (the plain search's: its first slice), or since its start before it
+//! has had a second turn. Measured from the first turn on, a jump of the estimate at the start
+//! does not count as pace: the memoised team on an open sudoku whose reversed member ends a
+//! small first branch at the root in a few hundred nodes estimates half the tree done, and
+//! then nothing more for milliseconds.
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·T / LEAST_SHARE` of the default's time (its shares of the rounds add up to
@@ -72,15 +77,26 @@ struct Entrant<'p> {
     time: Duration,
     nodes: u64,
     progress: f64,
+    /// Its time and estimate at the end of its first turn (the plain search's: its first
+    /// slice), from which its pace is measured ([`Entrant::remaining`]).
+    first: Option<(Duration, f64)>,
 }
 
 impl Entrant<'_> {
-    /// The estimated time it still needs (infinite without progress).
+    /// The estimated time it still needs: the fraction of its tree left at the pace of its
+    /// estimate since the end of its first turn (at the pace since its start before it has
+    /// had a second); infinite when its estimate has not moved.
     fn remaining(&self) -> f64 {
-        if self.progress <= 0.0 {
+        let (since, done) = match self.first {
+            Some((time, progress)) if self.time > time => {
+                (self.time - time, self.progress - progress)
+            }
+            _ => (self.time, self.progress),
+        };
+        if done <= 0.0 {
             f64::INFINITY
         } else {
-            self.time.as_secs_f64() * (1.0 - self.progress) / self.progress
+            since.as_secs_f64() * (1.0 - self.progress) / done
         }
     }
 
@@ -139,6 +155,7 @@ pub(crate) fn count(
         time,
         nodes: 0,
         progress: 0.0,
+        first: None,
     }];
     let (nodes, progress) = match &entrants[0].search {
         Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
@@ -146,6 +163,7 @@ pub(crate) fn count(
         Runner::Team { .. } => unreachable!("the plain search"),
     };
     (entrants[0].nodes, entrants[0].progress) = (nodes, progress);
+    entrants[0].first = Some((time, progress));
     // The first round is as long as the plain search's first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
@@ -170,6 +188,7 @@ pub(crate) fn count(
             time: Duration::ZERO,
             nodes: 0,
             progress: 0.0,
+            first: None,
         });
     }
     let k = entrants.len();
@@ -280,6 +299,9 @@ pub(crate) fn count(
                 }
             };
             e.time += started.elapsed();
+            if e.first.is_none() {
+                e.first = Some((e.time, e.progress));
+            }
             if end != End::NodeLimit {
                 return finish(&entrants, i, end, count);
             }

@@ -32,6 +32,12 @@ const TRAIL_PRIMARIES: usize = 128;
 /// [`Tables::sparse_walk`]).
 const SPARSE_WALK_WORDS: usize = 5;
 
+/// The sparse walk is also taken when, from one option of a primary item to the next, at least
+/// this fraction of the words change between holding some of the option's conflicts and
+/// holding none ([`word_change`]): then whether a word has options to remove at a try is not
+/// what it was at the try before, and the test per word is mispredicted.
+const SPARSE_WALK_CHANGE: f64 = 0.1;
+
 /// What the search reads and never changes, built once per problem; the engines of a count
 /// on threads each have a copy (`Dense::sibling`), read directly by the hot loop (behind a
 /// shared pointer they cost more instructions than the copy costs memory).
@@ -70,9 +76,11 @@ pub(super) struct Tables {
     /// Whether a try walks the options it removes through a mask of the words that have some,
     /// with a branch per option and per such word, rather than with a test of every word (see
     /// `Arrays::try_option`): with [`SPARSE_WALK_WORDS`] to 64 words, and conflict rows that
-    /// spread over two thirds of the words or more (on average), so that which words a try
-    /// removes options from is hard to predict (a sudoku: 3.9 words of 5; pentominoes 6×10:
-    /// 33 of 33). Otherwise the test per word is well predicted and the mask costs more than
+    /// spread over two thirds of the words or more (on average), or whose words with conflicts
+    /// change from one option of an item to the next in at least [`SPARSE_WALK_CHANGE`] of the
+    /// words, so that which words a try removes options from is hard to predict (a sudoku of
+    /// 21 clues: 3.9 words of 5; pentominoes 6×10: 33 of 33; an open sudoku of 25 clues: 3.0
+    /// of 5, changing in 0.11 of the words, against 0.06–0.09 for mixed tilings). Otherwise the test per word is well predicted and the mask costs more than
     /// it saves: with fewer words most have options removed (13- and 14-queens, Langford 12,
     /// Steiner triple systems on 13 points: 4 words, 4 to 7% more instructions for as much more
     /// time); with rows gathered in a few words (tilings by small pieces: mixed 7×7, 3.0 words
@@ -146,7 +154,8 @@ impl Tables {
         }
         let hopeless = size0.contains(&0);
         let sparse_walk = (SPARSE_WALK_WORDS..=64).contains(&words)
-            && 3 * conflicts.iter().filter(|&&r| r != 0).count() >= 2 * m * words;
+            && (3 * conflicts.iter().filter(|&&r| r != 0).count() >= 2 * m * words
+                || word_change(&conflicts, &item_bits, words) >= SPARSE_WALK_CHANGE);
         Ok(Tables {
             words,
             primaries,
@@ -163,6 +172,44 @@ impl Tables {
             trail: primaries > TRAIL_PRIMARIES,
             sparse_walk,
         })
+    }
+}
+
+/// The fraction of words that change between holding some of an option's conflicts and holding
+/// none, from one option of a primary item to the next (in the order a node tries them), over
+/// every primary item; `item_bits` holds `words` words per primary item, its options. At most
+/// 64 words (one bit a word); 0 without two options in an item.
+pub(super) fn word_change(conflicts: &[u64], item_bits: &[u64], words: usize) -> f64 {
+    debug_assert!(words <= 64);
+    // Per option, the words of its conflict row that are not empty.
+    let nonempty: Vec<u64> = conflicts
+        .chunks_exact(words)
+        .map(|row| {
+            row.iter()
+                .enumerate()
+                .fold(0u64, |m, (k, &r)| m | u64::from(r != 0) << k)
+        })
+        .collect();
+    let (mut changes, mut pairs) = (0u64, 0u64);
+    for bits in item_bits.chunks_exact(words) {
+        let mut last: Option<u64> = None;
+        for (k, &word) in bits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let o = k * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                if let Some(l) = last {
+                    changes += u64::from((l ^ nonempty[o]).count_ones());
+                    pairs += 1;
+                }
+                last = Some(nonempty[o]);
+            }
+        }
+    }
+    if pairs == 0 {
+        0.0
+    } else {
+        changes as f64 / (pairs * words as u64) as f64
     }
 }
 

@@ -88,6 +88,26 @@ fn open_sudoku() -> Problem {
         .clone()
 }
 
+/// An open sudoku whose conflict rows hold options in fewer than two thirds of their words
+/// (25 clues: 3.0 of 5) takes the sparse walk for how its words with conflicts change from one
+/// option of an item to the next (in 0.11 of the words).
+#[test]
+fn an_open_sudoku_of_sparse_rows_takes_the_sparse_walk_for_its_changing_words() {
+    let grid = "....5....8.5.7..6..1...3.............62...9.1.7......6....8....68..92..7.51.6.248";
+    let problem = Sudoku::new(Puzzle::parse(grid).unwrap())
+        .unwrap()
+        .problem()
+        .clone();
+    let t = Dense::new(&problem).unwrap().t;
+    let nonzero = t.conflicts.iter().filter(|&&r| r != 0).count();
+    assert!(
+        3 * nonzero < 2 * t.conflicts.len(),
+        "rows on fewer than 2/3 of the words"
+    );
+    assert!(tables::word_change(&t.conflicts, &t.item_bits, t.words) >= 0.1);
+    assert!(t.sparse_walk);
+}
+
 /// The options a try removes walked through a mask of the words that have some, or word by
 /// word: the same tree, the same counts (random problems, the sizes copied and on a trail; a
 /// sudoku, whose tables choose the mask).
