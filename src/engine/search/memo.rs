@@ -262,6 +262,24 @@ const COST_MASK: u64 = (1 << COST_BITS) - 1;
 /// One step of the sequence number.
 const SEQUENCE_STEP: u64 = 1 << COST_BITS;
 
+/// Whether a slot whose word of state is `state` is being written (its sequence is odd).
+fn being_written(state: u64) -> bool {
+    (state >> COST_BITS) & 1 == 1
+}
+
+/// Whether the key words of `slot` are `key`.
+fn holds_key(slot: &[AtomicU64], key: &[u64]) -> bool {
+    slot[SLOT_HEAD..]
+        .iter()
+        .zip(key)
+        .all(|(w, &k)| w.load(Ordering::Relaxed) == k)
+}
+
+/// The count stored in `slot` (its two halves).
+fn count_of(slot: &[AtomicU64]) -> u128 {
+    u128::from(slot[2].load(Ordering::Relaxed)) | u128::from(slot[3].load(Ordering::Relaxed)) << 64
+}
+
 /// The system's page of memory (the smallest; a larger one is written more than once).
 const PAGE_BYTES: usize = 4096;
 
@@ -404,18 +422,13 @@ impl Table {
     fn read(&self, s: usize, tag: u64, key: &[u64]) -> Option<(u128, u64)> {
         let slot = self.slot(s);
         let state = slot[0].load(Ordering::Acquire);
-        if (state >> COST_BITS) & 1 == 1 || slot[1].load(Ordering::Relaxed) != tag {
+        if being_written(state) || slot[1].load(Ordering::Relaxed) != tag {
             return None;
         }
-        if !slot[SLOT_HEAD..]
-            .iter()
-            .zip(key)
-            .all(|(w, &k)| w.load(Ordering::Relaxed) == k)
-        {
+        if !holds_key(slot, key) {
             return None;
         }
-        let count = u128::from(slot[2].load(Ordering::Relaxed))
-            | u128::from(slot[3].load(Ordering::Relaxed)) << 64;
+        let count = count_of(slot);
         std::sync::atomic::fence(Ordering::Acquire);
         (slot[0].load(Ordering::Relaxed) == state).then_some((count, state & COST_MASK))
     }
@@ -424,7 +437,7 @@ impl Table {
     fn write(&self, s: usize, tag: u64, key: &[u64], count: u128, cost: u64) -> bool {
         let slot = self.slot(s);
         let state = slot[0].load(Ordering::Relaxed);
-        if (state >> COST_BITS) & 1 == 1 {
+        if being_written(state) {
             return false;
         }
         let busy = state.wrapping_add(SEQUENCE_STEP);
@@ -461,12 +474,7 @@ impl Table {
             if t == 0 {
                 return Some((s, true));
             }
-            if t == tag
-                && slot[SLOT_HEAD..]
-                    .iter()
-                    .zip(key)
-                    .all(|(w, &k)| w.load(Ordering::Relaxed) == k)
-            {
+            if t == tag && holds_key(slot, key) {
                 return Some((s, false));
             }
             let cost = slot[0].load(Ordering::Relaxed) & COST_MASK;
@@ -552,11 +560,10 @@ impl SharedMemo {
             let slot = old.slot(s);
             let state = slot[0].load(Ordering::Acquire);
             let tag = slot[1].load(Ordering::Relaxed);
-            if tag == 0 || (state >> COST_BITS) & 1 == 1 {
+            if tag == 0 || being_written(state) {
                 continue;
             }
-            let count = u128::from(slot[2].load(Ordering::Relaxed))
-                | u128::from(slot[3].load(Ordering::Relaxed)) << 64;
+            let count = count_of(slot);
             for (k, w) in key.iter_mut().zip(&slot[SLOT_HEAD..]) {
                 *k = w.load(Ordering::Relaxed);
             }
