@@ -26,7 +26,9 @@
 //! has had a second turn. Measured from the first turn on, a jump of the estimate at the start
 //! does not count as pace: the memoised team on an open sudoku whose reversed member ends a
 //! small first branch at the root in a few hundred nodes estimates half the tree done, and
-//! then nothing more for milliseconds.
+//! then nothing more for milliseconds. Before its second turn that jump would still make it
+//! lead the first round, so a memoised search leads only while its table has spared it at
+//! least as many nodes as it visited (`Entrant::table_pays`).
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·T / LEAST_SHARE` of the default's time (its shares of the rounds add up to
@@ -80,13 +82,20 @@ struct Entrant<'p> {
     /// Its time and estimate at the end of its first turn (the plain search's: its first
     /// slice), from which its pace is measured ([`Entrant::remaining`]).
     first: Option<(Duration, f64)>,
+    /// For a memoised search, the nodes its table's hits spared it (`None` for the plain
+    /// search).
+    saved: Option<u64>,
 }
 
 impl Entrant<'_> {
     /// The estimated time it still needs: the fraction of its tree left at the pace of its
     /// estimate since the end of its first turn (at the pace since its start before it has
-    /// had a second); infinite when its estimate has not moved.
+    /// had a second); infinite when its estimate has not moved, and for a memoised search
+    /// whose table has spared it fewer nodes than it visited ([`Entrant::table_pays`]).
     fn remaining(&self) -> f64 {
+        if !self.table_pays() {
+            return f64::INFINITY;
+        }
         let (since, done) = match self.first {
             Some((time, progress)) if self.time > time => {
                 (self.time - time, self.progress - progress)
@@ -98,6 +107,17 @@ impl Entrant<'_> {
         } else {
             since.as_secs_f64() * (1.0 - self.progress) / done
         }
+    }
+
+    /// Whether the search's table (if it has one) has spared it at least as many nodes as
+    /// it visited, that is, at least halved its work so far. Below that a memoised search has
+    /// searched about as the plain search does, only slower, and its estimate is no evidence
+    /// that the table will pay: an open sudoku's team, whose member ends a small branch of
+    /// the root within its first few hundred nodes, estimates half its tree done and then
+    /// nothing more (after the opening round its table had spared it 0.2 to 0.3 nodes per
+    /// node visited; domino tilings, matchings, mixed tilings 6 to 13).
+    fn table_pays(&self) -> bool {
+        self.saved.is_none_or(|saved| saved >= self.nodes)
     }
 
     /// Seconds per node, measured (a guess before its first slice).
@@ -156,6 +176,7 @@ pub(crate) fn count(
         nodes: 0,
         progress: 0.0,
         first: None,
+        saved: None,
     }];
     let (nodes, progress) = match &entrants[0].search {
         Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
@@ -189,6 +210,7 @@ pub(crate) fn count(
             nodes: 0,
             progress: 0.0,
             first: None,
+            saved: Some(0),
         });
     }
     let k = entrants.len();
@@ -295,6 +317,7 @@ pub(crate) fn count(
                     };
                     e.nodes = members.iter().map(|p| p.stats().nodes()).sum();
                     e.progress = out.progress;
+                    e.saved = Parts::memo_stats(members).map(|m| m.nodes_saved);
                     (out.end, out.count)
                 }
             };

@@ -395,9 +395,11 @@ impl Parts {
                 progress: 0.0,
             });
         }
-        // The clock every 64 nodes: a memoised node may cost tens of microseconds, and the
-        // portfolio's turns may be a fraction of a millisecond.
-        if self.nodes & 0x3f == 0
+        // The clock every 8 nodes: a memoised node costs a pass over the live options (a
+        // microsecond or two on a sudoku, tens of microseconds on thousands of options), and
+        // the portfolio's turns may be a fraction of a millisecond; a reading of the clock
+        // costs a few hundredths of a microsecond.
+        if self.nodes & 0x7 == 0
             && let Some(end) = budget.out_of_time().or_else(|| {
                 self.team_done
                     .as_ref()
@@ -665,26 +667,57 @@ fn first_bit(set: &[u64]) -> u32 {
 /// items that share an option, started from an end of a longest shortest path (found by two
 /// sweeps), neighbours taken in declaration order; each part of the graph in turn.
 fn frontier_rank(problem: &Problem, declared: &[u32], p: usize) -> Vec<u32> {
-    let mut adjacent: Vec<Vec<u32>> = vec![Vec::new(); p];
-    for o in problem.options() {
-        let its: Vec<u32> = problem
+    // The graph as one array of neighbour lists (`adjacent[start[a]..start[a + 1]]`, sorted,
+    // no repeats), built in two passes over the options: a list per item would cost an
+    // allocation or more per item and per option, a tenth of a millisecond on a sudoku —
+    // half the memo's share of a short count.
+    let primaries_of = |o| {
+        problem
             .option_entries(o)
             .iter()
             .map(|e| declared[e.item.0 as usize])
             .filter(|&x| x != u32::MAX)
-            .collect();
-        for &a in &its {
-            for &b in &its {
+    };
+    let mut start = vec![0usize; p + 1];
+    for o in problem.options() {
+        let n = primaries_of(o).count();
+        for a in primaries_of(o) {
+            start[a as usize + 1] += n - 1;
+        }
+    }
+    for a in 0..p {
+        start[a + 1] += start[a];
+    }
+    let mut adjacent = vec![0u32; start[p]];
+    let mut fill = start.clone();
+    for o in problem.options() {
+        for a in primaries_of(o) {
+            for b in primaries_of(o) {
                 if a != b {
-                    adjacent[a as usize].push(b);
+                    adjacent[fill[a as usize]] = b;
+                    fill[a as usize] += 1;
                 }
             }
         }
     }
-    for a in &mut adjacent {
-        a.sort_unstable();
-        a.dedup();
+    // Sorted without repeats, each list moved down to its new start.
+    let mut end = 0;
+    for a in 0..p {
+        let (from, to) = (start[a], start[a + 1]);
+        adjacent[from..to].sort_unstable();
+        start[a] = end;
+        let mut last = u32::MAX;
+        for k in from..to {
+            let b = adjacent[k];
+            if b != last {
+                adjacent[end] = b;
+                end += 1;
+                last = b;
+            }
+        }
     }
+    start[p] = end;
+    let neighbours = |x: usize| &adjacent[start[x]..start[x + 1]];
     let bfs = |start: u32, seen: &mut Vec<bool>, out: &mut Vec<u32>| {
         let from = out.len();
         seen[start as usize] = true;
@@ -693,7 +726,7 @@ fn frontier_rank(problem: &Problem, declared: &[u32], p: usize) -> Vec<u32> {
         while k < out.len() {
             let x = out[k] as usize;
             k += 1;
-            for &y in &adjacent[x] {
+            for &y in neighbours(x) {
                 if !seen[y as usize] {
                     seen[y as usize] = true;
                     out.push(y);
