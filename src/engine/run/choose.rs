@@ -23,6 +23,7 @@
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on one thread | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
+//! | the plain search of a default count: the bitset search or the sparse-set search, whichever counts the same first nodes faster (on `k` threads the sparse-set search, on one thread, must be `k` times faster) | [`RACE_NODES`] | 2^10 nodes | — | a measure, not a fitted threshold: the bitset search pays `m/64` words a try, the sparse-set search the options a try removes. Sudokus of 16×16 (39-word rows): the sparse-set search 0.88 of SSXCC's time, the bitset search 1.30; 25×25 (125 words) 0.93 against 2.98; 9×9 (12 words) 0.94 against 0.83. The race costs the loser's time for the nodes (about 0.06 ms on a 9×9 sudoku), and its nodes are counted again on threads |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 2 ms | 1–10 ms | the memo waits this long on threads. Two threads, wall ms, at 2 ms against 10: domino tilings 8×8 6.3 against 13.6 (`--memo on` 5.8), K16 6.4 against 14.6, mixed 6×6 11.1 against 18.2, dominoes 12×12 24.5 against 31.5; plain counts: STS 9 3.2 against 3.4, 12-queens 9.9 against 9.1 (`--memo off` 9.2), pentominoes 3×20 12.3 against 10.4 (10.1). At 100 ms the memo joined too late: mixed 8×8 1.74 s against 0.82 at 10 ms |
 //! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): at 1 ms domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34. Its length is a trade: a plain count pays half of it, and a memoised count of `T` pays nothing more when `T` is within its half, at most `T` more otherwise. At 0.5 ms instead (ten to twenty alternating runs, wall): open sudokus of 23–26 clues 1.5–6% faster, domino tilings 8×8, K16, 7×12, 10×10 and mixed 6×6 3–7% faster, dominoes 4×30 5.6% and K14 2% slower; but on two threads domino tilings 16×16 take 0.64 s against 0.58 at 1 ms (one thread 1.12 s). At 0.25 ms: mixed 6×6 5% and K14 3% slower than at 1 ms |
 //! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE |
@@ -72,6 +73,11 @@ use crate::engine::search::dense::Dense;
 /// against 1 ms). At 2^12 the memo's shares cost 13-queens and the word squares nothing
 /// measurable (0.08 s and 0.22 s either way).
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
+
+/// The race of the plain searches of a default count: the bitset search and the sparse-set
+/// search each count this many first nodes of the same tree, and the faster goes on (see
+/// the table).
+pub const RACE_NODES: u64 = 1 << 10;
 
 /// On threads, the time the plain search counts alone before the others join (on one
 /// thread its first slice is [`DENSE_SLICE_NODES`] nodes): what a memoised count waits on

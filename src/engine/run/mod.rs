@@ -81,7 +81,7 @@ pub use crate::engine::split::{Part, Split};
 pub use by_hand::{Dance, shard_takes};
 pub use choose::{
     DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
-    WINDOW_PER_THREAD,
+    RACE_NODES, WINDOW_PER_THREAD,
 };
 pub(crate) use dealt::{deal_each, deal_in_order};
 pub use names::{MAX_THREADS, check_threads};
@@ -97,6 +97,7 @@ use super::optimize::{Keep, Optimum, Sense};
 use super::problem::{OptionId, Problem};
 use super::stats::Stats;
 use crate::engine::search::Search;
+use crate::engine::search::cells::Cells;
 use crate::engine::search::dense::{Dense, DenseWalk};
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
@@ -389,16 +390,43 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 }
 
 /// The default count of a problem the bitset search takes, without a limit of solutions,
-/// nodes or mems: the bitset search's first [`DENSE_SLICE_NODES`] nodes on one thread, then
-/// the portfolio of the plain and the memoised search (`portfolio.rs`); on threads the
-/// plain search is the bitset search on the plan's threads, from the start.
-fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> Count {
+/// nodes or mems: the race of the plain searches ([`race_plain`]), the winner's first
+/// [`DENSE_SLICE_NODES`] nodes on one thread, then the portfolio of the plain and the
+/// memoised search (`portfolio.rs`); on threads, unless the sparse-set search won the race
+/// by more than the threads, the plain search is the bitset search on the plan's threads,
+/// from the start.
+fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p>) -> Count {
     use portfolio::Plain;
     let budget = &plan.budget;
     let spread = plan.spread();
+    let threads = if spread.is_sequential() {
+        1
+    } else {
+        spread.thread_count()
+    };
+    let started = std::time::Instant::now();
+    let cells = match race_plain(problem, budget, &mut dense, threads) {
+        Raced::Ended(count) => return count,
+        Raced::Cells(cells) => Some(cells),
+        Raced::Dense => None,
+    };
+    if let Some(mut cells) = cells {
+        let out = cells.resume(&Budget {
+            nodes: Some(DENSE_SLICE_NODES),
+            ..budget.clone()
+        });
+        if out.end != End::NodeLimit {
+            return Count::whole(out, None);
+        }
+        return portfolio::count(
+            Plain::Cells(cells, started.elapsed(), dense),
+            problem,
+            plan.memo_bytes,
+            budget,
+        );
+    }
     if spread.is_sequential() {
-        let started = std::time::Instant::now();
-        let out = dense.count(&Budget {
+        let out = dense.resume(&Budget {
             nodes: Some(DENSE_SLICE_NODES),
             ..budget.clone()
         });
@@ -412,6 +440,8 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
             budget,
         )
     } else {
+        // The race's nodes are counted again on the threads, whose split starts from the
+        // root.
         let threads = spread.thread_count();
         spread.pool().install(|| {
             let shared = threads::Shared::new(dense, threads, choose::dense_target(threads));
@@ -421,6 +451,65 @@ fn count_by_portfolio(problem: &Problem, plan: &Plan, mut dense: Dense<'_>) -> C
                 .add_parts(shared.info().subproblems as u64);
             portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
         })
+    }
+}
+
+/// How the race of the plain searches ended.
+enum Raced<'p> {
+    /// The count ended within it.
+    Ended(Count),
+    /// The sparse-set search won, after its first [`RACE_NODES`] nodes.
+    Cells(Cells<'p>),
+    /// The bitset search won (or the sparse-set search does not take the problem), after its
+    /// first [`RACE_NODES`] nodes.
+    Dense,
+}
+
+/// The race of the plain searches: the bitset search ([`Dense`]) and the sparse-set search
+/// ([`Cells`]) each count the first [`RACE_NODES`] nodes of the same tree (SSXCC's rules;
+/// with colours the bitset search's is smaller), the sparse-set search within the time the
+/// bitset search took divided by `threads`. It wins if it gets there, being then the faster
+/// search on the same nodes: by more than the threads, which the bitset search can use and
+/// it cannot. Its cost, when the bitset search wins, is at most the bitset search's time for
+/// those nodes (divided by the threads).
+fn race_plain<'p>(
+    problem: &'p Problem,
+    budget: &Budget,
+    dense: &mut Dense<'p>,
+    threads: usize,
+) -> Raced<'p> {
+    let started = std::time::Instant::now();
+    let out = dense.count(&Budget {
+        nodes: Some(RACE_NODES),
+        ..budget.clone()
+    });
+    if out.end != End::NodeLimit {
+        return Raced::Ended(Count::whole(out, None));
+    }
+    let took = started.elapsed() / threads.max(1) as u32;
+    let Ok(mut cells) = Cells::new(problem) else {
+        return Raced::Dense;
+    };
+    let started = std::time::Instant::now();
+    let deadline = started + took;
+    let out = cells.resume(&Budget {
+        nodes: Some(RACE_NODES),
+        deadline: Some(budget.deadline.map_or(deadline, |d| d.min(deadline))),
+        ..budget.clone()
+    });
+    if std::env::var_os("XC_TRACE").is_some() {
+        eprintln!(
+            "race: dense {:?} cells {:?} end {:?} nodes {}",
+            took,
+            started.elapsed(),
+            out.end,
+            out.stats.nodes()
+        );
+    }
+    match out.end {
+        End::NodeLimit if started.elapsed() < took => Raced::Cells(cells),
+        End::NodeLimit | End::TimeLimit if budget.out_of_time().is_none() => Raced::Dense,
+        _ => Raced::Ended(Count::whole(out, None)),
     }
 }
 

@@ -51,6 +51,7 @@ use super::choose::{
 use super::threads::{self, Shared};
 use crate::engine::budget::{Budget, End};
 use crate::engine::search::Search;
+use crate::engine::search::cells::Cells;
 use crate::engine::search::dense::Dense;
 use crate::engine::search::memo::MemoStats;
 use crate::engine::search::parts::{Parts, PartsOutcome};
@@ -59,6 +60,8 @@ use crate::engine::stats::Stats;
 /// One search of the portfolio.
 enum Runner<'p> {
     Plain(Box<Dense<'p>>),
+    /// The sparse-set search on one thread, where it won the race of the plain searches.
+    Cells(Box<Cells<'p>>),
     /// The bitset search on the pool's threads, stopped at deadlines.
     Threads(Box<Shared<Dense<'p>>>),
     /// The memoised search as a team sharing one table ([`Parts::team`]): on one thread its
@@ -137,6 +140,10 @@ pub(crate) enum Plain<'p> {
     Sequential(Dense<'p>, Duration),
     /// The bitset search on the current pool's threads, cut into sub-problems.
     Threads(Shared<Dense<'p>>),
+    /// The sparse-set search on one thread after its first slice and the time it took, with
+    /// the bitset search it won the race against (for its conflict rows, which the memoised
+    /// search shares).
+    Cells(Cells<'p>, Duration, Dense<'p>),
 }
 
 /// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
@@ -148,8 +155,13 @@ pub(crate) fn count(
     memo_bytes: u64,
     budget: &Budget,
 ) -> Count {
+    let mut rows_of: Option<Dense<'_>> = None;
     let (search, time) = match plain {
         Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
+        Plain::Cells(cells, time, dense) => {
+            rows_of = Some(dense);
+            (Runner::Cells(Box::new(cells)), time)
+        }
         Plain::Threads(mut shared) => {
             // The first slice is the plain search's alone, as on one thread.
             let started = Instant::now();
@@ -180,6 +192,7 @@ pub(crate) fn count(
     }];
     let (nodes, progress) = match &entrants[0].search {
         Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
+        Runner::Cells(c) => (c.counted().nodes(), c.progress()),
         Runner::Threads(t) => (t.stats().nodes(), t.progress()),
         Runner::Team { .. } => unreachable!("the plain search"),
     };
@@ -190,6 +203,10 @@ pub(crate) fn count(
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
     let rows = match &entrants[0].search {
         Runner::Plain(d) => d.conflicts(),
+        Runner::Cells(_) => rows_of
+            .as_ref()
+            .expect("the race's bitset search")
+            .conflicts(),
         Runner::Threads(t) => t.search().conflicts(),
         Runner::Team { .. } => unreachable!("the plain search"),
     };
@@ -203,6 +220,8 @@ pub(crate) fn count(
         on_threads,
         next: 0,
     });
+    // The memoised search has its rows: the race's bitset search is no longer needed.
+    drop(rows_of);
     if let Some(search) = memo {
         entrants.push(Entrant {
             search,
@@ -277,6 +296,18 @@ pub(crate) fn count(
                     e.progress = t.progress();
                     (end, u128::from(t.stats().solutions()))
                 }
+                Runner::Cells(c) => {
+                    let total = c.counted().nodes() + nodes;
+                    let out = c.resume(&Budget {
+                        nodes: Some(total),
+                        solutions: None,
+                        mems: None,
+                        ..budget.clone()
+                    });
+                    e.nodes = out.stats.nodes();
+                    e.progress = c.progress();
+                    (out.end, u128::from(out.stats.solutions()))
+                }
                 Runner::Plain(d) => {
                     let total = Search::stats(&**d).nodes() + nodes;
                     let out = d.resume(&Budget {
@@ -347,6 +378,11 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
         match &e.search {
             Runner::Plain(d) => {
                 let s = Search::stats(&**d);
+                plain_count = u128::from(s.solutions());
+                stats += s;
+            }
+            Runner::Cells(c) => {
+                let s = c.counted();
                 plain_count = u128::from(s.solutions());
                 stats += s;
             }

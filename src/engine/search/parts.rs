@@ -89,17 +89,20 @@ pub(crate) struct Parts {
     words: usize,
     pwords: usize,
     primaries: usize,
-    conflicts: Vec<u64>,
+    // The problem's tables, never changed, shared by the members of a team: on a problem
+    // of thousands of options they are megabytes (a 25×25 sudoku's rows: 8 MB), and a copy
+    // per member cost more than the memo's share of a count.
+    conflicts: Arc<Vec<u64>>,
     /// `items[o * pwords..]`: the primary items of option `o` (branching numbering).
-    items: Vec<u64>,
+    items: Arc<Vec<u64>>,
     /// `with[i * words..]`: the options that contain primary item `i`.
-    with: Vec<u64>,
+    with: Arc<Vec<u64>>,
     /// `joins[jstart[o]..jstart[o + 1]]`: the items of option `o` for the union-find (primary
     /// items `0..p`, secondary items after them).
-    jstart: Vec<u32>,
-    joins: Vec<u32>,
+    jstart: Arc<Vec<u32>>,
+    joins: Arc<Vec<u32>>,
     /// The first primary item of each option (branching numbering; every option has one).
-    first: Vec<u32>,
+    first: Arc<Vec<u32>>,
     /// One state per level (`words + pwords` words each).
     states: Vec<u64>,
     sizes: Vec<u32>,
@@ -204,12 +207,12 @@ impl Parts {
             words,
             pwords,
             primaries: p,
-            conflicts,
-            items,
-            with,
-            jstart,
-            joins,
-            first,
+            conflicts: Arc::new(conflicts),
+            items: Arc::new(items),
+            with: Arc::new(with),
+            jstart: Arc::new(jstart),
+            joins: Arc::new(joins),
+            first: Arc::new(first),
             states: Vec::new(),
             sizes: vec![0; p],
             parent: vec![0; n],

@@ -185,6 +185,24 @@ pub struct Cells<'p> {
     /// Scratch for reporting a solution.
     solution: Vec<OptionId>,
     stats: Stats,
+    /// Where a count stopped by its budget of nodes, mems or time stands, to resume from
+    /// ([`Cells::resume`]); `None` when the next search starts from the root.
+    paused: Option<Paused>,
+    /// The statistics of the current count so far, over its resumptions.
+    counted: Stats,
+    /// The current count has ended (its tree is searched).
+    done: bool,
+}
+
+/// The search's own variables at the entry to a node, all that a count stopped there needs
+/// besides the arrays to go on (the force stack is in the arrays).
+#[derive(Copy, Clone, Debug)]
+struct Paused {
+    active: u32,
+    pactive: u32,
+    epoch: u32,
+    level: usize,
+    saveptr: u32,
 }
 
 /// Reads `$v[$i]` without a bounds check. Every index the search forms is a block index,
@@ -310,6 +328,9 @@ impl<'p> Cells<'p> {
             trail: Vec::new(),
             solution: Vec::with_capacity(levels),
             stats: Stats::default(),
+            paused: None,
+            counted: Stats::default(),
+            done: false,
         })
     }
 
@@ -325,13 +346,60 @@ impl<'p> Cells<'p> {
 
     /// Counts all solutions (within the budget).
     pub fn count(&mut self, budget: &Budget) -> Outcome {
+        self.paused = None;
+        self.resume(budget)
+    }
+
+    /// Goes on with the count where its budget of nodes, mems or time stopped it (from the
+    /// root if it ended or none began), within `budget`, whose node limit is on the whole
+    /// count so far. The outcome's statistics are the whole count's.
+    pub(crate) fn resume(&mut self, budget: &Budget) -> Outcome {
+        if self.paused.is_none() {
+            self.counted = Stats::default();
+        }
+        let budget = &Budget {
+            nodes: budget.nodes.map(|n| n.saturating_sub(self.counted.nodes)),
+            ..budget.clone()
+        };
         let outcome = if self.coloured {
             self.search::<true, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
         } else {
             self.search::<false, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
         };
         self.stats += outcome.stats;
-        outcome
+        self.counted += outcome.stats;
+        Outcome {
+            end: outcome.end,
+            stats: self.counted,
+        }
+    }
+
+    /// The statistics of the current count so far, over its resumptions.
+    pub(crate) fn counted(&self) -> Stats {
+        self.counted
+    }
+
+    /// Knuth's estimate of the fraction of the tree a count stopped by its budget has
+    /// searched (1 once it ended): at each level on the path, the options of its item tried
+    /// before the one in hand, divided by the product of the options of the levels down to
+    /// it (a forced move: one option).
+    pub(crate) fn progress(&self) -> f64 {
+        if self.done {
+            return 1.0;
+        }
+        let Some(at) = self.paused else {
+            return 0.0;
+        };
+        let (mut fraction, mut scale) = (0.0, 1.0);
+        for l in 0..at.level {
+            // The branching item left the active list before its options were tried, so
+            // its block keeps its size while it is on the path.
+            let Node { itm, loc } = self.nd[self.choice[l] as usize];
+            let options = self.set[itm as usize - 1].max(1);
+            scale /= f64::from(options);
+            fraction += f64::from(loc - itm) * scale;
+        }
+        fraction.clamp(0.0, 1.0)
     }
 
     /// Runs the search, giving each solution to `sink` as the problem's option ids in the
@@ -342,6 +410,7 @@ impl<'p> Cells<'p> {
         budget: &Budget,
         mut sink: F,
     ) -> Outcome {
+        self.paused = None;
         let outcome = if self.coloured {
             self.search::<true, true, _>(budget, &mut sink)
         } else {
@@ -563,12 +632,16 @@ impl<'p> Cells<'p> {
     where
         F: FnMut(&[OptionId]) -> ControlFlow<()>,
     {
-        self.set.copy_from_slice(&self.set0);
-        self.nd.copy_from_slice(&self.nd0);
-        self.item.copy_from_slice(&self.item0);
-        self.prim.copy_from_slice(&self.prim0);
-        self.force.clear();
-        self.trail.clear();
+        let paused = self.paused.take();
+        if paused.is_none() {
+            self.set.copy_from_slice(&self.set0);
+            self.nd.copy_from_slice(&self.nd0);
+            self.item.copy_from_slice(&self.item0);
+            self.prim.copy_from_slice(&self.prim0);
+            self.force.clear();
+            self.trail.clear();
+        }
+        self.done = false;
         let mut k = Counters::default();
         let mut nodes = 0u64;
         let mut solutions = 0u64;
@@ -581,27 +654,51 @@ impl<'p> Cells<'p> {
             end = End::SolutionLimit;
         }
         if !self.hopeless && max_solutions > 0 {
-            let mut active = self.item.len() as u32;
-            let mut pactive = self.prim.len() as u32;
-            let mut epoch = 1u32;
-            let mut level = 0usize;
-            let mut saveptr = 0u32;
+            let Paused {
+                mut active,
+                mut pactive,
+                mut epoch,
+                mut level,
+                mut saveptr,
+            } = paused.unwrap_or(Paused {
+                active: self.item.len() as u32,
+                pactive: self.prim.len() as u32,
+                epoch: 1,
+                level: 0,
+                saveptr: 0,
+            });
+            // A budget that ends the count at the entry to a node leaves everything as it
+            // was there: the count can go on from it.
+            macro_rules! pause {
+                () => {
+                    self.paused = Some(Paused {
+                        active,
+                        pactive,
+                        epoch,
+                        level,
+                        saveptr,
+                    })
+                };
+            }
             // The branching item and the position in its block of the option being tried.
             let mut best: u32;
             let mut cur: u32 = 0;
             'forward: loop {
                 if nodes >= max_nodes {
                     end = End::NodeLimit;
+                    pause!();
                     break;
                 }
                 if max_mems != u64::MAX && k.mems() >= max_mems {
                     end = End::MemLimit;
+                    pause!();
                     break;
                 }
-                if nodes & 0x3ff == 0
+                if nodes & 0xff == 0
                     && let Some(e) = budget.out_of_time()
                 {
                     end = e;
+                    pause!();
                     break;
                 }
                 nodes += 1;
@@ -725,6 +822,7 @@ impl<'p> Cells<'p> {
                 }
             }
         }
+        self.done = end == End::Exhausted;
         Outcome {
             end,
             stats: Stats {
