@@ -515,9 +515,34 @@ fn race_plain<'p>(
 
 /// The plain count by `search` (the bitset search and Algorithm M on the plan's threads, the
 /// sparse-set search on one thread, the dance on `spread`).
-fn plain(problem: &Problem, plan: &Plan, spread: &Spread, search: choose::Plain<'_>) -> Count {
+fn plain<'p>(
+    problem: &'p Problem,
+    plan: &Plan,
+    spread: &Spread,
+    search: choose::Plain<'p>,
+) -> Count {
     match search {
         choose::Plain::Dense(mut d) => {
+            let budget = &plan.budget;
+            // Without a limit of nodes, mems or solutions (which the bitset search's count
+            // keeps to), the race of the plain searches, as for the default count.
+            let unlimited =
+                budget.nodes.is_none() && budget.mems.is_none() && budget.solutions.is_none();
+            let threads = if spread.is_sequential() {
+                1
+            } else {
+                spread.thread_count()
+            };
+            if unlimited {
+                match race_plain(problem, budget, &mut d, threads) {
+                    Raced::Ended(count) => return count,
+                    Raced::Cells(mut cells) => return Count::whole(cells.resume(budget), None),
+                    Raced::Dense if spread.is_sequential() => {
+                        return Count::whole(d.resume(budget), None);
+                    }
+                    Raced::Dense => {}
+                }
+            }
             if spread.is_sequential() {
                 return Count::whole(d.count(&plan.budget), None);
             }

@@ -345,7 +345,8 @@ impl<'p> Dense<'p> {
                 ControlFlow::Continue(())
             });
             self.cut = usize::MAX;
-            if self.found.len() >= want || self.found.is_empty() || cut > self.t.primaries {
+            // `found` holds `cut` options per sub-problem.
+            if self.found.len() / cut >= want || self.found.is_empty() || cut > self.t.primaries {
                 let found = std::mem::take(&mut self.found);
                 let width = cut;
                 return (
