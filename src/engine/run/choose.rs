@@ -4,9 +4,10 @@
 //!
 //! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
 //! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
-//! *portfolio* (`portfolio.rs`): the bitset search first alone, then beside the memoised
-//! search with parts in frontier order (`parts.rs`), in rounds of growing length, each search
-//! resuming where it stopped, until one ends the count. Its guarantee: whatever the problem,
+//! *portfolio* (`portfolio.rs`): the plain search first alone (the bitset search or the
+//! sparse-set search [`Cells`], whichever counts the same first [`RACE_NODES`] nodes faster),
+//! then beside the memoised search with parts in frontier order (`parts.rs`), in rounds of
+//! growing length, each search resuming where it stopped, until one ends the count. Its guarantee: whatever the problem,
 //! at most `2 / LEAST_SHARE` (64) times the time of the better of the two searches alone,
 //! plus the first slice; about `1 + LEAST_SHARE` (1.03) times it when the searches' estimates
 //! of the time they still need point at the better one. A problem that falls apart into parts

@@ -69,6 +69,12 @@
 //! scan of that list pushes them. Its updates (removals from sets and swaps out of the
 //! active list) equal SSXCC's too; its mems are counted per event at SSXCC's rates, roughly.
 //!
+//! A count stopped by its budget of nodes, mems or time at the entry to a node keeps the
+//! arrays as they are and the search's own variables in `paused`; [`Cells::resume`] goes on
+//! from there, and [`Cells::progress`] is Knuth's estimate of the fraction of the tree done
+//! from the choices on the path (the portfolio's plain search, when this one wins the race
+//! against the bitset search: `run/mod.rs`).
+//!
 //! Multiplicities (`u:v` primary items) are not handled: [`Cells::new`] refuses them. Costs
 //! are ignored (every exact cover is a solution, whatever it costs).
 
@@ -837,8 +843,9 @@ impl<'p> Cells<'p> {
     }
 }
 
-/// The sparse-set search as the door sees it: a count or a listing from the start; it neither
-/// resumes nor cuts its tree (the whole tree is its one part), so it runs on one thread.
+/// The sparse-set search as the door sees it: a count or a listing from the start; it does
+/// not cut its tree (the whole tree is its one part), so it runs on one thread. A count
+/// stopped by its budget resumes ([`Cells::resume`]), which the portfolio uses.
 impl super::Search for Cells<'_> {
     type Prefix = ();
 
