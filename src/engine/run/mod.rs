@@ -18,7 +18,7 @@
 //! # Which search: `choose.rs`
 //!
 //! Which search a count runs — the links dance on DLX1's or DLX2's tree, Algorithm M, the
-//! sparse-set search ([`Cells`](super::Cells)), the bitset search ([`Dense`]), the portfolio
+//! sparse-set search ([`Cells`]), the bitset search ([`Dense`]), the portfolio
 //! of the bitset search and the memoised one, the memoised dance, or independent parts one
 //! by one — is decided once, by `choose::choose`, whose module doc holds every rule and tuning constant
 //! of that choice in one table. The default ([`MemoMode::Auto`]) runs the portfolio on
