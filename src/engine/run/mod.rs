@@ -459,7 +459,7 @@ enum Raced<'p> {
     /// The count ended within it.
     Ended(Count),
     /// The sparse-set search won, after its first [`RACE_NODES`] nodes.
-    Cells(Cells<'p>),
+    Cells(Box<Cells<'p>>),
     /// The bitset search won (or the sparse-set search does not take the problem), after its
     /// first [`RACE_NODES`] nodes.
     Dense,
@@ -507,7 +507,7 @@ fn race_plain<'p>(
         );
     }
     match out.end {
-        End::NodeLimit if started.elapsed() < took => Raced::Cells(cells),
+        End::NodeLimit if started.elapsed() < took => Raced::Cells(Box::new(cells)),
         End::NodeLimit | End::TimeLimit if budget.out_of_time().is_none() => Raced::Dense,
         _ => Raced::Ended(Count::whole(out, None)),
     }

@@ -143,7 +143,7 @@ pub(crate) enum Plain<'p> {
     /// The sparse-set search on one thread after its first slice and the time it took, with
     /// the bitset search it won the race against (for its conflict rows, which the memoised
     /// search shares).
-    Cells(Cells<'p>, Duration, Dense<'p>),
+    Cells(Box<Cells<'p>>, Duration, Dense<'p>),
 }
 
 /// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
@@ -160,7 +160,7 @@ pub(crate) fn count(
         Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
         Plain::Cells(cells, time, dense) => {
             rows_of = Some(dense);
-            (Runner::Cells(Box::new(cells)), time)
+            (Runner::Cells(cells), time)
         }
         Plain::Threads(mut shared) => {
             // The first slice is the plain search's alone, as on one thread.
