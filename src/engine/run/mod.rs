@@ -81,7 +81,7 @@ pub use crate::engine::split::{Part, Split};
 pub use by_hand::{Dance, shard_takes};
 pub use choose::{
     DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
-    RACE_NODES, WINDOW_PER_THREAD,
+    RACE_MARGIN, RACE_NODES, WINDOW_PER_THREAD,
 };
 pub(crate) use dealt::{deal_each, deal_in_order};
 pub use names::{MAX_THREADS, check_threads};
@@ -468,10 +468,10 @@ enum Raced<'p> {
 /// The race of the plain searches: the bitset search ([`Dense`]) and the sparse-set search
 /// ([`Cells`]) each count the first [`RACE_NODES`] nodes of the same tree (SSXCC's rules;
 /// with colours the bitset search's is smaller), the sparse-set search within the time the
-/// bitset search took divided by `threads`. It wins if it gets there, being then the faster
-/// search on the same nodes: by more than the threads, which the bitset search can use and
-/// it cannot. Its cost, when the bitset search wins, is at most the bitset search's time for
-/// those nodes (divided by the threads).
+/// bitset search took divided by [`RACE_MARGIN`] and by `threads`. It wins if it gets there,
+/// being then clearly the faster search on the same nodes, by more than the threads, which
+/// the bitset search can use and it cannot. Its cost, when the bitset search wins, is at most
+/// that share of the bitset search's time for those nodes.
 fn race_plain<'p>(
     problem: &'p Problem,
     budget: &Budget,
@@ -486,7 +486,9 @@ fn race_plain<'p>(
     if out.end != End::NodeLimit {
         return Raced::Ended(Count::whole(out, None));
     }
-    let took = started.elapsed() / threads.max(1) as u32;
+    let took = started
+        .elapsed()
+        .div_f64(threads.max(1) as f64 * RACE_MARGIN);
     let Ok(mut cells) = Cells::new(problem) else {
         return Raced::Dense;
     };
