@@ -352,6 +352,36 @@ def sudoku_puzzle(clues, seed):
     return "".join(str(grid[k]) if k in keep else "." for k in range(81))
 
 
+def big_sudoku_dlx(n, clues, seed):
+    """An open n×n sudoku (n = b², b = 4 or 5): a solved grid of the pattern (b·(r mod b) +
+    ⌊r/b⌋ + c) mod n with bands, rows in bands, stacks, columns in stacks and digits shuffled,
+    and `clues` random cells kept; a kept cell has only its digit's option."""
+    b = int(round(n**0.5))
+    rng = random.Random(seed)
+
+    def pattern(r, c):
+        return (b * (r % b) + r // b + c) % n
+
+    groups = list(range(b))
+    rows = [g * b + r for g in rng.sample(groups, b) for r in rng.sample(groups, b)]
+    cols = [g * b + c for g in rng.sample(groups, b) for c in rng.sample(groups, b)]
+    digits = rng.sample(range(1, n + 1), n)
+    grid = [[digits[pattern(r, c)] for c in cols] for r in rows]
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    kept = set(rng.sample(cells, clues))
+    items = [f"p{r}.{c}" for r in range(n) for c in range(n)]
+    items += [f"r{r}.{v}" for r in range(n) for v in range(1, n + 1)]
+    items += [f"c{c}.{v}" for c in range(n) for v in range(1, n + 1)]
+    items += [f"b{x}.{v}" for x in range(n) for v in range(1, n + 1)]
+    options = []
+    for r in range(n):
+        for c in range(n):
+            x = (r // b) * b + c // b
+            for v in [grid[r][c]] if (r, c) in kept else range(1, n + 1):
+                options.append([f"p{r}.{c}", f"r{r}.{v}", f"c{c}.{v}", f"b{x}.{v}"])
+    return dlx_text(items, [], options, f"{n}x{n} sudoku, {clues} random clues kept, seed {seed}")
+
+
 # ---------------------------------------------------------------------------------------
 # 0-1 matrices with every row and column sum 2 (multiplicities)
 
@@ -507,6 +537,15 @@ inst(
 SUDOKUS = {"sudoku20": (20, 3, "tune"), "sudoku21": (21, 1, "tune"), "sudoku22": (22, 2, "aside")}
 for name, (clues, seed, s) in SUDOKUS.items():
     inst(name, "sudoku", s, ("model", ["sudoku", f"@sudoku:{clues}:{seed}"]))
+# Larger sudokus, where the bitset search's rows are long (39 and 125 words): 16×16 and 25×25.
+BIG_SUDOKUS = {
+    "bigsud16a": (16, 110, 1, "tune"),
+    "bigsud16b": (16, 100, 4, "aside"),
+    "bigsud25a": (25, 320, 3, "tune"),
+    "bigsud25b": (25, 310, 5, "aside"),
+}
+for name, (n, clues, seed, s) in BIG_SUDOKUS.items():
+    inst(name, "big-sudoku", s, ("gen", lambda n=n, clues=clues, seed=seed: big_sudoku_dlx(n, clues, seed)))
 inst("words5x475", "word-squares-5", "tune", ("model", ["word-squares", "@words:aeinrstlod"]))
 inst("words5x824", "word-squares-5", "aside", ("model", ["word-squares", "@words:"]))
 inst(
