@@ -31,8 +31,8 @@ const INITIAL_SLOTS: usize = 1 << 10;
 /// Slots of each stripe's table when a [`SharedMemo`] is made (grown by doubling): a short
 /// count pays for what it allocates, and every page of a new table is a fault the first time
 /// it is written (a few microseconds each where the system runs in a virtual machine). With a
-/// sudoku's keys of 18 words, 16 slots a stripe were 180 KB and 40 µs to make; 4 are 45 KB
-/// and 18 µs.
+/// sudoku's keys of 18 words, 16 slots a stripe would be 180 KB and 40 µs to make; 4 are
+/// 45 KB and 18 µs.
 const STRIPE_FIRST_SLOTS: usize = 4;
 
 /// The memo table. Keys are `words` u64 words each, stored flat.
