@@ -70,6 +70,7 @@ mod dealt;
 mod memo_split;
 mod names;
 mod optimize_by_hand;
+mod paired;
 mod parallel;
 mod portfolio;
 pub(crate) mod threads;
@@ -80,8 +81,8 @@ pub use crate::engine::count::{Count, SplitInfo};
 pub use crate::engine::split::{Part, Split};
 pub use by_hand::{Dance, shard_takes};
 pub use choose::{
-    DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS, PROBE_NODES,
-    RACE_MARGIN, RACE_NODES, WINDOW_PER_THREAD,
+    ALONE_NODES, DEAD_ENDS_FOR_WATCH, DENSE_MEMO_FACTOR, DENSE_SLICE_NODES, MEMO_NODE_MEMS,
+    PROBE_NODES, TRAILER_SHARE, WINDOW_PER_THREAD,
 };
 pub(crate) use dealt::{deal_each, deal_in_order};
 pub use names::{MAX_THREADS, check_threads};
@@ -390,129 +391,82 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 }
 
 /// The default count of a problem the bitset search takes, without a limit of solutions,
-/// nodes or mems: the race of the plain searches ([`race_plain`]), the winner's first
-/// [`DENSE_SLICE_NODES`] nodes on one thread, then the portfolio of the plain and the
-/// memoised search (`portfolio.rs`); on threads, unless the sparse-set search won the race
-/// by more than the threads, the plain search is the bitset search on the plan's threads,
-/// from the start.
+/// nodes or mems: the bitset search alone first (on one thread its first
+/// [`DENSE_SLICE_NODES`] nodes, whose rest becomes the parts, [`rest_of`]; on threads its
+/// first [`ALONE_NODES`], then the parts of a cut from the root, [`parts_of`]), then the
+/// portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`]) and
+/// the memoised search.
 fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p>) -> Count {
-    use portfolio::Plain;
+    use portfolio::First;
     let budget = &plan.budget;
     let spread = plan.spread();
-    let threads = if spread.is_sequential() {
-        1
-    } else {
-        spread.thread_count()
-    };
-    let started = std::time::Instant::now();
-    let cells = match race_plain(problem, budget, &mut dense, threads) {
-        Raced::Ended(count) => return count,
-        Raced::Cells(cells) => Some(cells),
-        Raced::Dense => None,
-    };
-    if let Some(mut cells) = cells {
-        let out = cells.resume(&Budget {
-            nodes: Some(DENSE_SLICE_NODES),
-            ..budget.clone()
-        });
-        if out.end != End::NodeLimit {
-            return Count::whole(out, None);
-        }
-        return portfolio::count(
-            Plain::Cells(cells, started.elapsed(), dense),
-            problem,
-            plan.memo_bytes,
-            budget,
-        );
-    }
     if spread.is_sequential() {
-        let out = dense.resume(&Budget {
+        let started = std::time::Instant::now();
+        let out = dense.count(&Budget {
             nodes: Some(DENSE_SLICE_NODES),
             ..budget.clone()
         });
         if out.end != End::NodeLimit {
             return Count::whole(out, None);
         }
-        portfolio::count(
-            Plain::Sequential(dense, started.elapsed()),
-            problem,
-            plan.memo_bytes,
-            budget,
-        )
-    } else {
-        // The race's nodes are counted again on the threads, whose split starts from the
-        // root.
-        let threads = spread.thread_count();
-        spread.pool().install(|| {
-            let shared = threads::Shared::new(dense, threads, choose::dense_target(threads));
-            budget
-                .stop
-                .progress()
-                .add_parts(shared.info().subproblems as u64);
-            portfolio::count(Plain::Threads(shared), problem, plan.memo_bytes, budget)
-        })
+        let shared = rest_of(dense, problem);
+        let first = First::Done(started.elapsed());
+        return portfolio::count(shared, first, problem, plan.memo_bytes, budget);
     }
+    if let Some(count) = first_alone(&mut dense, budget) {
+        return count;
+    }
+    let pair = PlainPair::new(dense, second_for(problem));
+    let threads = spread.thread_count();
+    spread.pool().install(|| {
+        let shared = parts_of(pair, threads, budget);
+        let first = First::Run(choose::THREADS_FIRST_SLICE);
+        portfolio::count(shared, first, problem, plan.memo_bytes, budget)
+    })
 }
 
-/// How the race of the plain searches ended.
-enum Raced<'p> {
-    /// The count ended within it.
-    Ended(Count),
-    /// The sparse-set search won, after its first [`RACE_NODES`] nodes.
-    Cells(Box<Cells<'p>>),
-    /// The bitset search won (or the sparse-set search does not take the problem), after its
-    /// first [`RACE_NODES`] nodes.
-    Dense,
+/// The rest of `dense`'s count, stopped by its budget, as parts for the plain searches on
+/// one thread ([`Dense::rest`]: nothing is counted twice, and no cut is walked).
+fn rest_of<'p>(dense: Dense<'p>, problem: &'p Problem) -> threads::Shared<PlainPair<'p>> {
+    let (prefixes, weights): (Vec<_>, Vec<_>) = dense.rest().into_iter().unzip();
+    let depth = prefixes.iter().map(Vec::len).max().unwrap_or(0);
+    let (above, done) = (Dense::stats(&dense), dense.progress());
+    let pair = PlainPair::new(dense, second_for(problem));
+    threads::Shared::with_parts(pair, prefixes, weights, above, done, depth, 1)
 }
 
-/// The race of the plain searches: the bitset search ([`Dense`]) and the sparse-set search
-/// ([`Cells`]) each count the first [`RACE_NODES`] nodes of the same tree (SSXCC's rules;
-/// with colours the bitset search's is smaller), the sparse-set search within the time the
-/// bitset search took divided by [`RACE_MARGIN`] and by `threads`. It wins if it gets there,
-/// being then clearly the faster search on the same nodes, by more than the threads, which
-/// the bitset search can use and it cannot. Its cost, when the bitset search wins, is at most
-/// that share of the bitset search's time for those nodes.
-fn race_plain<'p>(
-    problem: &'p Problem,
-    budget: &Budget,
-    dense: &mut Dense<'p>,
-    threads: usize,
-) -> Raced<'p> {
-    let started = std::time::Instant::now();
+/// The two plain searches over a tree's parts (`paired.rs`): the bitset search, which cuts the
+/// tree, and the sparse-set search when it takes the problem.
+pub(crate) type PlainPair<'p> = paired::Paired<Dense<'p>, Dense<'p>>;
+
+fn second_for<'p>(_problem: &'p Problem) -> Option<Dense<'p>> {
+    None
+}
+
+/// The bitset search's first [`ALONE_NODES`] nodes, alone: the count when it ends within them
+/// (a small count pays for no cut, no second search and no memo), else `None` and the rest is
+/// counted again from the root by the parts.
+fn first_alone(dense: &mut Dense<'_>, budget: &Budget) -> Option<Count> {
     let out = dense.count(&Budget {
-        nodes: Some(RACE_NODES),
+        nodes: Some(ALONE_NODES),
         ..budget.clone()
     });
-    if out.end != End::NodeLimit {
-        return Raced::Ended(Count::whole(out, None));
-    }
-    let took = started
-        .elapsed()
-        .div_f64(threads.max(1) as f64 * RACE_MARGIN);
-    let Ok(mut cells) = Cells::new(problem) else {
-        return Raced::Dense;
-    };
-    let started = std::time::Instant::now();
-    let deadline = started + took;
-    let out = cells.resume(&Budget {
-        nodes: Some(RACE_NODES),
-        deadline: Some(budget.deadline.map_or(deadline, |d| d.min(deadline))),
-        ..budget.clone()
-    });
-    if std::env::var_os("XC_TRACE").is_some() {
-        eprintln!(
-            "race: dense {:?} cells {:?} end {:?} nodes {}",
-            took,
-            started.elapsed(),
-            out.end,
-            out.stats.nodes()
-        );
-    }
-    match out.end {
-        End::NodeLimit if started.elapsed() < took => Raced::Cells(Box::new(cells)),
-        End::NodeLimit | End::TimeLimit if budget.out_of_time().is_none() => Raced::Dense,
-        _ => Raced::Ended(Count::whole(out, None)),
-    }
+    (out.end != End::NodeLimit).then(|| Count::whole(out, None))
+}
+
+/// `pair`'s tree cut into parts for `threads` threads (at least
+/// [`dense_target`](choose::dense_target)), posted to the progress board.
+fn parts_of<'p>(
+    pair: PlainPair<'p>,
+    threads: usize,
+    budget: &Budget,
+) -> threads::Shared<PlainPair<'p>> {
+    let shared = threads::Shared::new(pair, threads, choose::dense_target(threads));
+    budget
+        .stop
+        .progress()
+        .add_parts(shared.info().subproblems as u64);
+    shared
 }
 
 /// The plain count by `search` (the bitset search and Algorithm M on the plan's threads, the
@@ -526,8 +480,6 @@ fn plain<'p>(
     match search {
         choose::Plain::Dense(mut d) => {
             let budget = &plan.budget;
-            // Without a limit of nodes, mems or solutions (which the bitset search's count
-            // keeps to), the race of the plain searches, as for the default count.
             let unlimited =
                 budget.nodes.is_none() && budget.mems.is_none() && budget.solutions.is_none();
             let threads = if spread.is_sequential() {
@@ -535,24 +487,33 @@ fn plain<'p>(
             } else {
                 spread.thread_count()
             };
-            if unlimited {
-                match race_plain(problem, budget, &mut d, threads) {
-                    Raced::Ended(count) => return count,
-                    Raced::Cells(mut cells) => return Count::whole(cells.resume(budget), None),
-                    Raced::Dense if spread.is_sequential() => {
-                        return Count::whole(d.resume(budget), None);
-                    }
-                    Raced::Dense => {}
+            if !unlimited {
+                return Count::whole(d.count(budget), None);
+            }
+            // Without a limit of nodes, mems or solutions (which the bitset search's count
+            // keeps to), the two plain searches over the tree's parts, as in the default count.
+            let run = |mut shared: threads::Shared<PlainPair<'p>>| {
+                let end = shared.resume(budget);
+                let stats = shared.stats();
+                Count::whole(Outcome { end, stats }, Some(shared.info()))
+            };
+            if threads == 1 {
+                let out = d.count(&Budget {
+                    nodes: Some(DENSE_SLICE_NODES),
+                    ..budget.clone()
+                });
+                if out.end != End::NodeLimit {
+                    return Count::whole(out, None);
                 }
+                return run(rest_of(d, problem));
             }
-            if spread.is_sequential() {
-                return Count::whole(d.count(&plan.budget), None);
+            if let Some(count) = first_alone(&mut d, budget) {
+                return count;
             }
-            let threads = spread.thread_count();
-            let (outcome, info) = spread.pool().install(|| {
-                threads::count_on_threads(d, threads, choose::dense_target(threads), &plan.budget)
-            });
-            Count::whole(outcome, Some(info))
+            let pair = PlainPair::new(d, second_for(problem));
+            spread
+                .pool()
+                .install(|| run(parts_of(pair, threads, budget)))
         }
         choose::Plain::Cells(mut cells) => {
             Count::whole(Search::count(&mut cells, &plan.budget), None)

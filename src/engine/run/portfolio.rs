@@ -44,26 +44,19 @@
 
 use std::time::{Duration, Instant};
 
-use super::Count;
-use super::choose::{
-    FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND, THREADS_FIRST_SLICE,
-};
+use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND};
 use super::threads::{self, Shared};
+use super::{Count, PlainPair};
 use crate::engine::budget::{Budget, End};
-use crate::engine::search::Search;
-use crate::engine::search::cells::Cells;
-use crate::engine::search::dense::Dense;
 use crate::engine::search::memo::MemoStats;
 use crate::engine::search::parts::{Parts, PartsOutcome};
 use crate::engine::stats::Stats;
 
 /// One search of the portfolio.
 enum Runner<'p> {
-    Plain(Box<Dense<'p>>),
-    /// The sparse-set search on one thread, where it won the race of the plain searches.
-    Cells(Box<Cells<'p>>),
-    /// The bitset search on the pool's threads, stopped at deadlines.
-    Threads(Box<Shared<Dense<'p>>>),
+    /// The two plain searches over the tree's parts ([`PlainPair`]), on one thread or on the
+    /// pool's threads, stopped at deadlines.
+    Parts(Box<Shared<PlainPair<'p>>>),
     /// The memoised search as a team sharing one table ([`Parts::team`]): on one thread its
     /// two members in turn, on threads all at once on the pool's.
     Team {
@@ -133,40 +126,32 @@ impl Entrant<'_> {
     }
 }
 
-/// The plain search the portfolio is given.
-pub(crate) enum Plain<'p> {
-    /// The bitset search on one thread, after its first slice (which did not end the count)
-    /// and the time it took.
-    Sequential(Dense<'p>, Duration),
-    /// The bitset search on the current pool's threads, cut into sub-problems.
-    Threads(Shared<Dense<'p>>),
-    /// The sparse-set search on one thread after its first slice and the time it took, with
-    /// the bitset search it won the race against (for its conflict rows, which the memoised
-    /// search shares).
-    Cells(Box<Cells<'p>>, Duration, Dense<'p>),
+/// The plain searches' first slice in the portfolio, alone.
+pub(crate) enum First {
+    /// Had already, in this time (on one thread: the bitset search's first nodes, whose rest
+    /// the parts are).
+    Done(Duration),
+    /// To run, this long, at the start of the count.
+    Run(Duration),
 }
 
-/// Counts with the plain search given and the memoised search (with a table of `memo_bytes`)
-/// within `budget` (its deadline and stop apply; its node and mem limits
-/// are the caller's to refuse).
+/// Counts with the plain searches over the parts of `shared` (on its threads, after their
+/// first slice `first`) and the memoised search (with a table of `memo_bytes`) within
+/// `budget` (its deadline and stop apply; its node and mem limits are the caller's to
+/// refuse).
 pub(crate) fn count(
-    plain: Plain<'_>,
+    mut shared: Shared<PlainPair<'_>>,
+    first: First,
     problem: &crate::engine::problem::Problem,
     memo_bytes: u64,
     budget: &Budget,
 ) -> Count {
-    let mut rows_of: Option<Dense<'_>> = None;
-    let (search, time) = match plain {
-        Plain::Sequential(dense, time) => (Runner::Plain(Box::new(dense)), time),
-        Plain::Cells(cells, time, dense) => {
-            rows_of = Some(dense);
-            (Runner::Cells(cells), time)
-        }
-        Plain::Threads(mut shared) => {
-            // The first slice is the plain search's alone, as on one thread.
+    let time = match first {
+        First::Done(time) => time,
+        First::Run(slice) => {
             let started = Instant::now();
             let end = shared.resume(&Budget {
-                deadline: Some(turn_deadline(budget, THREADS_FIRST_SLICE)),
+                deadline: Some(turn_deadline(budget, slice)),
                 ..budget.clone()
             });
             if end != End::TimeLimit || budget.out_of_time().is_some() {
@@ -179,49 +164,32 @@ pub(crate) fn count(
                     split: Some(shared.info()),
                 };
             }
-            (Runner::Threads(Box::new(shared)), started.elapsed())
+            started.elapsed()
         }
     };
-    let mut entrants = vec![Entrant {
-        search,
-        time,
-        nodes: 0,
-        progress: 0.0,
-        first: None,
-        saved: None,
-    }];
-    let (nodes, progress) = match &entrants[0].search {
-        Runner::Plain(d) => (Search::stats(&**d).nodes(), d.progress()),
-        Runner::Cells(c) => (c.counted().nodes(), c.progress()),
-        Runner::Threads(t) => (t.stats().nodes(), t.progress()),
-        Runner::Team { .. } => unreachable!("the plain search"),
-    };
-    (entrants[0].nodes, entrants[0].progress) = (nodes, progress);
-    entrants[0].first = Some((time, progress));
-    // The first round is as long as the plain search's first slice.
+    let (nodes, progress) = (shared.stats().nodes(), shared.progress());
+    // The first round is as long as the plain searches' first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
-    let rows = match &entrants[0].search {
-        Runner::Plain(d) => d.conflicts(),
-        Runner::Cells(_) => rows_of
-            .as_ref()
-            .expect("the race's bitset search")
-            .conflicts(),
-        Runner::Threads(t) => t.search().conflicts(),
-        Runner::Team { .. } => unreachable!("the plain search"),
+    let (members, on_threads) = match shared.info().threads {
+        1 => (2, false),
+        threads => (threads, true),
     };
-    let (members, on_threads) = match &entrants[0].search {
-        Runner::Threads(t) => (t.info().threads, true),
-        _ => (2, false),
-    };
+    let rows = shared.search().first().conflicts();
     let memo = Parts::team(problem, memo_bytes, Some(rows), members).map(|members| Runner::Team {
         progress: vec![0.0; members.len()],
         members,
         on_threads,
         next: 0,
     });
-    // The memoised search has its rows: the race's bitset search is no longer needed.
-    drop(rows_of);
+    let mut entrants = vec![Entrant {
+        search: Runner::Parts(Box::new(shared)),
+        time,
+        nodes,
+        progress,
+        first: Some((time, progress)),
+        saved: None,
+    }];
     if let Some(search) = memo {
         entrants.push(Entrant {
             search,
@@ -284,7 +252,7 @@ pub(crate) fn count(
             };
             let started = Instant::now();
             let (end, count) = match &mut e.search {
-                Runner::Threads(t) => {
+                Runner::Parts(t) => {
                     let end = turn_end(
                         t.resume(&Budget {
                             deadline: Some(turn_deadline(budget, turn)),
@@ -295,30 +263,6 @@ pub(crate) fn count(
                     e.nodes = t.stats().nodes();
                     e.progress = t.progress();
                     (end, u128::from(t.stats().solutions()))
-                }
-                Runner::Cells(c) => {
-                    let total = c.counted().nodes() + nodes;
-                    let out = c.resume(&Budget {
-                        nodes: Some(total),
-                        solutions: None,
-                        mems: None,
-                        ..budget.clone()
-                    });
-                    e.nodes = out.stats.nodes();
-                    e.progress = c.progress();
-                    (out.end, u128::from(out.stats.solutions()))
-                }
-                Runner::Plain(d) => {
-                    let total = Search::stats(&**d).nodes() + nodes;
-                    let out = d.resume(&Budget {
-                        nodes: Some(total),
-                        solutions: None,
-                        mems: None,
-                        ..budget.clone()
-                    });
-                    e.nodes = Search::stats(&**d).nodes();
-                    e.progress = d.progress();
-                    (out.end, u128::from(out.stats.solutions()))
                 }
                 Runner::Team {
                     members,
@@ -376,17 +320,7 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
     let mut plain_count = 0u128;
     for e in entrants {
         match &e.search {
-            Runner::Plain(d) => {
-                let s = Search::stats(&**d);
-                plain_count = u128::from(s.solutions());
-                stats += s;
-            }
-            Runner::Cells(c) => {
-                let s = c.counted();
-                plain_count = u128::from(s.solutions());
-                stats += s;
-            }
-            Runner::Threads(t) => {
+            Runner::Parts(t) => {
                 let s = t.stats();
                 plain_count = u128::from(s.solutions());
                 stats += s;
@@ -404,7 +338,7 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
     }
     let by_memo = matches!(entrants[i].search, Runner::Team { .. });
     let split = entrants.iter().find_map(|e| match &e.search {
-        Runner::Threads(t) => Some(t.info()),
+        Runner::Parts(t) => Some(t.info()),
         _ => None,
     });
     let count = if end == End::Exhausted {

@@ -303,9 +303,13 @@ pub(crate) struct Shared<S: Resumable> {
     /// The statistics of the tree above the cut and of the finished parts.
     stats: Stats,
     /// Of the parts stopped half way: their nodes, and the sum of their estimated fractions
-    /// done.
+    /// done, each times its weight.
     partial_nodes: u64,
     partial_progress: f64,
+    /// Each part's estimated share of the tree (equal shares of a cut), and the share done
+    /// before the parts were made (by a count they are the rest of).
+    weights: Vec<f64>,
+    done_before: f64,
     info: SplitInfo,
 }
 
@@ -314,10 +318,28 @@ impl<S: Resumable> Shared<S> {
     /// (the cut is searched here).
     pub(crate) fn new(mut search: S, threads: usize, want: usize) -> Shared<S> {
         let cut = search.cut(want);
-        let prefixes = cut.parts;
-        let above = cut.above;
+        let n = cut.parts.len();
+        let weights = vec![1.0 / n.max(1) as f64; n];
+        Shared::with_parts(
+            search, cut.parts, weights, cut.above, 0.0, cut.depth, threads,
+        )
+    }
+
+    /// The parts `prefixes` of `search`'s tree, weighed by their estimated shares
+    /// `weights`, for `threads` threads: what is left of a count that did `above` (its
+    /// solutions included) and an estimated share `done_before` of the tree; the depth of
+    /// the deepest part is `depth`.
+    pub(crate) fn with_parts(
+        search: S,
+        prefixes: Vec<S::Prefix>,
+        weights: Vec<f64>,
+        above: Stats,
+        done_before: f64,
+        depth: usize,
+        threads: usize,
+    ) -> Shared<S> {
         let info = SplitInfo {
-            depth: cut.depth,
+            depth,
             subproblems: prefixes.len(),
             parts: prefixes.len() + above.solutions as usize,
             mine: prefixes.len() + above.solutions as usize,
@@ -332,6 +354,8 @@ impl<S: Resumable> Shared<S> {
             stats: above,
             partial_nodes: 0,
             partial_progress: 0.0,
+            weights,
+            done_before,
             info,
         }
     }
@@ -352,7 +376,7 @@ impl<S: Resumable> Shared<S> {
             .collect();
         work.extend(self.pending.drain(..).rev().map(|k| (k, None)));
         let (proto, prefixes, idle) = (&self.proto, &self.prefixes, &self.idle);
-        let results: Vec<(usize, Option<S>, Outcome)> = deal(work, |(k, search)| {
+        let count = |(k, search): (usize, Option<S>)| {
             if let Some(end) = budget.out_of_time() {
                 let stats = Stats::default();
                 return (k, search, Outcome { end, stats });
@@ -380,7 +404,13 @@ impl<S: Resumable> Shared<S> {
             } else {
                 (k, Some(search), out)
             }
-        });
+        };
+        // On one thread the parts in turn on the calling thread (no pool needed).
+        let results: Vec<(usize, Option<S>, Outcome)> = if self.info.threads > 1 {
+            deal(work, count)
+        } else {
+            work.into_iter().map(count).collect()
+        };
         let mut end = End::Exhausted;
         self.partial_nodes = 0;
         self.partial_progress = 0.0;
@@ -394,7 +424,7 @@ impl<S: Resumable> Shared<S> {
                 None => self.pending.push(k),
                 Some(e) => {
                     self.partial_nodes += e.nodes();
-                    self.partial_progress += e.progress();
+                    self.partial_progress += e.progress() * self.weights[k];
                     self.suspended.push((k, e));
                 }
             }
@@ -406,14 +436,19 @@ impl<S: Resumable> Shared<S> {
         end
     }
 
-    /// The estimated fraction of the count done: the finished parts, and the estimates of
-    /// those stopped half way ([`Resumable::progress`]).
+    /// The estimated fraction of the count done: the share done before the parts, the
+    /// finished parts, and the estimates of those stopped half way
+    /// ([`Resumable::progress`]), each part by its weight.
     pub(crate) fn progress(&self) -> f64 {
-        if self.prefixes.is_empty() {
+        if self.pending.is_empty() && self.suspended.is_empty() {
             return 1.0;
         }
-        let finished = self.prefixes.len() - self.pending.len() - self.suspended.len();
-        (finished as f64 + self.partial_progress) / self.prefixes.len() as f64
+        let open: f64 = (self.pending.iter().copied())
+            .chain(self.suspended.iter().map(|(k, _)| *k))
+            .map(|k| self.weights[k])
+            .sum();
+        let all: f64 = self.weights.iter().sum();
+        (self.done_before + all - open + self.partial_progress).clamp(0.0, 1.0)
     }
 
     /// What the count did so far (the solutions of the finished parts; the nodes of all).

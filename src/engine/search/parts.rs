@@ -92,7 +92,7 @@ pub(crate) struct Parts {
     // The problem's tables, never changed, shared by the members of a team: on a problem
     // of thousands of options they are megabytes (a 25×25 sudoku's rows: 8 MB), and a copy
     // per member cost more than the memo's share of a count.
-    conflicts: Arc<Vec<u64>>,
+    conflicts: Arc<[u64]>,
     /// `items[o * pwords..]`: the primary items of option `o` (branching numbering).
     items: Arc<Vec<u64>>,
     /// `with[i * words..]`: the options that contain primary item `i`.
@@ -141,7 +141,7 @@ impl Parts {
     pub(crate) fn with_conflicts(
         problem: &Problem,
         memo_bytes: u64,
-        conflicts: Option<&[u64]>,
+        conflicts: Option<&Arc<[u64]>>,
     ) -> Option<Parts> {
         let m = problem.option_count();
         if problem.has_multiplicities() || m > super::dense::DENSE_MAX_OPTIONS {
@@ -196,9 +196,10 @@ impl Parts {
         }
         let hopeless = (0..p).any(|i| with[i * words..(i + 1) * words].iter().all(|&w| w == 0));
         let conflicts = match conflicts {
+            // Shared, not copied: a 25×25 sudoku's rows are 8 MB.
             Some(rows) => {
                 debug_assert_eq!(rows.len(), m * words);
-                rows.to_vec()
+                Arc::clone(rows)
             }
             None => super::dense::conflict_rows(problem, words),
         };
@@ -207,7 +208,7 @@ impl Parts {
             words,
             pwords,
             primaries: p,
-            conflicts: Arc::new(conflicts),
+            conflicts,
             items: Arc::new(items),
             with: Arc::new(with),
             jstart: Arc::new(jstart),
@@ -238,7 +239,7 @@ impl Parts {
     pub(crate) fn team(
         problem: &Problem,
         memo_bytes: u64,
-        conflicts: Option<&[u64]>,
+        conflicts: Option<&Arc<[u64]>>,
         n: usize,
     ) -> Option<Vec<Parts>> {
         let first = Parts::with_conflicts(problem, memo_bytes, conflicts)?;

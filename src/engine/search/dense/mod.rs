@@ -73,6 +73,7 @@
 //! are ignored (every exact cover is a solution).
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use super::{Cut, Resumable, Search};
 use crate::engine::budget::{Budget, End, Outcome};
@@ -284,7 +285,7 @@ impl<'p> Dense<'p> {
     }
 
     /// The conflict rows (see the module documentation).
-    pub(crate) fn conflicts(&self) -> &[u64] {
+    pub(crate) fn conflicts(&self) -> &Arc<[u64]> {
         &self.t.conflicts
     }
 
@@ -316,6 +317,61 @@ impl<'p> Dense<'p> {
             fraction += f64::from(done) * scale;
         }
         fraction.clamp(0.0, 1.0)
+    }
+
+    /// The rest of a count stopped by its budget, as sub-problems: every node not yet
+    /// entered whose parent is on the current path (the node about to be entered, and the
+    /// options not yet tried at each level of the path), the deepest first, each named by
+    /// the options taken on the way to it (for [`Dense::count_below`]) and weighed by Knuth's
+    /// estimate of its share of the tree (as [`Dense::progress`] weighs the path). With the
+    /// count so far ([`Dense::stats`] of this count) they make up the whole count, and their
+    /// weights add up to `1 − progress()`. Empty once the count ended.
+    pub(crate) fn rest(&self) -> Vec<(Vec<u32>, f64)> {
+        let c = self.cursor;
+        if c.done {
+            return Vec::new();
+        }
+        let w = self.t.words;
+        let top = if c.entering { c.depth } else { c.depth + 1 };
+        let path: Vec<u32> = self.frames[..c.depth].iter().map(|f| f.option).collect();
+        // Per level of the path: the weight of a child, and the options not tried yet.
+        let mut scale = 1.0;
+        let mut levels = Vec::with_capacity(top - c.base);
+        for d in c.base..top {
+            let f = self.frames[d];
+            let (item, live) = (f.item as usize, &self.live[d * w..(d + 1) * w]);
+            let bits = &self.t.item_bits[item * w..(item + 1) * w];
+            let total: u32 = (0..w).map(|k| (bits[k] & live[k]).count_ones()).sum();
+            scale /= f64::from(total.max(1));
+            // The rest of the word being walked, then the later words, in the order the
+            // search tries them.
+            let mut options = Vec::new();
+            let (mut k, mut b) = (f.word as usize, f.bits);
+            loop {
+                while b != 0 {
+                    options.push(k as u32 * 64 + b.trailing_zeros());
+                    b &= b - 1;
+                }
+                k += 1;
+                if k >= w {
+                    break;
+                }
+                b = bits[k] & live[k];
+            }
+            levels.push((d, scale, options));
+        }
+        let mut rest = Vec::new();
+        if c.entering {
+            rest.push((path.clone(), scale));
+        }
+        for (d, weight, options) in levels.into_iter().rev() {
+            for o in options {
+                let mut prefix = path[..d].to_vec();
+                prefix.push(o);
+                rest.push((prefix, weight));
+            }
+        }
+        rest
     }
 
     /// Runs the search, giving each solution to `sink` as the problem's option ids in the
@@ -359,7 +415,9 @@ impl<'p> Dense<'p> {
     }
 
     /// Counts the solutions below the node reached by taking the options of `prefix` (from
-    /// [`Dense::prefixes`]) in turn: that node and its subtree.
+    /// [`Dense::prefixes`] or [`Dense::rest`]) in turn: that node and its subtree. A prefix
+    /// of [`Dense::rest`] may end in an option not tried yet that leaves an item no option
+    /// (a wipe-out, no node): its count is 0.
     pub(crate) fn count_below(&mut self, prefix: &[u32], budget: &Budget) -> Outcome {
         self.start();
         let mut pactive = self.t.primaries as u32;
@@ -369,7 +427,14 @@ impl<'p> Dense<'p> {
             let (t, mut a) = self.arrays();
             let taken = a.try_option_as_built(t, d, o, &mut pactive, &mut removed);
             self.trail_top = a.trail_top;
-            debug_assert!(taken, "a prefix from `prefixes` takes each option");
+            if !taken {
+                debug_assert_eq!(d + 1, prefix.len(), "a wipe-out at the prefix's end only");
+                self.cursor.done = true;
+                return Outcome {
+                    end: End::Exhausted,
+                    stats: Stats::default(),
+                };
+            }
         }
         self.cursor = Cursor {
             depth: prefix.len(),

@@ -3,6 +3,7 @@
 //! `dense`).
 
 use crate::engine::problem::Problem;
+use std::sync::Arc;
 
 /// The most options [`Dense`](crate::engine::Dense) takes: 16,384 options make conflict rows
 /// of 32 MiB.
@@ -49,7 +50,7 @@ pub(super) struct Tables {
     pub(super) primaries: usize,
     /// Conflict rows, `words` words per option (see the module documentation), at most
     /// 32 MiB.
-    pub(super) conflicts: Vec<u64>,
+    pub(super) conflicts: Arc<[u64]>,
     /// `pitems[pstart[o]..pstart[o + 1]]`: the primary items of option `o` (indices among
     /// the primary items).
     pub(super) pstart: Vec<u32>,
@@ -216,7 +217,7 @@ pub(super) fn word_change(conflicts: &[u64], item_bits: &[u64], words: usize) ->
 /// The conflict rows of `problem`'s options, `words` words each (see the module
 /// documentation): row `o` holds the options that share a primary item with `o`, or a
 /// secondary item unless both give it the same colour; `o` is in its own row.
-pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
+pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Arc<[u64]> {
     let m = problem.option_count();
     // Per item: the options that contain it, and per colour those that give it that colour.
     let mut with = vec![vec![0u64; words]; problem.item_count()];
@@ -234,7 +235,10 @@ pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
             }
         }
     }
-    let mut conflicts = vec![0u64; m * words];
+    // Built in place in the shared allocation that the bitset search and the memoised search
+    // both read (a `Vec` turned into an `Arc` would be copied: 8 MB on a 25×25 sudoku).
+    let mut shared: Arc<[u64]> = std::iter::repeat_n(0, m * words).collect();
+    let conflicts = Arc::get_mut(&mut shared).expect("a fresh allocation");
     for o in problem.options() {
         let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
         for e in problem.option_entries(o) {
@@ -245,5 +249,5 @@ pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Vec<u64> {
             }
         }
     }
-    conflicts
+    shared
 }

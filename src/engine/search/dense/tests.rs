@@ -163,6 +163,52 @@ fn a_count_stopped_on_nodes_resumes_to_the_whole_count() {
 }
 
 #[test]
+fn the_rest_of_a_stopped_count_is_the_rest_of_the_count() {
+    // Stopped after any number of nodes, the count so far and the counts below the rest's
+    // prefixes add up to the whole count (a part that wipes out at once counts 0), and the
+    // rest's weights to the estimate of what is left.
+    let mut rng = SplitMix64::new(0x4e57_0f);
+    let mut problems: Vec<Problem> = (0..300).map(|_| random_problem(&mut rng)).collect();
+    problems.push(Queens::new(8).unwrap().problem().clone());
+    problems.push(Langford::new(8).unwrap().problem().clone());
+    let mut stopped = 0;
+    for (round, problem) in problems.iter().enumerate() {
+        let mut engine = Dense::new(problem).unwrap();
+        let whole = engine.count(&Budget::unlimited());
+        for stop in [1, 2, 5, 17, 100, 1000] {
+            let mut engine = Dense::new(problem).unwrap();
+            let out = engine.count(&Budget {
+                nodes: Some(stop),
+                ..Budget::unlimited()
+            });
+            if out.end != End::NodeLimit {
+                continue;
+            }
+            stopped += 1;
+            let (done, rest) = (engine.progress(), engine.rest());
+            let weights: f64 = rest.iter().map(|(_, w)| w).sum();
+            assert!(
+                (done + weights - 1.0).abs() < 1e-9,
+                "round {round} stop {stop}"
+            );
+            let mut counted = out.stats.solutions();
+            let mut other = Dense::new(problem).unwrap();
+            for (prefix, _) in &rest {
+                let part = other.count_below(prefix, &Budget::unlimited());
+                assert_eq!(part.end, End::Exhausted);
+                counted += part.stats.solutions();
+            }
+            assert_eq!(
+                counted,
+                whole.stats.solutions(),
+                "round {round} stop {stop}"
+            );
+        }
+    }
+    assert!(stopped > 300, "counts stopped half way: {stopped}");
+}
+
+#[test]
 fn the_count_on_threads_is_the_count_with_the_same_nodes() {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)
