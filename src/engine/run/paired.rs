@@ -148,7 +148,8 @@ where
     }
 
     /// The time per node each search measured so far on its parts (`None` before it counted
-    /// one), for `--stats` and the tests.
+    /// one).
+    #[cfg(test)]
     pub(crate) fn paces(&self) -> [Option<f64>; 2] {
         let board = self.board.lock().expect("the board of paces");
         [Side::First, Side::Second].map(|s| {

@@ -3,17 +3,19 @@
 //!
 //! # The guarantee
 //!
-//! The searches are the bitset search ([`Dense`], no memo) and the memoised search with parts
-//! in frontier order ([`Parts`]), the latter as a *team* ([`Parts::team`]) of searches that
+//! The searches are the plain count (no memo: the bitset search and the sparse-set search
+//! over the parts of the tree, [`PlainPair`], each part by the one faster per node so far;
+//! its guarantee is `paired.rs`'s) and the memoised search with parts in frontier order
+//! ([`Parts`]), the latter as a *team* ([`Parts::team`]) of searches that
 //! share one table and try each node's branches in opposite orders, so that each counts other
 //! sub-problems first and finds its mates' counts in the table; the first to end has the
 //! count. On one thread the team is two searches taking the memo's turns alternately, and its
 //! estimate of the tree done is the furthest member's: an order of branches that meets the
 //! table's hits early shows the memo's pace early (Knuth's 7×7 mixed tilings: 0.03 s, against
 //! 0.5 with one memoised search; the members' nodes add up to one search's). On threads the
-//! bitset search is cut into sub-problems on the pool's threads, and the team is one search
-//! per thread, all at once. After
-//! the bitset search's first slice (a count that ends within it pays nothing more) comes the
+//! plain searches' parts go to the pool's threads, and the team is one search per thread,
+//! all at once. After the plain searches' first slice (a count that ends within it pays
+//! nothing more) comes the
 //! *opening round* ([`OPENING_ROUND`], or the plain search's estimate of its time left if
 //! less), shared equally, the memoised search first: a count it ends in its share costs at
 //! most twice its time plus the first slice, whatever the estimates say. Then the
@@ -21,7 +23,7 @@
 //! long as the first slice took), and in each round every search gets at least
 //! [`LEAST_SHARE`] of it; the rest goes to the *leader*, the search whose estimate of the time
 //! it still needs is least: the fraction of its tree left, `1 − f`, at the pace its estimate
-//! `f` of the fraction done ([`Dense::progress`], [`PartsOutcome::progress`]) moved since the
+//! `f` of the fraction done (the parts' `Shared::progress`, [`PartsOutcome::progress`]) moved since the
 //! end of its first turn (the plain search's: its first slice), or since its start before it
 //! has had a second turn. Measured from the first turn on, a jump of the estimate at the start
 //! does not count as pace: the memoised team on an open sudoku whose reversed member ends a
