@@ -435,6 +435,24 @@ fn rest_of<'p>(dense: Dense<'p>, problem: &'p Problem) -> threads::Shared<PlainP
     threads::Shared::with_parts(pair, prefixes, weights, above, done, depth, 1)
 }
 
+/// Counts the parts of `shared` to the end within `budget`, in turns of growing length (1 ms,
+/// then twice the one before): at the end of each, a part stopped half way by a search that
+/// no longer leads may go to the one that does ([`paired`]'s `resume`).
+fn in_turns(shared: &mut threads::Shared<PlainPair<'_>>, budget: &Budget) -> End {
+    let mut turn = std::time::Duration::from_millis(1);
+    loop {
+        let own = std::time::Instant::now() + turn;
+        let end = shared.resume(&Budget {
+            deadline: Some(budget.deadline.map_or(own, |d| d.min(own))),
+            ..budget.clone()
+        });
+        if end != End::TimeLimit || budget.out_of_time().is_some() {
+            return end;
+        }
+        turn *= 2;
+    }
+}
+
 /// The two plain searches over a tree's parts (`paired.rs`): the bitset search, which cuts the
 /// tree, and the sparse-set search when it takes the problem.
 pub(crate) type PlainPair<'p> = paired::Paired<Dense<'p>, Dense<'p>>;
@@ -493,7 +511,7 @@ fn plain<'p>(
             // Without a limit of nodes, mems or solutions (which the bitset search's count
             // keeps to), the two plain searches over the tree's parts, as in the default count.
             let run = |mut shared: threads::Shared<PlainPair<'p>>| {
-                let end = shared.resume(budget);
+                let end = in_turns(&mut shared, budget);
                 let stats = shared.stats();
                 Count::whole(Outcome { end, stats }, Some(shared.info()))
             };

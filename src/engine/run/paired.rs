@@ -2,30 +2,43 @@
 //! sparse-set search ([`Cells`]) walk the same tree (SSXCC's rules), at a cost per node that
 //! depends on the problem and on the depth (the bitset search pays `m/64` words a try, the
 //! sparse-set search the options a try removes). Which is faster is found on the count
-//! itself: the tree is cut into parts (the bitset search's cut, as for threads), and each
-//! part is counted whole by one of the two, the *leader* — the one whose measured time per
-//! node over the parts it counted is less — except that the other, the *trailer*, takes the
-//! next part whenever its time so far is below [`TRAILER_SHARE`] of the two's time together.
+//! itself. Its tree is in parts — sub-trees named by the options on the way to their roots:
+//! on one thread the rest of the bitset search's first nodes ([`Dense::rest`]), on threads
+//! a cut from the root ([`Search::cut`]) — and each part is counted whole by one of the two,
+//! the *leader*, the one of less time per node on the parts it counted so far, except that
+//! the other, the *trailer*, takes the next part whenever its time so far is below
+//! [`TRAILER_SHARE`] of the two's time together. The bitset search takes the first part,
+//! the sparse-set search the second.
+//!
+//! # The pace
+//!
+//! Time per node below the parts' roots: the way down to a part (taking its prefix's
+//! options) is left out, since it is the same work for either search whatever it does below
+//! (on a 25×25 sudoku a prefix of 600 options took 0.4–0.7 ms, more than many parts). A
+//! search's pace varies with the depth, and nearly all of a count's nodes are deep: a
+//! trailer's part runs its first [`TRAILER_SAMPLE_NODES`] nodes, then goes on if its pace
+//! now leads, and is otherwise cut off and counted by the leader from its start. A part
+//! stopped by a deadline and resumed goes to the other search, from its start, when that
+//! one's pace would count the whole part in less than half the time the current one needs
+//! for the rest (by the part's estimate of its fraction done): a part the leader of the
+//! time took may be most of the tree.
 //!
 //! # The guarantee
 //!
-//! Parts are whole sub-trees, so a part counted by either search is never counted again, and
-//! both measure their pace on the same kind of work: the nodes below the cut, where nearly
-//! all of a count's nodes are. The trailer's time is kept below [`TRAILER_SHARE`] of the
-//! total, give or take one part: a part it starts is cut off once it has run that share of
-//! the total so far (at least [`TRAILER_LEAST_TURN`]) at a slower pace than the leader's, and
-//! then counted by the leader from its start. So whichever of the two is faster on the parts,
-//! the count costs at most about `1 + TRAILER_SHARE · (r − 1)` times the faster one's, `r`
-//! being the ratio of their paces (a part cut off is wasted: at most that share again).
-//! Before either has counted a part, the bitset search takes the first and the sparse-set
-//! search the second.
+//! Parts are whole sub-trees: none is counted twice but those cut off or handed over. The
+//! trailer's time stays within [`TRAILER_SHARE`] of the total, give or take a part's sample.
+//! So whichever search is faster on the parts, the count costs at most about
+//! `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio of their paces), plus
+//! the samples of the parts cut off, plus what a hand-over wastes (at most the time on that
+//! part so far, and only when the other search is at least twice as fast on the rest).
 //!
-//! The pace is time per node. The two trees are the same without colours; with colours the
-//! bitset search may cut a branch the sparse-set search enters a node further (its tree is
-//! smaller), which only favours the sparse-set search's pace by those nodes.
+//! The two trees are the same without colours; with colours the bitset search may cut a
+//! branch the sparse-set search enters a node further (its tree is smaller), which only
+//! favours the sparse-set search's pace by those nodes.
 //!
 //! This is a search like the others for `threads.rs` ([`Search`], [`Resumable`]): every
-//! thread's copy shares one board of paces ([`Board`]), read and written once per part.
+//! thread's copy shares one board of paces ([`Board`]), read and written a few times per
+//! part.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -35,7 +48,7 @@ use crate::engine::problem::OptionId;
 use crate::engine::search::{Cut, Resumable, Search};
 use crate::engine::stats::Stats;
 
-use super::choose::{TRAILER_LEAST_TURN, TRAILER_SHARE};
+use super::choose::{TRAILER_SAMPLE_NODES, TRAILER_SHARE};
 
 /// The two searches of a pair, as the board names them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -62,21 +75,26 @@ impl Side {
 /// What the two searches did on the parts they counted, shared by every thread's pair.
 #[derive(Debug, Default)]
 struct Board {
-    /// Per side: the time spent on parts (those cut off included), the nodes they visited,
-    /// and the parts started.
+    /// Per side: the time spent on parts (those cut off included), the part of it spent
+    /// searching below the parts' roots (not on the way down to them), the nodes visited
+    /// there, and the parts started.
     time: [Duration; 2],
+    searching: [Duration; 2],
     nodes: [u64; 2],
     started: [u64; 2],
 }
 
 impl Board {
-    /// Seconds per node of `side`, infinite before it has counted a node.
+    /// Seconds per node of `side` below the parts' roots, infinite before it has counted a
+    /// node. The way down to a part (taking its prefix's options, the same work for either
+    /// search, as long as the prefix) is left out: on a 25×25 sudoku a prefix of 600
+    /// options took 0.4–0.7 ms, more than a small part's search.
     fn pace(&self, side: Side) -> f64 {
         let i = side.index();
         if self.nodes[i] == 0 {
             f64::INFINITY
         } else {
-            self.time[i].as_secs_f64() / self.nodes[i] as f64
+            self.searching[i].as_secs_f64() / self.nodes[i] as f64
         }
     }
 
@@ -110,9 +128,12 @@ impl Board {
         side
     }
 
-    fn record(&mut self, side: Side, time: Duration, nodes: u64) {
-        self.time[side.index()] += time;
-        self.nodes[side.index()] += nodes;
+    /// `side` spent `time`, `searching` of it below a part's root, where it visited `nodes`.
+    fn record(&mut self, side: Side, time: Duration, searching: Duration, nodes: u64) {
+        let i = side.index();
+        self.time[i] += time;
+        self.searching[i] += searching;
+        self.nodes[i] += nodes;
     }
 }
 
@@ -123,8 +144,10 @@ pub(crate) struct Paired<A, B> {
     /// `None` when the second search does not take the problem: the first counts every part.
     second: Option<B>,
     board: Arc<Mutex<Board>>,
-    /// The search counting the current part (the one a deadline stopped, to resume).
+    /// The search counting the current part (the one a deadline stopped, to resume), and
+    /// that part.
     on: Side,
+    part: Vec<u32>,
 }
 
 impl<A, B> Paired<A, B>
@@ -139,6 +162,7 @@ where
             second,
             board: Arc::new(Mutex::new(Board::default())),
             on: Side::First,
+            part: Vec::new(),
         }
     }
 
@@ -162,12 +186,36 @@ where
         self.board.lock().expect("the board of paces")
     }
 
-    /// Counts (or, `resume`, goes on counting) the current part with `side`, and records its
-    /// time and nodes on the board.
+    /// Counts the part `prefix` (or, `None`, goes on counting the current part) with `side`,
+    /// and records its time and nodes on the board: the way down to the part's root first,
+    /// alone (a budget of no node), so that its time is left out of the pace.
     fn run(&mut self, side: Side, prefix: Option<&[u32]>, budget: &Budget) -> Outcome {
+        if let Some(p) = prefix {
+            let started = Instant::now();
+            let down = Budget {
+                nodes: Some(0),
+                ..budget.clone()
+            };
+            let out = self.call(side, Some(p), &down);
+            let time = started.elapsed();
+            self.board().record(side, time, Duration::ZERO, 0);
+            if out.end != End::NodeLimit {
+                // A wipe-out on the way down (no solution, no node), or the caller's budget.
+                return out;
+            }
+        }
         let before = self.nodes_of(side);
         let started = Instant::now();
-        let out = match (side, &mut self.second) {
+        let out = self.call(side, None, budget);
+        let time = started.elapsed();
+        let nodes = self.nodes_of(side).saturating_sub(before);
+        self.board().record(side, time, time, nodes);
+        out
+    }
+
+    /// `side`'s count below `prefix`, or (`None`) its count resumed.
+    fn call(&mut self, side: Side, prefix: Option<&[u32]>, budget: &Budget) -> Outcome {
+        match (side, &mut self.second) {
             (Side::Second, Some(b)) => match prefix {
                 Some(p) => b.count_below(&p.to_vec(), budget),
                 None => b.resume(budget).expect("a resumable search resumes"),
@@ -179,10 +227,7 @@ where
                     .resume(budget)
                     .expect("a resumable search resumes"),
             },
-        };
-        let nodes = self.nodes_of(side).saturating_sub(before);
-        self.board().record(side, started.elapsed(), nodes);
-        out
+        }
     }
 
     /// The nodes of `side`'s current count.
@@ -207,8 +252,28 @@ where
         self.first.count(budget)
     }
 
+    /// Goes on with the current part; or counts it again from its start by the other search
+    /// when that one now leads by so much that it would count the whole part in less than
+    /// half the time the current one needs for the rest of it (the rest estimated from the
+    /// part's estimate of its fraction done; half, against the estimate's error): a part
+    /// begun by the leader of the time may be most of the tree.
     fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
-        Some(self.run(self.on, None, budget))
+        let side = self.on;
+        if self.second.is_some() {
+            let (leader, fast, slow) = {
+                let board = self.board();
+                (board.leader(), board.pace(side.other()), board.pace(side))
+            };
+            let left = 1.0 - self.progress();
+            if leader != side && 2.0 * fast < left * slow {
+                self.on = side.other();
+                let part = std::mem::take(&mut self.part);
+                let out = self.run(side.other(), Some(&part), budget);
+                self.part = part;
+                return Some(out);
+            }
+        }
+        Some(self.run(side, None, budget))
     }
 
     fn list(
@@ -230,25 +295,19 @@ where
             Side::First
         };
         self.on = side;
+        self.part.clone_from(part);
         let leader = self.board().leader();
         if side == leader || self.board().started[side.other().index()] == 0 {
             return self.run(side, Some(part), budget);
         }
-        // The trailer's part: cut off once it has run its share of the total so far at a
-        // slower pace than the leader's, then counted by the leader from its start.
-        let turn = {
-            let board = self.board();
-            (board.time[0] + board.time[1])
-                .mul_f64(TRAILER_SHARE)
-                .max(TRAILER_LEAST_TURN)
-        };
-        let own = Instant::now() + turn;
-        let capped = Budget {
-            deadline: Some(budget.deadline.map_or(own, |d| d.min(own))),
+        // The trailer's part: its first [`TRAILER_SAMPLE_NODES`] nodes, then on if its pace
+        // now leads, else cut off and counted by the leader from its start.
+        let sample = Budget {
+            nodes: Some(TRAILER_SAMPLE_NODES),
             ..budget.clone()
         };
-        let out = self.run(side, Some(part), &capped);
-        if out.end != End::TimeLimit || budget.out_of_time().is_some() {
+        let out = self.run(side, Some(part), &sample);
+        if out.end != End::NodeLimit {
             return out;
         }
         if self.board().leader() == side {
@@ -279,6 +338,7 @@ where
             second: self.second.as_ref().map(Resumable::fork),
             board: Arc::clone(&self.board),
             on: Side::First,
+            part: Vec::new(),
         }
     }
 
@@ -303,26 +363,31 @@ mod tests {
 
     #[test]
     fn the_board_deals_each_a_first_part_then_keeps_the_trailer_to_its_share() {
+        let ms = Duration::from_millis;
         let mut board = Board::default();
         assert_eq!(board.pick(), Side::First);
         assert_eq!(board.pick(), Side::Second);
         // The second is twice as slow per node: it leads not, and gets parts only while its
         // time is below its share.
-        board.record(Side::First, Duration::from_millis(10), 1000);
-        board.record(Side::Second, Duration::from_millis(20), 1000);
+        board.record(Side::First, ms(10), ms(10), 1000);
+        board.record(Side::Second, ms(20), ms(20), 1000);
         assert_eq!(board.leader(), Side::First);
         let mut second = 0;
         for _ in 0..1000 {
             let side = board.pick();
-            let time = Duration::from_millis(1);
-            board.record(side, time, if side == Side::First { 100 } else { 50 });
+            board.record(
+                side,
+                ms(1),
+                ms(1),
+                if side == Side::First { 100 } else { 50 },
+            );
             second += u64::from(side == Side::Second);
         }
         let share = board.time[1].as_secs_f64() / (board.time[0] + board.time[1]).as_secs_f64();
         assert!(share <= TRAILER_SHARE + 0.01, "share {share}");
         assert!(second > 0);
         // Faster per node: it leads.
-        board.record(Side::Second, Duration::from_millis(1), 1_000_000);
+        board.record(Side::Second, ms(1), ms(1), 1_000_000);
         assert_eq!(board.leader(), Side::Second);
     }
 
