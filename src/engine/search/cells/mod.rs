@@ -75,10 +75,29 @@
 //! from the choices on the path (the portfolio's plain search, when this one wins the race
 //! against the bitset search: `run/mod.rs`).
 //!
+//! # Parts
+//!
+//! The tree is cut for threads (`run/threads.rs`) as the bitset search cuts its own:
+//! [`Cells::prefixes`] searches the levels above a depth and notes each node at that depth
+//! by its *prefix*, the options taken on the way to it (a forced move is a level like any
+//! other); [`Cells::count_below`] takes a prefix's options from the root as the search tries
+//! them, then counts that node and its subtree with the prefix's depth as its floor, so that
+//! it stops, resumes and estimates its progress as a whole count does. A prefix cut by the
+//! bitset search names a node of another tree (the two choose other items at forced moves
+//! and, with colours, the bitset search looks one step ahead): its options are taken all
+//! the same, each by one of its primary items, and the part counts the solutions that
+//! contain them. The nodes of the parts and above the cut are the whole count's but for a
+//! few: backing up restores the sizes of the sets and not the order of their entries nor
+//! of the active list, so the whole search may take the forced moves of a part's node in
+//! another order than the part's search, which starts from its prefix taken afresh
+//! (8-queens cut at depth 1: 858 nodes against 857; the counts are the same). The searches
+//! forked for threads share the arrays as built (`Arc`) and allocate only those they change.
+//!
 //! Multiplicities (`u:v` primary items) are not handled: [`Cells::new`] refuses them. Costs
 //! are ignored (every exact cover is a solution, whatever it costs).
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::{OptionId, Problem};
@@ -109,6 +128,16 @@ struct Saved {
     pactive: u32,
     save: u32,
     trail: u32,
+}
+
+/// The arrays as built, which no search changes (see [`Cells`]).
+struct Built {
+    set0: Arc<[u32]>,
+    nd0: Arc<[Node]>,
+    item0: Arc<[u32]>,
+    prim0: Arc<[u32]>,
+    start: Arc<[u32]>,
+    clr: Arc<[u32]>,
 }
 
 /// Why a problem cannot be searched by [`Cells`].
@@ -155,23 +184,29 @@ impl Counters {
 
 /// The sparse-set search for one [`Problem`]. Reusable: each search starts from the state
 /// the constructor built.
+///
+/// The arrays as built are never changed and are shared (`Arc`) with the searches that
+/// [`Resumable::fork`](super::Resumable::fork) makes for threads, so that a fork only
+/// allocates the arrays it changes.
 pub struct Cells<'p> {
     problem: &'p Problem,
     /// The item blocks as built (see the module documentation); copied into `set` per run.
-    set0: Vec<u32>,
+    set0: Arc<[u32]>,
     /// The nodes as built; copied into `nd` per run.
-    nd0: Vec<Node>,
+    nd0: Arc<[Node]>,
     /// The active list as built.
-    item0: Vec<u32>,
+    item0: Arc<[u32]>,
     /// The primary list as built.
-    prim0: Vec<u32>,
+    prim0: Arc<[u32]>,
+    /// `start[o]`: the first node of option `o`, to find an option of a prefix.
+    start: Arc<[u32]>,
     set: Vec<u32>,
     nd: Vec<Node>,
     item: Vec<u32>,
     /// The active primary items, in an order of their own (`ppos` is the inverse).
     prim: Vec<u32>,
     /// The colour of each node (0: none), for secondary items.
-    clr: Vec<u32>,
+    clr: Arc<[u32]>,
     /// Blocks at or past this index belong to secondary items.
     second: u32,
     /// Whether some option gives some item a colour.
@@ -198,6 +233,10 @@ pub struct Cells<'p> {
     counted: Stats,
     /// The current count has ended (its tree is searched).
     done: bool,
+    /// The level at which [`Cells::prefixes`] notes the nodes as parts instead of entering
+    /// them (`usize::MAX`: none), and the options of those noted, one prefix after the other.
+    cut: usize,
+    found: Vec<u32>,
 }
 
 /// The search's own variables at the entry to a node, all that a count stopped there needs
@@ -209,6 +248,9 @@ struct Paused {
     epoch: u32,
     level: usize,
     saveptr: u32,
+    /// The level the count started at: a part's node ([`Cells::count_below`]), 0 for the
+    /// root. Backing up past it ends the count.
+    floor: usize,
 }
 
 /// Reads `$v[$i]` without a bounds check. Every index the search forms is a block index,
@@ -286,6 +328,7 @@ impl<'p> Cells<'p> {
         }
         // Nodes: a spacer, then each option followed by a spacer.
         let mut nd0 = Vec::with_capacity(total as usize);
+        let mut start = Vec::with_capacity(problem.option_count());
         let mut clr = Vec::with_capacity(total as usize);
         nd0.push(Node {
             itm: SPACER,
@@ -295,6 +338,7 @@ impl<'p> Cells<'p> {
         let mut coloured = false;
         for o in problem.options() {
             let entries = problem.option_entries(o);
+            start.push(nd0.len() as u32);
             for e in entries {
                 let x = block[e.item.0 as usize];
                 let size = &mut set0[x as usize - 1];
@@ -312,22 +356,48 @@ impl<'p> Cells<'p> {
             });
             clr.push(0);
         }
-        let levels = problem.primary_count() + 2;
-        Ok(Cells {
+        Ok(Cells::on(
             problem,
-            set: set0.clone(),
-            nd: nd0.clone(),
-            item: item0.clone(),
-            prim: prim0.clone(),
-            prim0,
-            set0,
-            nd0,
-            item0,
-            clr,
+            Built {
+                set0: set0.into(),
+                nd0: nd0.into(),
+                item0: item0.into(),
+                prim0: prim0.into(),
+                start: start.into(),
+                clr: clr.into(),
+            },
             second,
             coloured,
             hopeless,
-            force: Vec::with_capacity(n),
+        ))
+    }
+
+    /// A search at the root on arrays built for `problem` (by [`Cells::new`], or shared with
+    /// another search of the same problem).
+    fn on(
+        problem: &'p Problem,
+        b: Built,
+        second: u32,
+        coloured: bool,
+        hopeless: bool,
+    ) -> Cells<'p> {
+        let levels = problem.primary_count() + 2;
+        Cells {
+            problem,
+            set: b.set0.to_vec(),
+            nd: b.nd0.to_vec(),
+            item: b.item0.to_vec(),
+            prim: b.prim0.to_vec(),
+            force: Vec::with_capacity(b.item0.len()),
+            prim0: b.prim0,
+            set0: b.set0,
+            nd0: b.nd0,
+            item0: b.item0,
+            start: b.start,
+            clr: b.clr,
+            second,
+            coloured,
+            hopeless,
             choice: vec![0; levels],
             levels: vec![Saved::default(); levels],
             savestack: Vec::new(),
@@ -337,7 +407,22 @@ impl<'p> Cells<'p> {
             paused: None,
             counted: Stats::default(),
             done: false,
-        })
+            cut: usize::MAX,
+            found: Vec::new(),
+        }
+    }
+
+    /// Another search of the same problem, at the root, sharing the arrays as built.
+    fn sibling(&self) -> Cells<'p> {
+        let b = Built {
+            set0: Arc::clone(&self.set0),
+            nd0: Arc::clone(&self.nd0),
+            item0: Arc::clone(&self.item0),
+            prim0: Arc::clone(&self.prim0),
+            start: Arc::clone(&self.start),
+            clr: Arc::clone(&self.clr),
+        };
+        Cells::on(self.problem, b, self.second, self.coloured, self.hopeless)
     }
 
     /// The problem searched.
@@ -368,9 +453,13 @@ impl<'p> Cells<'p> {
             ..budget.clone()
         };
         let outcome = if self.coloured {
-            self.search::<true, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
+            self.search::<true, false, false, _>(budget, &mut |_: &[OptionId]| {
+                ControlFlow::Continue(())
+            })
         } else {
-            self.search::<false, false, _>(budget, &mut |_: &[OptionId]| ControlFlow::Continue(()))
+            self.search::<false, false, false, _>(budget, &mut |_: &[OptionId]| {
+                ControlFlow::Continue(())
+            })
         };
         self.stats += outcome.stats;
         self.counted += outcome.stats;
@@ -388,7 +477,8 @@ impl<'p> Cells<'p> {
     /// Knuth's estimate of the fraction of the tree a count stopped by its budget has
     /// searched (1 once it ended): at each level on the path, the options of its item tried
     /// before the one in hand, divided by the product of the options of the levels down to
-    /// it (a forced move: one option).
+    /// it (a forced move: one option). For a part ([`Cells::count_below`]), the levels from
+    /// the part's node down: the fraction of the part.
     pub(crate) fn progress(&self) -> f64 {
         if self.done {
             return 1.0;
@@ -397,7 +487,7 @@ impl<'p> Cells<'p> {
             return 0.0;
         };
         let (mut fraction, mut scale) = (0.0, 1.0);
-        for l in 0..at.level {
+        for l in at.floor..at.level {
             // The branching item left the active list before its options were tried, so
             // its block keeps its size while it is on the path.
             let Node { itm, loc } = self.nd[self.choice[l] as usize];
@@ -418,9 +508,9 @@ impl<'p> Cells<'p> {
     ) -> Outcome {
         self.paused = None;
         let outcome = if self.coloured {
-            self.search::<true, true, _>(budget, &mut sink)
+            self.search::<true, true, false, _>(budget, &mut sink)
         } else {
-            self.search::<false, true, _>(budget, &mut sink)
+            self.search::<false, true, false, _>(budget, &mut sink)
         };
         self.stats += outcome.stats;
         outcome
@@ -434,6 +524,155 @@ impl<'p> Cells<'p> {
             ControlFlow::Break(())
         });
         found
+    }
+
+    /// The parts at the top of the tree, for threads: the options taken on the way to every
+    /// node at the first level with at least `want` of them (at most the depth of the tree),
+    /// in the order of the search, and what the search above that level found (solutions
+    /// above it included; the nodes at the level itself are left to [`Cells::count_below`]).
+    /// Forced moves are levels as any other (each entry to a level is a node).
+    pub(crate) fn prefixes(&mut self, want: usize) -> (Vec<Vec<u32>>, Stats) {
+        let primaries = self.problem.primary_count();
+        let mut cut = 1;
+        loop {
+            self.paused = None;
+            self.cut = cut;
+            self.found.clear();
+            let budget = &Budget::unlimited();
+            let none = &mut |_: &[OptionId]| ControlFlow::Continue(());
+            let outcome = if self.coloured {
+                self.search::<true, false, true, _>(budget, none)
+            } else {
+                self.search::<false, false, true, _>(budget, none)
+            };
+            self.cut = usize::MAX;
+            self.done = false;
+            // `found` holds `cut` options per part.
+            if self.found.len() / cut >= want || self.found.is_empty() || cut > primaries {
+                let found = std::mem::take(&mut self.found);
+                return (
+                    found.chunks(cut).map(<[u32]>::to_vec).collect(),
+                    outcome.stats,
+                );
+            }
+            cut += 1;
+        }
+    }
+
+    /// Counts the solutions that contain the options of `prefix` (the problem's option ids,
+    /// from [`Cells::prefixes`] or from the bitset search's cut of the same problem) within
+    /// `budget`: the options are taken in turn from the root, as the search tries them (no
+    /// node, no mem counted), then the node reached and its subtree are counted. A count the
+    /// budget stops goes on with [`Cells::resume`], its node limit on the part's count so far.
+    /// A prefix whose options conflict counts nothing.
+    pub(crate) fn count_below(&mut self, prefix: &[u32], budget: &Budget) -> Outcome {
+        self.counted = Stats::default();
+        self.paused = if self.coloured {
+            self.descend::<true>(prefix)
+        } else {
+            self.descend::<false>(prefix)
+        };
+        if self.paused.is_none() {
+            self.done = true;
+            return Outcome {
+                end: End::Exhausted,
+                stats: Stats::default(),
+            };
+        }
+        self.resume(budget)
+    }
+
+    /// Takes the options of `prefix` in turn from the root: where the node would be left for
+    /// the search; `None` if an option is not there to take (it conflicts with one before it,
+    /// or an item it does not cover has no option left).
+    ///
+    /// At each level the item to branch on is the search's own choice when the option
+    /// contains it, so that the node reached by a prefix of [`Cells::prefixes`] is the one the
+    /// whole search enters (the same active items, sizes and force stack); otherwise (the
+    /// bitset search chose another item) the option's first active primary item, which may
+    /// leave an item without options unnoticed by the hiding (only the search's choice of the
+    /// fewest options rules that out), hence the check of the sizes after each option.
+    fn descend<const COLOURS: bool>(&mut self, prefix: &[u32]) -> Option<Paused> {
+        if self.hopeless || prefix.len() > self.problem.primary_count() {
+            return None;
+        }
+        self.set.copy_from_slice(&self.set0);
+        self.nd.copy_from_slice(&self.nd0);
+        self.item.copy_from_slice(&self.item0);
+        self.prim.copy_from_slice(&self.prim0);
+        self.force.clear();
+        self.trail.clear();
+        let mut k = Counters::default();
+        let mut active = self.item.len() as u32;
+        let mut pactive = self.prim.len() as u32;
+        let mut epoch = 1;
+        for (level, &o) in prefix.iter().enumerate() {
+            if o as usize >= self.start.len() {
+                return None;
+            }
+            let (x, forced) = match self.choose(active, pactive, &mut k) {
+                Some((x, forced)) if self.node_of(o, x).is_some() => (x, forced),
+                _ => (self.first_primary(o, active)?, false),
+            };
+            let node = self.node_of(o, x)?;
+            // The option is still there if its node is among `x`'s present options (had it
+            // been hidden, it would have left the set of `x`, active all along).
+            if self.nd[node as usize].loc >= x + self.set[x as usize - 1] {
+                return None;
+            }
+            active -= 1;
+            self.swap_out(x, active, &mut pactive, &mut k);
+            self.hide::<false, COLOURS>(x, 0, active, active, epoch, &mut k);
+            if !forced {
+                // No sizes saved: the count never backs up past the prefix.
+                self.next_epoch(&mut epoch);
+            }
+            self.choice[level] = node;
+            if !self.commit::<COLOURS>(node, &mut active, &mut pactive, epoch, &mut k) {
+                return None;
+            }
+            if (0..pactive).any(|p| self.set[self.prim[p as usize] as usize - 1] == 0) {
+                return None;
+            }
+        }
+        Some(Paused {
+            active,
+            pactive,
+            epoch,
+            level: prefix.len(),
+            saveptr: 0,
+            floor: prefix.len(),
+        })
+    }
+
+    /// The node of option `o` in item `x`'s block, if `o` contains `x`.
+    fn node_of(&self, o: u32, x: u32) -> Option<u32> {
+        let mut y = self.start[o as usize];
+        loop {
+            let itm = self.nd[y as usize].itm;
+            if itm >= SPACER {
+                return None;
+            }
+            if itm == x {
+                return Some(y);
+            }
+            y += 1;
+        }
+    }
+
+    /// The first primary item of option `o` still active (position below `active`).
+    fn first_primary(&self, o: u32, active: u32) -> Option<u32> {
+        let mut y = self.start[o as usize];
+        loop {
+            let itm = self.nd[y as usize].itm;
+            if itm >= SPACER {
+                return None;
+            }
+            if itm < self.second && self.set[itm as usize - 2] < active {
+                return Some(itm);
+            }
+            y += 1;
+        }
     }
 
     /// The option whose node is `y`: the id kept in the spacer after it.
@@ -599,7 +838,7 @@ impl<'p> Cells<'p> {
     fn next_epoch(&mut self, epoch: &mut u32) {
         if *epoch == u32::MAX {
             // Forget every stamp (an item saved twice is harmless; a stale stamp is not).
-            for &x in &self.item0 {
+            for &x in self.item0.iter() {
                 self.set[x as usize - 4] = 0;
             }
             *epoch = 0;
@@ -627,10 +866,49 @@ impl<'p> Cells<'p> {
         }
     }
 
+    /// The item to branch on at the entry to a node, by SSXCC's rules: a forced move left
+    /// over from the level above, else the active primary item with the fewest options,
+    /// leftmost on ties, unless the scan finds items with one option (pushed on the force
+    /// stack, the one to take popped). With whether it is a forced move; `None` when no
+    /// primary item is left (a solution). For [`Cells::descend`]: the search's loop has the
+    /// same code inline, which a call to this function made 1.7% more instructions.
+    fn choose(&mut self, active: u32, pactive: u32, k: &mut Counters) -> Option<(u32, bool)> {
+        while let Some(x) = self.force.pop() {
+            if at!(self.set, x - 2) < active {
+                return Some((x, true));
+            }
+        }
+        let (mut best, mut t) = (0, u32::MAX);
+        k.scans += u64::from(pactive);
+        for p in 0..pactive {
+            let x = at!(self.prim, p);
+            let s = at!(self.set, x - 1);
+            if s <= 1 {
+                debug_assert!(s == 1, "a wiped-out item escaped the check");
+                self.force.push(x);
+            } else if s < t || (s == t && x < best) {
+                best = x;
+                t = s;
+            }
+        }
+        if !self.force.is_empty() {
+            // The items with one option are taken from the right end of the active list
+            // leftwards, as a scan of that list pushes them.
+            if self.force.len() > 1 {
+                let set = &self.set;
+                self.force.sort_unstable_by_key(|&x| set[x as usize - 2]);
+            }
+            return self.force.pop().map(|x| (x, true));
+        }
+        (t != u32::MAX).then_some((best, false))
+    }
+
     /// SSXCC's search, with its labels as structured control flow: `forward` enters a level
     /// (a node), `advance` tries the option at `cur`, `abort` moves on to the next option of
-    /// the level or backs up.
-    fn search<const COLOURS: bool, const REPORT: bool, F>(
+    /// the level or backs up. With `CUT`, the nodes at level `cut` are noted in `found` and
+    /// not entered ([`Cells::prefixes`]), a test after each option taken that the whole
+    /// count is compiled without.
+    fn search<const COLOURS: bool, const REPORT: bool, const CUT: bool, F>(
         &mut self,
         budget: &Budget,
         sink: &mut F,
@@ -666,12 +944,14 @@ impl<'p> Cells<'p> {
                 mut epoch,
                 mut level,
                 mut saveptr,
+                floor,
             } = paused.unwrap_or(Paused {
                 active: self.item.len() as u32,
                 pactive: self.prim.len() as u32,
                 epoch: 1,
                 level: 0,
                 saveptr: 0,
+                floor: 0,
             });
             // A budget that ends the count at the entry to a node leaves everything as it
             // was there: the count can go on from it.
@@ -683,6 +963,7 @@ impl<'p> Cells<'p> {
                         epoch,
                         level,
                         saveptr,
+                        floor,
                     })
                 };
             }
@@ -801,12 +1082,21 @@ impl<'p> Cells<'p> {
                         if self.commit::<COLOURS>(node, &mut active, &mut pactive, epoch, &mut k) {
                             level += 1;
                             max_level = max_level.max(level as u32);
-                            continue 'forward;
+                            if !CUT || level != self.cut {
+                                continue 'forward;
+                            }
+                            // A part for a thread: noted, not entered (its forced moves
+                            // are the part's: the force stack is cleared below).
+                            for l in 0..level {
+                                let o = self.option_of(self.choice[l]);
+                                self.found.push(o.0);
+                            }
+                            level -= 1;
                         }
                         self.force.clear();
                     } else {
                         // backup
-                        if level == 0 {
+                        if level == floor {
                             break 'forward;
                         }
                         level -= 1;
@@ -843,14 +1133,18 @@ impl<'p> Cells<'p> {
     }
 }
 
-/// The sparse-set search as the door sees it: a count or a listing from the start; it does
-/// not cut its tree (the whole tree is its one part), so it runs on one thread. A count
-/// stopped by its budget resumes ([`Cells::resume`]), which the portfolio uses.
+/// The sparse-set search as the door and threads see it: a count or a listing from the
+/// start, and parts of its tree cut by the options taken on the way to them, counted (and
+/// resumed when a deadline stops them) by searches forked for threads (`run/threads.rs`).
 impl super::Search for Cells<'_> {
-    type Prefix = ();
+    type Prefix = Vec<u32>;
 
     fn count(&mut self, budget: &Budget) -> Outcome {
         Cells::count(self, budget)
+    }
+
+    fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
+        Some(Cells::resume(self, budget))
     }
 
     fn list(
@@ -861,20 +1155,35 @@ impl super::Search for Cells<'_> {
         self.run(budget, |s: &[OptionId]| sink(s))
     }
 
-    fn cut(&mut self, _: usize) -> super::Cut<()> {
+    fn cut(&mut self, want: usize) -> super::Cut<Vec<u32>> {
+        let (parts, above) = self.prefixes(want);
         super::Cut {
-            parts: vec![()],
-            above: Stats::default(),
-            depth: 0,
+            depth: parts.first().map_or(0, Vec::len),
+            parts,
+            above,
         }
     }
 
-    fn count_below(&mut self, _: &(), budget: &Budget) -> Outcome {
-        Cells::count(self, budget)
+    fn count_below(&mut self, prefix: &Vec<u32>, budget: &Budget) -> Outcome {
+        Cells::count_below(self, prefix, budget)
     }
 
     fn stats(&self) -> Stats {
         Cells::stats(self)
+    }
+}
+
+impl super::Resumable for Cells<'_> {
+    fn fork(&self) -> Self {
+        self.sibling()
+    }
+
+    fn progress(&self) -> f64 {
+        Cells::progress(self)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.counted.nodes
     }
 }
 
