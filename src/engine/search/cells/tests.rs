@@ -1,6 +1,7 @@
 //! The sparse-set search against the links solver and the models; the random problems and
 //! the exact-cover check that the other searches' tests share.
 
+use super::super::{Resumable, Search};
 use super::*;
 use crate::engine::{Colour, Entry, ItemId, ProblemBuilder, Solver};
 use crate::io::dlx_format;
@@ -305,4 +306,289 @@ fn edge_cases() {
         Cells::new(&f.problem),
         Err(CellsError::Multiplicities)
     ));
+}
+
+/// The problems the tests of parts use: random ones (colours and secondary items
+/// included) and a few models, colour-free and coloured.
+fn problems_for_parts(rng: &mut SplitMix64, random: usize) -> Vec<Problem> {
+    let mut problems: Vec<Problem> = (0..random).map(|_| random_problem(rng)).collect();
+    problems.push(Queens::new(8).unwrap().problem().clone());
+    problems.push(Langford::new(7).unwrap().problem().clone());
+    problems.push(
+        EdgeMatching::random(4, 4, 4, 2, true)
+            .unwrap()
+            .problem()
+            .clone(),
+    );
+    problems.push(
+        EdgeMatching::macmahon(2, 2, 3, None)
+            .unwrap()
+            .problem()
+            .clone(),
+    );
+    problems
+}
+
+/// Checks the nodes of a count by parts against the whole count's: the same on the random
+/// problems of `problems_for_parts` (the first `random`), within 1% on the models. A part's
+/// search starts from its prefix taken afresh, where the whole search enters the part's node
+/// after backing up from the parts before it, and backing up restores the sizes of the sets
+/// but not the order of their entries nor of the active list: the forced moves can come in
+/// another order, and a wipe-out be found one forced move sooner or later (8-queens cut at
+/// depth 1: 858 nodes against 857).
+fn assert_nodes(round: usize, random: usize, parts: u64, whole: u64, what: &str) {
+    if round < random {
+        assert_eq!(parts, whole, "round {round}: {what}");
+    } else {
+        assert!(
+            parts.abs_diff(whole) * 100 <= whole,
+            "round {round}: {what}: {parts} against {whole}"
+        );
+    }
+}
+
+/// Counts every part of `parts` with `engine` in one go: (solutions, nodes) summed.
+fn count_parts(engine: &mut Cells, parts: &[Vec<u32>]) -> (u64, u64) {
+    let (mut solutions, mut nodes) = (0, 0);
+    for part in parts {
+        let out = engine.count_below(part, &Budget::unlimited());
+        assert_eq!(out.end, End::Exhausted);
+        assert_eq!(engine.progress(), 1.0);
+        assert_eq!(Resumable::nodes(engine), out.stats.nodes());
+        solutions += out.stats.solutions();
+        nodes += out.stats.nodes();
+    }
+    (solutions, nodes)
+}
+
+/// The tree cut by the search itself: the parts' counts and the solutions above the cut
+/// make the whole count, which is the bitset search's, and the nodes above the cut and in
+/// the parts make the whole count's nodes (a part's node is the node the whole search
+/// enters: the same items and sizes; see `assert_nodes` for the models). Every part has the
+/// cut's depth.
+#[test]
+fn the_parts_of_its_own_cut_add_up_to_the_whole_count() {
+    let mut rng = SplitMix64::new(0xce11_c075);
+    for (round, problem) in problems_for_parts(&mut rng, 1500).iter().enumerate() {
+        let mut engine = Cells::new(problem).unwrap();
+        let whole = engine.count(&Budget::unlimited()).stats;
+        if let Ok(mut dense) = crate::engine::Dense::new(problem) {
+            let d = dense.count(&Budget::unlimited()).stats;
+            assert_eq!(d.solutions(), whole.solutions(), "round {round}");
+        }
+        for want in [1, 2, 7, 64] {
+            let cut = Search::cut(&mut engine, want);
+            assert!(cut.parts.iter().all(|p| p.len() == cut.depth));
+            assert!(cut.parts.is_empty() || cut.depth > 0, "round {round}");
+            let (solutions, nodes) = count_parts(&mut engine, &cut.parts);
+            assert_eq!(
+                solutions + cut.above.solutions(),
+                whole.solutions(),
+                "round {round}, want {want}: the solutions"
+            );
+            let what = format!("want {want}: the nodes");
+            assert_nodes(round, 1500, nodes + cut.above.nodes(), whole.nodes(), &what);
+        }
+    }
+}
+
+/// The tree cut by the bitset search (another choice of items where the two differ, and
+/// its look one step ahead on colours): the sparse-set search's counts of its parts and
+/// the solutions above its cut make the whole count.
+#[test]
+fn the_parts_cut_by_the_bitset_search_add_up_to_the_whole_count() {
+    let mut rng = SplitMix64::new(0xce11_de25);
+    for (round, problem) in problems_for_parts(&mut rng, 1500).iter().enumerate() {
+        let Ok(mut dense) = crate::engine::Dense::new(problem) else {
+            continue;
+        };
+        let mut engine = Cells::new(problem).unwrap();
+        let whole = engine.count(&Budget::unlimited()).stats;
+        for want in [1, 2, 7, 64] {
+            let cut = Search::cut(&mut dense, want);
+            let mut solutions = cut.above.solutions();
+            for part in &cut.parts {
+                let mine = engine.count_below(part, &Budget::unlimited());
+                let theirs = dense.count_below(part, &Budget::unlimited());
+                assert_eq!(mine.end, End::Exhausted);
+                assert_eq!(
+                    mine.stats.solutions(),
+                    theirs.stats.solutions(),
+                    "round {round}, want {want}, part {part:?}"
+                );
+                solutions += mine.stats.solutions();
+            }
+            assert_eq!(solutions, whole.solutions(), "round {round}, want {want}");
+        }
+    }
+}
+
+/// A part counts the solutions that contain its prefix's options, whatever the order they
+/// are taken in: none where they conflict, where one leaves an item no option, or where the
+/// prefix names no option.
+#[test]
+fn a_part_counts_the_solutions_with_its_options() {
+    // Options 0 and 1 share the item a.
+    let f = dlx_format::parse(b"a b c\na b\na c\nb c\nc\nb\n", "t").unwrap();
+    let mut engine = Cells::new(&f.problem).unwrap();
+    assert_eq!(engine.count(&Budget::unlimited()).stats.solutions(), 2);
+    for (prefix, solutions) in [
+        (vec![0], 1),
+        (vec![1], 1),
+        (vec![0, 1], 0),
+        (vec![1, 0], 0),
+        (vec![0, 3], 1),
+        (vec![0, 3, 2], 0),
+        (vec![7], 0),
+        (vec![2, 3], 0),
+        (vec![2], 0),
+        (vec![3, 0], 1),
+        (vec![4, 1], 1),
+    ] {
+        let out = engine.count_below(&prefix, &Budget::unlimited());
+        assert_eq!(out.end, End::Exhausted, "{prefix:?}");
+        assert_eq!(out.stats.solutions(), solutions, "{prefix:?}");
+        assert_eq!(engine.progress(), 1.0);
+    } // The search branches on y (one option, {x y}); a prefix that takes {x z} first (the
+    // bitset search's choice could) leaves y no option, which only the check of the sizes
+    // sees: hiding x's options is not checked, as the search's own choice needs no check.
+    let f = dlx_format::parse(b"x y z\nx z\nx y\nz\n", "t").unwrap();
+    let mut engine = Cells::new(&f.problem).unwrap();
+    assert_eq!(engine.count(&Budget::unlimited()).stats.solutions(), 1);
+    for (prefix, solutions) in [(vec![0], 0), (vec![1], 1), (vec![2], 1), (vec![2, 1], 1)] {
+        let out = engine.count_below(&prefix, &Budget::unlimited());
+        assert_eq!(out.end, End::Exhausted, "{prefix:?}");
+        assert_eq!(out.stats.solutions(), solutions, "{prefix:?}");
+    }
+}
+
+/// A part counted in slices of 1 to 64 nodes, each resumed where the last stopped, gives
+/// the part's count and nodes in one go; its estimate of the fraction done never goes back
+/// and ends at 1; the limit of each slice is on the part's count so far.
+#[test]
+fn a_part_resumed_is_the_part_counted_in_one_go() {
+    let mut rng = SplitMix64::new(0xce11_7e5e);
+    let mut problems = problems_for_parts(&mut rng, 600);
+    problems.push(Queens::new(10).unwrap().problem().clone());
+    for (round, problem) in problems.iter().enumerate() {
+        let mut engine = Cells::new(problem).unwrap();
+        let cut = Search::cut(&mut engine, 7);
+        for part in &cut.parts {
+            let whole = engine.count_below(part, &Budget::unlimited()).stats;
+            let mut limit = 1 + rng.below(64);
+            let mut out = engine.count_below(
+                part,
+                &Budget {
+                    nodes: Some(limit),
+                    ..Budget::default()
+                },
+            );
+            let mut last = 0.0;
+            loop {
+                let progress = engine.progress();
+                assert!(
+                    progress >= last - 1e-12,
+                    "round {round}: {last} then {progress}"
+                );
+                last = progress;
+                if out.end == End::Exhausted {
+                    assert_eq!(progress, 1.0);
+                    break;
+                }
+                assert_eq!(out.end, End::NodeLimit, "round {round}");
+                assert_eq!(out.stats.nodes(), limit, "round {round}");
+                assert_eq!(Resumable::nodes(&engine), limit);
+                assert!(progress < 1.0, "round {round}");
+                limit += 1 + rng.below(64);
+                out = engine.resume(&Budget {
+                    nodes: Some(limit),
+                    ..Budget::default()
+                });
+            }
+            assert_eq!(
+                (out.stats.solutions(), out.stats.nodes()),
+                (whole.solutions(), whole.nodes()),
+                "round {round}, part {part:?}"
+            );
+        }
+    }
+}
+
+/// A forked search counts the same, whole and by parts, and shares the arrays as built.
+#[test]
+fn a_forked_search_counts_the_same() {
+    let mut rng = SplitMix64::new(0xce11_f0e5);
+    for (round, problem) in problems_for_parts(&mut rng, 300).iter().enumerate() {
+        let mut engine = Cells::new(problem).unwrap();
+        let whole = engine.count(&Budget::unlimited()).stats;
+        let cut = Search::cut(&mut engine, 5);
+        // Stopped half way: the fork starts afresh all the same.
+        let _ = engine.count(&Budget {
+            nodes: Some(3),
+            ..Budget::default()
+        });
+        let mut fork = engine.fork();
+        assert!(Arc::ptr_eq(&fork.set0, &engine.set0));
+        assert_eq!(fork.nodes(), 0);
+        let again = fork.count(&Budget::unlimited()).stats;
+        assert_eq!(
+            (again.solutions(), again.nodes(), again.updates()),
+            (whole.solutions(), whole.nodes(), whole.updates()),
+            "round {round}"
+        );
+        let (solutions, nodes) = count_parts(&mut fork, &cut.parts);
+        assert_eq!(solutions + cut.above.solutions(), whole.solutions());
+        assert_nodes(
+            round,
+            300,
+            nodes + cut.above.nodes(),
+            whole.nodes(),
+            "by parts",
+        );
+    }
+}
+
+/// On threads (`run/threads.rs`), with deadlines that stop the parts half way, the count
+/// and nodes are the count's on one thread (the nodes as in `assert_nodes`).
+#[test]
+fn the_count_on_threads_is_the_count() {
+    use crate::engine::run::threads::{Shared, count_on_threads};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut rng = SplitMix64::new(0xce11_4ead);
+    let mut problems = problems_for_parts(&mut rng, 150);
+    problems.push(Queens::new(10).unwrap().problem().clone());
+    for (round, problem) in problems.iter().enumerate() {
+        let mut engine = Cells::new(problem).unwrap();
+        let whole = engine.count(&Budget::unlimited()).stats;
+        let (split, _) =
+            pool.install(|| count_on_threads(engine.sibling(), 2, 16, &Budget::unlimited()));
+        assert_eq!(split.end, End::Exhausted, "round {round}");
+        assert_eq!(split.stats.solutions(), whole.solutions(), "round {round}");
+        assert_nodes(round, 150, split.stats.nodes(), whole.nodes(), "on threads");
+        let mut shared = pool.install(|| Shared::new(engine.sibling(), 2, 16));
+        let mut slice = std::time::Duration::from_micros(20);
+        loop {
+            let budget = Budget::unlimited().with_time(slice);
+            let end = pool.install(|| shared.resume(&budget));
+            assert!((0.0..=1.0).contains(&shared.progress()), "round {round}");
+            if end == End::Exhausted {
+                break;
+            }
+            assert_eq!(end, End::TimeLimit, "round {round}");
+            slice += slice / 4;
+        }
+        assert_eq!(shared.progress(), 1.0, "round {round}");
+        let stats = shared.stats();
+        assert_eq!(stats.solutions(), whole.solutions(), "round {round}");
+        assert_nodes(
+            round,
+            150,
+            stats.nodes(),
+            whole.nodes(),
+            "resumed on threads",
+        );
+    }
 }
