@@ -154,10 +154,6 @@ impl Search for Solver<'_> {
             }
         }
     }
-
-    fn stats(&self) -> Stats {
-        Solver::stats(self)
-    }
 }
 
 /// Whether part `k` (0-based, in split order) belongs to shard `shard` of `shards` (1-based):

@@ -455,10 +455,11 @@ fn in_turns(shared: &mut threads::Shared<PlainPair<'_>>, budget: &Budget) -> End
 
 /// The two plain searches over a tree's parts (`paired.rs`): the bitset search, which cuts the
 /// tree, and the sparse-set search when it takes the problem.
-pub(crate) type PlainPair<'p> = paired::Paired<Dense<'p>, Dense<'p>>;
+pub(crate) type PlainPair<'p> = paired::Paired<Dense<'p>, Cells<'p>>;
 
-fn second_for<'p>(_problem: &'p Problem) -> Option<Dense<'p>> {
-    None
+/// The second plain search, when it takes the problem (no multiplicities, within its size).
+fn second_for<'p>(problem: &'p Problem) -> Option<Cells<'p>> {
+    Cells::new(problem).ok()
 }
 
 /// The bitset search's first [`ALONE_NODES`] nodes, alone: the count when it ends within them

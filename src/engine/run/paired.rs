@@ -46,7 +46,6 @@ use std::time::{Duration, Instant};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::OptionId;
 use crate::engine::search::{Cut, Resumable, Search};
-use crate::engine::stats::Stats;
 
 use super::choose::{TRAILER_SAMPLE_NODES, TRAILER_SHARE};
 
@@ -316,14 +315,6 @@ where
         }
         self.on = side.other();
         self.run(side.other(), Some(part), budget)
-    }
-
-    fn stats(&self) -> Stats {
-        let mut s = self.first.stats();
-        if let Some(b) = &self.second {
-            s += b.stats();
-        }
-        s
     }
 }
 

@@ -65,9 +65,6 @@ pub(crate) trait Search: Send {
     /// Counts the solutions of one part within `budget` (a node at the cut: that node and
     /// its subtree).
     fn count_below(&mut self, part: &Self::Prefix, budget: &Budget) -> Outcome;
-
-    /// What the search did so far.
-    fn stats(&self) -> Stats;
 }
 
 /// A search's tree cut into parts ([`Search::cut`]).

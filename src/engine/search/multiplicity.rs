@@ -688,10 +688,6 @@ impl super::Search for MultiplicitySolver<'_> {
     fn count_below(&mut self, path: &Vec<u32>, budget: &Budget) -> Outcome {
         self.count_part(path, budget)
     }
-
-    fn stats(&self) -> Stats {
-        self.last_stats()
-    }
 }
 
 impl super::Resumable for MultiplicitySolver<'_> {

@@ -472,11 +472,6 @@ impl<'p> Cells<'p> {
         }
     }
 
-    /// The statistics of the current count so far, over its resumptions.
-    pub(crate) fn counted(&self) -> Stats {
-        self.counted
-    }
-
     /// Knuth's estimate of the fraction of the tree a count stopped by its budget has
     /// searched (1 once it ended): at each level on the path, the options of its item tried
     /// before the one in hand, divided by the product of the options of the levels down to

@@ -230,10 +230,6 @@ impl super::super::Search for Cells<'_> {
     fn count_below(&mut self, prefix: &Vec<u32>, budget: &Budget) -> Outcome {
         Cells::count_below(self, prefix, budget)
     }
-
-    fn stats(&self) -> Stats {
-        Cells::stats(self)
-    }
 }
 
 impl super::super::Resumable for Cells<'_> {

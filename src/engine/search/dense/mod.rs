@@ -1008,10 +1008,6 @@ impl Search for Dense<'_> {
     fn count_below(&mut self, prefix: &Vec<u32>, budget: &Budget) -> Outcome {
         Dense::count_below(self, prefix, budget)
     }
-
-    fn stats(&self) -> Stats {
-        Dense::stats(self)
-    }
 }
 
 impl Resumable for Dense<'_> {
