@@ -4,7 +4,7 @@
 //!
 //! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
 //! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
-//! *portfolio* (`portfolio.rs`): the bitset search alone for its first [`ALONE_NODES`] nodes,
+//! *portfolio* (`portfolio.rs`): the bitset search alone for its first nodes,
 //! then the two plain searches (the bitset search and the sparse-set search [`Cells`]) over
 //! the parts of its tree, each part counted by the one faster per node so far
 //! (`paired.rs`), beside the memoised search with parts in frontier order (`parts.rs`), in rounds of
@@ -24,8 +24,8 @@
 //!
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
-//! | the bitset search alone first, from the root | [`ALONE_NODES`] | 2^10 nodes | 2^8–2^12 | a count that ends within them builds nothing else (no cut, no second search, no memo); otherwise the parts count them again (about 0.1 ms on a 9×9 sudoku) |
-//! | the plain searches' first slice in the portfolio, on one thread: as long as the rest of [`DENSE_SLICE_NODES`] nodes took | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
+//! | the bitset search alone first, on threads | [`ALONE_NODES`] | 2^10 nodes | 2^8–2^12 | a count that ends within them builds nothing else (no cut, no second search, no memo); otherwise the parts of the cut from the root count them again (about 0.1 ms on a 9×9 sudoku) |
+//! | the bitset search alone first, on one thread; the rest of its count becomes the parts (`Dense::rest`: nothing counted twice) | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
 //! | the two plain searches over the tree's parts: each part counted whole by the one of less time per node on its parts so far (the bitset search first, the sparse-set search second), the other kept to a share of the time; a part of the other cut off after its first nodes (the sample) unless its pace then leads, and counted by the leader from its start | [`TRAILER_SHARE`], [`TRAILER_SAMPLE_NODES`] | 1/32, 2^14 nodes | 1/256–1/8, 2^10–2^16 | a guarantee, not a fit: whichever search is faster on the parts, the count costs at most about `1 + TRAILER_SHARE · (r − 1)` times its time (`r` the ratio of the paces), plus the samples of the parts cut off (each at most its nodes at the slower pace). Paces differ by depth (the bitset search pays `m/64` words a try, the sparse-set search the options a try removes): on a 16×16 sudoku the bitset search was faster on the first 16,000 nodes and 1.75 times slower over the count; parts are sub-trees below the cut, where nearly all nodes are |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 2 ms | 1–10 ms | the memo waits this long on threads. Two threads, wall ms, at 2 ms against 10: domino tilings 8×8 6.3 against 13.6 (`--memo on` 5.8), K16 6.4 against 14.6, mixed 6×6 11.1 against 18.2, dominoes 12×12 24.5 against 31.5; plain counts: STS 9 3.2 against 3.4, 12-queens 9.9 against 9.1 (`--memo off` 9.2), pentominoes 3×20 12.3 against 10.4 (10.1). At 100 ms the memo joined too late: mixed 8×8 1.74 s against 0.82 at 10 ms |
 //! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): at 1 ms domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34. Its length is a trade: a plain count pays half of it, and a memoised count of `T` pays nothing more when `T` is within its half, at most `T` more otherwise. At 0.5 ms instead (ten to twenty alternating runs, wall): open sudokus of 23–26 clues 1.5–6% faster, domino tilings 8×8, K16, 7×12, 10×10 and mixed 6×6 3–7% faster, dominoes 4×30 5.6% and K14 2% slower; but on two threads domino tilings 16×16 take 0.64 s against 0.58 at 1 ms (one thread 1.12 s). At 0.25 ms: mixed 6×6 5% and K14 3% slower than at 1 ms |
@@ -68,20 +68,20 @@ use crate::engine::problem::Problem;
 use crate::engine::search::cells::Cells;
 use crate::engine::search::dense::Dense;
 
-/// The nodes of the bitset search ([`Dense`]) a default count runs before the memoised search
-/// joins it on one thread (the first [`ALONE_NODES`] alone, the rest as the plain searches'
-/// first slice in the portfolio, in the time they took), or, with a budget of nodes or mems,
-/// before the memo's probe: a count that ends within them never pays for the memo,
+/// The nodes of the bitset search ([`Dense`]) a default count runs alone on one thread
+/// before the memoised search joins it (the rest of its count then becomes the plain
+/// searches' parts), or, with a budget of nodes or mems, before the memo's probe: a count that ends within them never pays for the memo,
 /// and one on which the memo pays spends them first (domino tilings of 8×8: 10 ms at 2^16
 /// nodes against 5 ms for the whole memoised count; perfect matchings of K16: 50 ms at 2^20
 /// against 1 ms). At 2^12 the memo's shares cost 13-queens and the word squares nothing
 /// measurable (0.08 s and 0.22 s either way).
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 
-/// The nodes the bitset search counts alone, from the root, before a default count (or an
-/// unlimited `--memo off` count) builds anything else: a count that ends within them pays
-/// for no cut of its tree, no second plain search and no memo. Otherwise they are counted
-/// again by the parts (on a 9×9 sudoku about 0.1 ms).
+/// The nodes the bitset search counts alone, from the root, before a default count on
+/// threads builds anything else: a count that ends within them pays for no cut of its tree,
+/// no second plain search and no memo. Otherwise they are counted again by the parts (on a
+/// 9×9 sudoku about 0.1 ms). (On one thread the first [`DENSE_SLICE_NODES`] are counted
+/// alone, and their rest becomes the parts: nothing is counted twice.)
 pub const ALONE_NODES: u64 = 1 << 10;
 
 /// The pair of plain searches over a tree's parts (`paired.rs`): the share of the time the
@@ -207,7 +207,8 @@ pub(crate) enum Choice<'p> {
     /// smallest first.
     Parts(Vec<Problem>),
     /// The portfolio of the two plain searches over the tree's parts and the memoised parts
-    /// search (after the bitset search's first [`ALONE_NODES`] nodes alone).
+    /// search (after the bitset search's first nodes alone: [`DENSE_SLICE_NODES`] on one
+    /// thread, [`ALONE_NODES`] on threads).
     Portfolio(Dense<'p>),
     /// The plain count, no memo.
     Plain(Plain<'p>),

@@ -435,24 +435,6 @@ fn rest_of<'p>(dense: Dense<'p>, problem: &'p Problem) -> threads::Shared<PlainP
     threads::Shared::with_parts(pair, prefixes, weights, above, done, depth, 1)
 }
 
-/// Counts the parts of `shared` to the end within `budget`, in turns of growing length (1 ms,
-/// then twice the one before): at the end of each, a part stopped half way by a search that
-/// no longer leads may go to the one that does ([`paired`]'s `resume`).
-fn in_turns(shared: &mut threads::Shared<PlainPair<'_>>, budget: &Budget) -> End {
-    let mut turn = std::time::Duration::from_millis(1);
-    loop {
-        let own = std::time::Instant::now() + turn;
-        let end = shared.resume(&Budget {
-            deadline: Some(budget.deadline.map_or(own, |d| d.min(own))),
-            ..budget.clone()
-        });
-        if end != End::TimeLimit || budget.out_of_time().is_some() {
-            return end;
-        }
-        turn *= 2;
-    }
-}
-
 /// The two plain searches over a tree's parts (`paired.rs`): the bitset search, which cuts the
 /// tree, and the sparse-set search when it takes the problem.
 pub(crate) type PlainPair<'p> = paired::Paired<Dense<'p>, Cells<'p>>;
@@ -498,41 +480,17 @@ fn plain<'p>(
 ) -> Count {
     match search {
         choose::Plain::Dense(mut d) => {
-            let budget = &plan.budget;
-            let unlimited =
-                budget.nodes.is_none() && budget.mems.is_none() && budget.solutions.is_none();
-            let threads = if spread.is_sequential() {
-                1
-            } else {
-                spread.thread_count()
-            };
-            if !unlimited {
-                return Count::whole(d.count(budget), None);
+            // The bitset search alone, so that a plain count's statistics are the same on
+            // every run and on any number of threads (the pair of plain searches is the
+            // default count's).
+            if spread.is_sequential() {
+                return Count::whole(d.count(&plan.budget), None);
             }
-            // Without a limit of nodes, mems or solutions (which the bitset search's count
-            // keeps to), the two plain searches over the tree's parts, as in the default count.
-            let run = |mut shared: threads::Shared<PlainPair<'p>>| {
-                let end = in_turns(&mut shared, budget);
-                let stats = shared.stats();
-                Count::whole(Outcome { end, stats }, Some(shared.info()))
-            };
-            if threads == 1 {
-                let out = d.count(&Budget {
-                    nodes: Some(DENSE_SLICE_NODES),
-                    ..budget.clone()
-                });
-                if out.end != End::NodeLimit {
-                    return Count::whole(out, None);
-                }
-                return run(rest_of(d, problem));
-            }
-            if let Some(count) = first_alone(&mut d, budget) {
-                return count;
-            }
-            let pair = PlainPair::new(d, second_for(problem));
-            spread
-                .pool()
-                .install(|| run(parts_of(pair, threads, budget)))
+            let threads = spread.thread_count();
+            let (outcome, info) = spread.pool().install(|| {
+                threads::count_on_threads(d, threads, choose::dense_target(threads), &plan.budget)
+            });
+            Count::whole(outcome, Some(info))
         }
         choose::Plain::Cells(mut cells) => {
             Count::whole(Search::count(&mut cells, &plan.budget), None)

@@ -209,6 +209,12 @@ where
         let time = started.elapsed();
         let nodes = self.nodes_of(side).saturating_sub(before);
         self.board().record(side, time, time, nodes);
+        if side == Side::Second {
+            // The bitset search posts its nodes to the progress board as it goes; the
+            // sparse-set search's are posted here, so that a display's share of the tree done
+            // moves while it counts (the trees are the same).
+            budget.stop.progress().add_nodes(nodes);
+        }
         out
     }
 

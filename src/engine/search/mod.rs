@@ -6,9 +6,9 @@
 //! | search | what it keeps | when the front door runs it |
 //! |---|---|---|
 //! | [`dlx`]: the dance ([`Solver`](super::Solver), Knuth's DLX1/DLX2) | one array of 16-byte nodes linked by 32-bit indices, and the item rings; undone by dancing back | every listing and optimisation; the counts the others do not take (Knuth's tree, a shard), split into parts on threads; the memoised count of `MemoMode` outside the portfolio |
-//! | [`dense`]: bitsets ([`Dense`](super::Dense)) | a conflict row of bits per option and, per level, the options still possible and the primary items' sizes; undone by forgetting a level | the default count of a problem of at most [`DENSE_MAX_OPTIONS`](super::DENSE_MAX_OPTIONS) options (first alone, then in the portfolio), and the plain count of such a problem unless its options are short and colour-free |
+//! | [`dense`]: bitsets ([`Dense`](super::Dense)) | a conflict row of bits per option and, per level, the options still possible and the primary items' sizes; undone by forgetting a level | the default count of a problem of at most [`DENSE_MAX_OPTIONS`](super::DENSE_MAX_OPTIONS) options (first alone, then over the parts of its tree beside `cells` in the portfolio), and the plain count of such a problem |
 //! | [`parts`]: bitsets, memoised, cut into independent parts | per level a state (the options still possible, the items still open) that is also the memo's key; a union-find that finds the parts | the default count, beside `dense` in the portfolio |
-//! | [`cells`]: sparse sets ([`Cells`](super::Cells), Knuth's SSXCC) | flat `u32` arrays: each item's options as a set with a size, the active items; undone by restoring sizes | the plain count of a problem with colours on one thread that `dense` does not take |
+//! | [`cells`]: sparse sets ([`Cells`](super::Cells), Knuth's SSXCC) | flat `u32` arrays: each item's options as a set with a size, the active items; undone by restoring sizes | beside `dense` over the parts of its tree (whichever is faster per node counts most of them); the plain count of a problem with colours on one thread that `dense` does not take |
 //! | [`multiplicity`]: Algorithm M ([`MultiplicitySolver`](super::MultiplicitySolver), Knuth's DLX3) | DLX2's links with a bound and a slack per primary item | every problem with multiplicities (`u:v` items) |
 //!
 //! [`memo`] is no search but the table the memoised searches share: sub-problem counts by
@@ -28,12 +28,13 @@ use super::problem::OptionId;
 use super::stats::Stats;
 
 /// One search, as the door and its threads see it: it counts, lists, resumes after a budget
-/// ran out, cuts its tree into parts by prefixes and counts below one, and says what it did.
+/// ran out, cuts its tree into parts by prefixes and counts below one.
 /// Implemented by thin wrappers over each search's own functions (the shape of the queens
 /// listing's `TaskSearch`): the dance (parts: its split's), the bitset search (resumable;
 /// parts: prefixes of its tree), Algorithm M (parts: paths of branch numbers; it does not
-/// resume) and the sparse-set search (neither resumes nor cuts: the whole tree is its one
-/// part). `run/threads.rs` deals the parts to threads. The
+/// resume) and the sparse-set search (resumable; parts: prefixes of its tree, or of the
+/// bitset search's, whose options a part takes in turn). `run/threads.rs` deals the parts
+/// to threads. The
 /// memoised search with parts (`parts`) keeps a table across its parts and is driven by the
 /// portfolio instead.
 pub(crate) trait Search: Send {
