@@ -26,7 +26,9 @@
 //! # The guarantee
 //!
 //! Parts are whole sub-trees: none is counted twice but those cut off or handed over. The
-//! trailer's time stays within [`TRAILER_SHARE`] of the total, give or take a part's sample.
+//! trailer's time stays within [`TRAILER_SHARE`] of the total, give or take a part's sample;
+//! each sample it loses halves its share (to at most 64 times less), the next change of lead
+//! restores it, so that a search slower throughout costs a few samples, spaced ever wider.
 //! So whichever search is faster on the parts, the count costs at most about
 //! `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio of their paces), plus
 //! the samples of the parts cut off, plus what a hand-over wastes (at most the time on that
@@ -72,7 +74,7 @@ impl Side {
 }
 
 /// What the two searches did on the parts they counted, shared by every thread's pair.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Board {
     /// Per side: the time spent on parts (those cut off included), the part of it spent
     /// searching below the parts' roots (not on the way down to them), the nodes visited
@@ -81,6 +83,21 @@ struct Board {
     searching: [Duration; 2],
     nodes: [u64; 2],
     started: [u64; 2],
+    /// The trailer's share of the time now: [`TRAILER_SHARE`], halved each time a sample of
+    /// its part loses (down to [`TRAILER_SHARE`]` / 64`), back to it when the lead changes.
+    share: f64,
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board {
+            time: [Duration::ZERO; 2],
+            searching: [Duration::ZERO; 2],
+            nodes: [0; 2],
+            started: [0; 2],
+            share: TRAILER_SHARE,
+        }
+    }
 }
 
 impl Board {
@@ -107,7 +124,7 @@ impl Board {
     }
 
     /// Who takes the next part: each one its first part, then the trailer while its time is
-    /// below [`TRAILER_SHARE`] of the total, else the leader.
+    /// below its share of the total (`share`), else the leader.
     fn pick(&mut self) -> Side {
         let side = if self.started[0] == 0 {
             Side::First
@@ -117,7 +134,7 @@ impl Board {
             let leader = self.leader();
             let trailer = leader.other();
             let total = self.time[0] + self.time[1];
-            if self.time[trailer.index()] < total.mul_f64(TRAILER_SHARE) {
+            if self.time[trailer.index()] < total.mul_f64(self.share) {
                 trailer
             } else {
                 leader
@@ -315,9 +332,18 @@ where
         if out.end != End::NodeLimit {
             return out;
         }
-        if self.board().leader() == side {
-            // Its pace now leads: it goes on.
-            return self.run(side, None, budget);
+        {
+            let mut board = self.board();
+            if board.leader() == side {
+                // Its pace now leads: it goes on, and the other is the trailer at its full
+                // share.
+                board.share = TRAILER_SHARE;
+                drop(board);
+                return self.run(side, None, budget);
+            }
+            // Lost again: its next sample waits twice as long (the samples of a search that
+            // keeps losing cost a vanishing share, yet a late change of lead is still seen).
+            board.share = (board.share / 2.0).max(TRAILER_SHARE / 64.0);
         }
         self.on = side.other();
         self.run(side.other(), Some(part), budget)
