@@ -167,7 +167,7 @@ fn the_rest_of_a_stopped_count_is_the_rest_of_the_count() {
     // Stopped after any number of nodes, the count so far and the counts below the rest's
     // prefixes add up to the whole count (a part that wipes out at once counts 0), and the
     // rest's weights to the estimate of what is left.
-    let mut rng = SplitMix64::new(0x4e57_0f);
+    let mut rng = SplitMix64::new(0x004e_570f);
     let mut problems: Vec<Problem> = (0..300).map(|_| random_problem(&mut rng)).collect();
     problems.push(Queens::new(8).unwrap().problem().clone());
     problems.push(Langford::new(8).unwrap().problem().clone());
