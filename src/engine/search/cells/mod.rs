@@ -187,7 +187,7 @@ impl Counters {
 /// the constructor built.
 ///
 /// The arrays as built are never changed and are shared (`Arc`) with the searches that
-/// [`Resumable::fork`](super::Resumable::fork) makes for threads, so that a fork allocates
+/// `Resumable::fork` makes for threads, so that a fork allocates
 /// only the arrays it changes and the colours (`clr`).
 pub struct Cells<'p> {
     problem: &'p Problem,
