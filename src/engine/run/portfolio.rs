@@ -83,6 +83,8 @@ struct Entrant<'p> {
     /// For a memoised search, the nodes its table's hits spared it (`None` for the plain
     /// search).
     saved: Option<u64>,
+    /// Its latest turn's time and nodes (`None` before its first).
+    last_turn: Option<(Duration, u64)>,
 }
 
 impl Entrant<'_> {
@@ -118,12 +120,21 @@ impl Entrant<'_> {
         self.saved.is_none_or(|saved| saved >= self.nodes)
     }
 
-    /// Seconds per node, measured (a guess before its first slice).
+    /// Seconds per node, measured (a guess before its first slice): the lesser of its pace
+    /// over all its turns and over its latest. A turn the system took the core from (a few
+    /// milliseconds for a few hundred nodes, seen with other jobs on both cores) would
+    /// otherwise slow the pace over all turns for good; sized by it, every later turn of a
+    /// search on its least share would be a few nodes, and the search that should win would
+    /// stay starved. With the lesser, one turn at the true pace restores it. A turn sized too
+    /// long by it is still ended by its deadline.
     fn seconds_per_node(&self, guess: f64) -> f64 {
         if self.nodes == 0 {
-            guess
-        } else {
-            self.time.as_secs_f64() / self.nodes as f64
+            return guess;
+        }
+        let overall = self.time.as_secs_f64() / self.nodes as f64;
+        match self.last_turn {
+            Some((time, nodes)) if nodes > 0 => overall.min(time.as_secs_f64() / nodes as f64),
+            _ => overall,
         }
     }
 }
@@ -191,6 +202,7 @@ pub(crate) fn count(
         progress,
         first: Some((time, progress)),
         saved: None,
+        last_turn: None,
     }];
     if let Some(search) = memo {
         entrants.push(Entrant {
@@ -200,6 +212,7 @@ pub(crate) fn count(
             progress: 0.0,
             first: None,
             saved: Some(0),
+            last_turn: None,
         });
     }
     let k = entrants.len();
@@ -252,7 +265,7 @@ pub(crate) fn count(
             } else {
                 ((turn.as_secs_f64() / rate) as u64).max(LEAST_NODES)
             };
-            let started = Instant::now();
+            let (started, nodes_before) = (Instant::now(), e.nodes);
             let (end, count) = match &mut e.search {
                 Runner::Parts(t) => {
                     let end = turn_end(
@@ -298,7 +311,9 @@ pub(crate) fn count(
                     (out.end, out.count)
                 }
             };
-            e.time += started.elapsed();
+            let took = started.elapsed();
+            e.time += took;
+            e.last_turn = Some((took, e.nodes.saturating_sub(nodes_before)));
             if e.first.is_none() {
                 e.first = Some((e.time, e.progress));
             }
