@@ -469,6 +469,30 @@ impl<S: Resumable> Shared<S> {
     }
 }
 
+/// For tests of a [`Resumable`] search: resumes `shared` on `pool` in time slices growing
+/// from 20 µs until it ends, checking that each slice ends by its deadline or the count, and
+/// that the progress stays a fraction and ends at 1 (`round` names the problem in a failure).
+#[cfg(test)]
+pub(crate) fn resume_in_growing_slices<S: Resumable>(
+    pool: &rayon::ThreadPool,
+    shared: &mut Shared<S>,
+    round: usize,
+) -> Stats {
+    let mut slice = std::time::Duration::from_micros(20);
+    loop {
+        let budget = Budget::unlimited().with_time(slice);
+        let end = pool.install(|| shared.resume(&budget));
+        assert!((0.0..=1.0).contains(&shared.progress()), "round {round}");
+        if end == End::Exhausted {
+            break;
+        }
+        assert_eq!(end, End::TimeLimit, "round {round}");
+        slice += slice / 4;
+    }
+    assert_eq!(shared.progress(), 1.0, "round {round}");
+    shared.stats()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -552,7 +552,7 @@ fn a_forked_search_counts_the_same() {
 /// and nodes are the count's on one thread (the nodes as in `assert_nodes`).
 #[test]
 fn the_count_on_threads_is_the_count() {
-    use crate::engine::run::threads::{Shared, count_on_threads};
+    use crate::engine::run::threads::{Shared, count_on_threads, resume_in_growing_slices};
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -569,19 +569,7 @@ fn the_count_on_threads_is_the_count() {
         assert_eq!(split.stats.solutions(), whole.solutions(), "round {round}");
         assert_nodes(round, 150, split.stats.nodes(), whole.nodes(), "on threads");
         let mut shared = pool.install(|| Shared::new(engine.sibling(), 2, 16));
-        let mut slice = std::time::Duration::from_micros(20);
-        loop {
-            let budget = Budget::unlimited().with_time(slice);
-            let end = pool.install(|| shared.resume(&budget));
-            assert!((0.0..=1.0).contains(&shared.progress()), "round {round}");
-            if end == End::Exhausted {
-                break;
-            }
-            assert_eq!(end, End::TimeLimit, "round {round}");
-            slice += slice / 4;
-        }
-        assert_eq!(shared.progress(), 1.0, "round {round}");
-        let stats = shared.stats();
+        let stats = resume_in_growing_slices(&pool, &mut shared, round);
         assert_eq!(stats.solutions(), whole.solutions(), "round {round}");
         assert_nodes(
             round,
