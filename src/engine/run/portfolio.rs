@@ -30,7 +30,10 @@
 //! small first branch at the root in a few hundred nodes estimates half the tree done, and
 //! then nothing more for milliseconds. Before its second turn that jump would still make it
 //! lead the first round, so a memoised search leads only while its table has spared it at
-//! least as many nodes as it visited (`Entrant::table_pays`).
+//! least as many nodes as it visited (`Entrant::table_pays`). And an estimate is evidence
+//! only within [`CREDIBLE_HORIZON`] times the time spent: while no search's estimate is, the
+//! memoised search's table pays and the plain search would lead, the round is shared evenly (a memoised search on its
+//! least share spends its short turns walking back to where it stopped).
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·T / LEAST_SHARE` of the default's time (its shares of the rounds add up to
@@ -46,7 +49,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::choose::{FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND};
+use super::choose::{
+    CREDIBLE_HORIZON, FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE, OPENING_ROUND,
+};
 use super::threads::{self, Shared};
 use super::{Count, PlainPair};
 use crate::engine::budget::{Budget, End};
@@ -236,6 +241,14 @@ pub(crate) fn count(
             best
         };
         let others = (k - 1) as f64 * LEAST_SHARE;
+        let even = !opening && {
+            let spent: f64 = entrants.iter().map(|e| e.time.as_secs_f64()).sum();
+            let evidence: Vec<(f64, bool)> = entrants
+                .iter()
+                .map(|e| (e.remaining(), e.table_pays()))
+                .collect();
+            is_even_round(leader, &evidence, spent)
+        };
         let this_round = if opening {
             // No longer than the plain search estimates it still needs: a count about to end
             // does not wait on the memoised search's share.
@@ -248,7 +261,7 @@ pub(crate) fn count(
         // spent.
         let turns = [leader].into_iter().chain((0..k).filter(|&i| i != leader));
         for i in turns {
-            let share = if opening {
+            let share = if opening || even {
                 1.0 / k as f64
             } else if i == leader {
                 1.0 - others
@@ -327,6 +340,18 @@ pub(crate) fn count(
             round *= 2;
         }
     }
+}
+
+/// Whether a round is shared evenly: the plain search (entrant 0) would lead it, a memoised
+/// search's table pays, and no estimate of the time left is evidence yet, being more than
+/// [`CREDIBLE_HORIZON`] times the `spent` seconds. `evidence` holds each entrant's estimate
+/// of the seconds it still needs and whether its table pays (the plain search's: true).
+fn is_even_round(leader: usize, evidence: &[(f64, bool)], spent: f64) -> bool {
+    leader == 0
+        && evidence[1..].iter().any(|&(_, pays)| pays)
+        && evidence
+            .iter()
+            .all(|&(left, _)| left > CREDIBLE_HORIZON * spent)
 }
 
 /// The result when entrant `i` ended with `end` (the plain search's count so far stands for
@@ -436,5 +461,29 @@ fn turn_end(end: End, budget: &Budget) -> End {
         End::NodeLimit
     } else {
         end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_is_even_only_while_no_estimate_is_evidence_and_the_table_pays() {
+        // 10 ms spent; the plain search leads on estimates of years: even.
+        let spent = 0.01;
+        assert!(is_even_round(0, &[(2e9, true), (1e12, true)], spent));
+        // An estimate within the horizon (a second here) is evidence: the leader leads.
+        assert!(!is_even_round(0, &[(0.5, true), (1e12, true)], spent));
+        assert!(!is_even_round(0, &[(2e9, true), (0.9, true)], spent));
+        // A memoised search whose table does not pay, or that leads already: no even round.
+        assert!(!is_even_round(0, &[(2e9, true), (1e12, false)], spent));
+        assert!(!is_even_round(1, &[(2e9, true), (1e3, true)], spent));
+        // Infinite estimates (no progress yet) are no evidence either.
+        assert!(is_even_round(
+            0,
+            &[(f64::INFINITY, true), (f64::INFINITY, true)],
+            spent
+        ));
     }
 }
