@@ -184,6 +184,11 @@ pub struct Dense<'p> {
     /// Scratch: the options of the items with one option left.
     forced: Vec<u32>,
     found: Vec<u32>,
+    /// For [`Dense::prefixes`]' walk that finds the depth of its cut (0: no such walk): the
+    /// nodes wanted at one depth, and the nodes met so far at each depth (to `cut`). The walk
+    /// descends no deeper than the first depth to have that many.
+    want_at_depth: usize,
+    at_depth: Vec<u64>,
     stats: Stats,
 }
 
@@ -215,6 +220,8 @@ impl<'p> Dense<'p> {
             cut: usize::MAX,
             forced: Vec::new(),
             found: Vec::new(),
+            want_at_depth: 0,
+            at_depth: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -597,9 +604,14 @@ impl<'p> Dense<'p> {
             cut,
             forced,
             found,
+            want_at_depth,
+            at_depth,
             ..
         } = self;
-        let (tables, cut) = (&*tables, *cut);
+        let (tables, want_at_depth) = (&*tables, *want_at_depth);
+        // The depth from which an entered node is looked at for the cut (`cut`, read only
+        // there): every depth from 1 while the cut's depth is being found.
+        let watch = if want_at_depth != 0 { 1 } else { *cut };
         let mut a = Arrays {
             live,
             sizes,
@@ -649,12 +661,26 @@ impl<'p> Dense<'p> {
                         break;
                     }
                 }
-                if d == cut {
-                    // A sub-problem for a thread: noted, not entered.
-                    found.extend(frames[..d].iter().map(|f| f.option));
-                    entering = false;
-                    d -= 1;
-                    continue;
+                // One test on the hot path for both the cut and the walk that finds its
+                // depth (a second test here cost word squares 6%).
+                if d >= watch {
+                    if want_at_depth != 0 && d <= *cut {
+                        // The walk that finds the cut's depth: the first depth with the nodes
+                        // wanted is as deep as it goes from now on.
+                        at_depth[d] += 1;
+                        if at_depth[d] >= want_at_depth as u64 {
+                            *cut = d;
+                        }
+                    }
+                    if d == *cut {
+                        // A sub-problem for a thread: noted, not entered.
+                        if want_at_depth == 0 {
+                            found.extend(frames[..d].iter().map(|f| f.option));
+                        }
+                        entering = false;
+                        d -= 1;
+                        continue;
+                    }
                 }
                 if pactive == 0 {
                     t.nodes += 1;

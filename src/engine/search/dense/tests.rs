@@ -491,3 +491,48 @@ fn the_walks_probes_average_to_the_nodes_on_models() {
         );
     }
 }
+
+/// The cut's depth found by walks of doubling limit is the one a walk per depth finds (the
+/// first depth with `want` nodes), with the same prefixes and the same statistics above it:
+/// random problems, 8-queens, an open sudoku and Langford 8.
+#[test]
+fn the_cut_is_at_the_first_depth_with_the_nodes_wanted() {
+    // The cut as it was found before: one walk per depth.
+    fn walk_per_depth(dense: &mut Dense<'_>, want: usize) -> (Vec<Vec<u32>>, Stats) {
+        let mut cut = 1;
+        loop {
+            dense.start();
+            dense.cut = cut;
+            dense.found.clear();
+            let outcome = dense
+                .search::<false, _>(&Budget::unlimited(), &mut |_: &[OptionId]| {
+                    ControlFlow::Continue(())
+                });
+            dense.cut = usize::MAX;
+            if dense.found.len() / cut >= want.max(1) || dense.found.is_empty() {
+                let found = std::mem::take(&mut dense.found);
+                return (
+                    found.chunks(cut).map(<[u32]>::to_vec).collect(),
+                    outcome.stats,
+                );
+            }
+            cut += 1;
+        }
+    }
+    let mut rng = SplitMix64::new(0xc07_de97);
+    let mut problems: Vec<Problem> = (0..300).map(|_| random_problem(&mut rng)).collect();
+    problems.push(Queens::new(8).unwrap().problem().clone());
+    problems.push(Langford::new(8).unwrap().problem().clone());
+    problems.push(open_sudoku());
+    for (round, problem) in problems.iter().enumerate() {
+        let Ok(mut dense) = Dense::new(problem) else {
+            continue;
+        };
+        for want in [1, 2, 3, 7, 16, 100] {
+            let (parts, above) = dense.prefixes(want);
+            let (old_parts, old_above) = walk_per_depth(&mut dense, want);
+            assert_eq!(parts, old_parts, "round {round}, want {want}");
+            assert_eq!(above, old_above, "round {round}, want {want}");
+        }
+    }
+}
