@@ -32,8 +32,9 @@
 //! lead the first round, so a memoised search leads only while its table has spared it at
 //! least as many nodes as it visited (`Entrant::table_pays`). And an estimate is evidence
 //! only within [`CREDIBLE_HORIZON`] times the time spent: while no search's estimate is, the
-//! memoised search's table pays and the plain search would lead, the round is shared evenly (a memoised search on its
-//! least share spends its short turns walking back to where it stopped).
+//! memoised search's table pays and the plain search would lead, the round is shared evenly
+//! (a memoised search on its least share spends its short turns walking back to where it
+//! stopped).
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·T / LEAST_SHARE` of the default's time (its shares of the rounds add up to
