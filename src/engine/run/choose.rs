@@ -128,6 +128,13 @@ pub const LEAD_MARGIN: f64 = 2.0;
 /// search's table pays and the plain search would lead, the round is shared evenly.
 pub const CREDIBLE_HORIZON: f64 = 100.0;
 
+/// The portfolio's memoised dance keeps `1 / DANCE_MEMO_PART` of the memo's memory
+/// ([`Plan::memo_bytes`]) for its table, the frontier team the rest: the two tables together
+/// stay within `--memo-mem`. The team's tables are the larger (domino tilings of 16×16: about
+/// 150 MB; the dance's on Aztec diamonds of order 9 58 MB, on lozenge tilings of the hexagon
+/// 5,5,5 2 MB).
+pub const DANCE_MEMO_PART: u64 = 4;
+
 /// A search's first slice in the portfolio, in nodes, when its time per node is not known
 /// yet (a memoised node may cost a hundred plain ones on problems of thousands of options).
 pub const FIRST_NODES: u64 = 64;

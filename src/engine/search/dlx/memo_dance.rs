@@ -7,14 +7,21 @@ use super::links::{Links, ROOT, STEP};
 use crate::engine::problem::Problem;
 use crate::engine::search::memo::Memo;
 
-/// The state of one memoised count (`Solver::count_memo`): the table, and per level the
-/// key of the node being searched, its hash, and the count and nodes when it was entered.
+/// The state of one memoised count (`Solver::count_memo`): the table, and the path of
+/// nodes being searched ([`MemoPath`]).
 pub(super) struct MemoRun<'m> {
     pub(super) table: &'m mut Memo,
+    pub(super) path: MemoPath,
+}
+
+/// Per level the key of the node being searched, its hash, and the count and nodes when it
+/// was entered; and the counts taken from the table so far. A count stopped to be resumed
+/// (`Solver::count_memo_resumable`) keeps it until it goes on.
+#[derive(Default)]
+pub(super) struct MemoPath {
     keys: Vec<u64>,
     tags: Vec<u64>,
     entry: Vec<(u128, u64)>,
-    /// The counts taken from the table so far.
     pub(super) remembered: u128,
 }
 
@@ -66,13 +73,12 @@ pub(super) fn write_key<const COLOURS: bool>(links: &Links, problem: &Problem, k
 impl<'m> MemoRun<'m> {
     /// A memoised count's state on `table`, nothing remembered yet.
     pub(super) fn new(table: &'m mut Memo) -> MemoRun<'m> {
-        MemoRun {
-            table,
-            keys: Vec::new(),
-            tags: Vec::new(),
-            entry: Vec::new(),
-            remembered: 0,
-        }
+        MemoRun::on_path(table, MemoPath::default())
+    }
+
+    /// A memoised count's state on `table` going on along `path`.
+    pub(super) fn on_path(table: &'m mut Memo, path: MemoPath) -> MemoRun<'m> {
+        MemoRun { table, path }
     }
 
     /// The memo's part of entering a node at `level`: true if its count is remembered (and
@@ -87,20 +93,21 @@ impl<'m> MemoRun<'m> {
         nodes: u64,
     ) -> bool {
         let w = self.table.words();
-        if self.tags.len() <= level {
-            self.tags.resize(level + 1, 0);
-            self.entry.resize(level + 1, (0, 0));
-            self.keys.resize((level + 1) * w, 0);
+        let path = &mut self.path;
+        if path.tags.len() <= level {
+            path.tags.resize(level + 1, 0);
+            path.entry.resize(level + 1, (0, 0));
+            path.keys.resize((level + 1) * w, 0);
         }
-        let key = &mut self.keys[level * w..(level + 1) * w];
+        let key = &mut path.keys[level * w..(level + 1) * w];
         write_key::<COLOURS>(links, problem, key);
         let tag = Memo::hash(key);
         if let Some(count) = self.table.get(tag, key) {
-            self.remembered += count;
+            path.remembered += count;
             return true;
         }
-        self.tags[level] = tag;
-        self.entry[level] = (u128::from(solutions) + self.remembered, nodes);
+        path.tags[level] = tag;
+        path.entry[level] = (u128::from(solutions) + path.remembered, nodes);
         false
     }
 
@@ -108,10 +115,11 @@ impl<'m> MemoRun<'m> {
     /// stores its count.
     pub(super) fn leave(&mut self, level: usize, solutions: u64, nodes: u64) {
         let w = self.table.words();
-        let (count_before, nodes_before) = self.entry[level];
-        let count = u128::from(solutions) + self.remembered - count_before;
-        let key = &self.keys[level * w..(level + 1) * w];
+        let path = &self.path;
+        let (count_before, nodes_before) = path.entry[level];
+        let count = u128::from(solutions) + path.remembered - count_before;
+        let key = &path.keys[level * w..(level + 1) * w];
         self.table
-            .store(self.tags[level], key, count, nodes - nodes_before);
+            .store(path.tags[level], key, count, nodes - nodes_before);
     }
 }

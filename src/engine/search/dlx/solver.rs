@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 
 use super::dance::Counters;
 use super::links::{Built, Links, ROOT, STEP, cl, nd};
-use super::memo_dance::{self, MemoRun};
+use super::memo_dance::{self, MemoPath, MemoRun};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::count::Count;
 use crate::engine::problem::{ItemId, OptionId, Problem};
@@ -218,6 +218,52 @@ pub struct Solver<'p> {
     /// than a local of the search loop, where it took a register: 0.65% more instructions
     /// on Langford 10 against 0.4%).
     pub(super) posted: u64,
+    /// Where a resumable search stopped ([`Resume`]): set by the search, taken by its caller.
+    pub(super) stopped: Option<Point>,
+    /// A memoised count stopped to be resumed ([`Solver::count_memo_resumable`]): its levels
+    /// are still covered, and no other search may run on this solver.
+    pub(super) suspended: Option<Box<Suspended>>,
+}
+
+/// The point where a resumable search stopped: at the top of a level, about to enter its
+/// node, with the counters of the whole count so far (levels `0..level` covered).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Point {
+    level: usize,
+    nodes: u64,
+    solutions: u64,
+    max_level: u32,
+}
+
+/// How a search starts, and what a stop by the budget does.
+#[derive(Clone, Copy)]
+pub(super) enum Resume {
+    /// From the root; a stop unwinds every level (the solver is as it was).
+    No,
+    /// From the root; a stop by the budget's nodes, mems or clock leaves the levels covered
+    /// and notes where in [`Solver::stopped`].
+    Root,
+    /// From a point where a resumable search stopped, as [`Resume::Root`].
+    At(Point),
+}
+
+/// A memoised count stopped to be resumed: where, and its path of keys.
+pub(super) struct Suspended {
+    point: Point,
+    path: MemoPath,
+}
+
+/// One call of [`Solver::count_memo_resumable`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MemoTurn {
+    /// How the call ended: [`End::Exhausted`] when the count is done.
+    pub end: End,
+    /// The count, when exhausted (0 otherwise).
+    pub count: u128,
+    /// The nodes this call entered.
+    pub nodes: u64,
+    /// Knuth's estimate of the fraction of the tree searched (1 when exhausted).
+    pub progress: f64,
 }
 
 impl<'p> Solver<'p> {
@@ -256,6 +302,8 @@ impl<'p> Solver<'p> {
             knuth: false,
             dead_ends: 0,
             posted: 0,
+            stopped: None,
+            suspended: None,
         }
     }
 
@@ -416,11 +464,11 @@ impl<'p> Solver<'p> {
     /// [`Solver::stats`]).
     pub fn run<V: Visitor>(&mut self, budget: &Budget, visitor: &mut V) -> Outcome {
         let outcome = if self.has_colours {
-            self.search::<true, false, false, V>(budget, visitor, None)
+            self.search::<true, false, false, V>(budget, visitor, None, Resume::No)
         } else if self.knuth {
-            self.search::<false, false, false, V>(budget, visitor, None)
+            self.search::<false, false, false, V>(budget, visitor, None, Resume::No)
         } else {
-            self.search::<false, false, true, V>(budget, visitor, None)
+            self.search::<false, false, true, V>(budget, visitor, None, Resume::No)
         };
         self.stats += outcome.stats;
         outcome
@@ -453,11 +501,26 @@ impl<'p> Solver<'p> {
         let mut run = MemoRun::new(memo);
         let before = run.table.stats();
         let outcome = if self.has_colours {
-            self.search::<true, true, false, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+            self.search::<true, true, false, CountOnly>(
+                &budget,
+                &mut CountOnly,
+                Some(&mut run),
+                Resume::No,
+            )
         } else if self.knuth {
-            self.search::<false, true, false, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+            self.search::<false, true, false, CountOnly>(
+                &budget,
+                &mut CountOnly,
+                Some(&mut run),
+                Resume::No,
+            )
         } else {
-            self.search::<false, true, true, CountOnly>(&budget, &mut CountOnly, Some(&mut run))
+            self.search::<false, true, true, CountOnly>(
+                &budget,
+                &mut CountOnly,
+                Some(&mut run),
+                Resume::No,
+            )
         };
         self.stats += outcome.stats;
         let after = run.table.stats();
@@ -465,7 +528,7 @@ impl<'p> Solver<'p> {
         // those remembered; what the memo did in this count.
         Count {
             end: outcome.end,
-            count: u128::from(outcome.stats.solutions) + run.remembered,
+            count: u128::from(outcome.stats.solutions) + run.path.remembered,
             stats: outcome.stats,
             memo: Some(MemoStats {
                 hits: after.hits - before.hits,
@@ -476,6 +539,108 @@ impl<'p> Solver<'p> {
             }),
             split: None,
         }
+    }
+
+    /// [`Solver::count_memo`] in turns: a call stopped by the budget's nodes, mems or clock
+    /// leaves its levels covered and its path in `memo`'s keys kept, and the next call goes
+    /// on where it stopped (nothing is searched twice, and no path is walked back through the
+    /// table). Each call on the same `memo`, until one ends the count
+    /// ([`End::Exhausted`]: the exact count) or the solver is dropped; no other search may
+    /// run on the solver in between. A stop gives Knuth's estimate of the fraction of the
+    /// tree searched, read off the levels still covered.
+    pub(crate) fn count_memo_resumable(&mut self, budget: &Budget, memo: &mut Memo) -> MemoTurn {
+        assert_eq!(
+            memo.words(),
+            self.memo_words(),
+            "a memo made for this solver"
+        );
+        let budget = Budget {
+            solutions: None,
+            ..budget.clone()
+        };
+        let (from, path) = match self.suspended.take() {
+            Some(s) => (Resume::At(s.point), s.path),
+            None => (Resume::Root, MemoPath::default()),
+        };
+        let before = match from {
+            Resume::At(p) => p.solutions,
+            _ => 0,
+        };
+        let mut run = MemoRun::on_path(memo, path);
+        let outcome = if self.has_colours {
+            self.search::<true, true, false, CountOnly>(
+                &budget,
+                &mut CountOnly,
+                Some(&mut run),
+                from,
+            )
+        } else if self.knuth {
+            self.search::<false, true, false, CountOnly>(
+                &budget,
+                &mut CountOnly,
+                Some(&mut run),
+                from,
+            )
+        } else {
+            self.search::<false, true, true, CountOnly>(
+                &budget,
+                &mut CountOnly,
+                Some(&mut run),
+                from,
+            )
+        };
+        self.stats += outcome.stats;
+        match self.stopped.take() {
+            Some(point) => {
+                let progress = self.progress(point.level);
+                self.suspended = Some(Box::new(Suspended {
+                    point,
+                    path: run.path,
+                }));
+                MemoTurn {
+                    end: outcome.end,
+                    count: 0,
+                    nodes: outcome.stats.nodes,
+                    progress,
+                }
+            }
+            None => MemoTurn {
+                end: outcome.end,
+                count: if outcome.end == End::Exhausted {
+                    u128::from(before + outcome.stats.solutions) + run.path.remembered
+                } else {
+                    0
+                },
+                nodes: outcome.stats.nodes,
+                progress: if outcome.end == End::Exhausted {
+                    1.0
+                } else {
+                    0.0
+                },
+            },
+        }
+    }
+
+    /// Knuth's estimate of the fraction of the tree searched when levels `0..level` are
+    /// covered: `Σ k_l / (d_0 ⋯ d_l)`, level `l`'s item having `d_l` options of which its
+    /// choice is the `k_l`-th from 0 (the branches before it done). A covered item's list
+    /// is as it was when covered: no deeper cover hides its options.
+    fn progress(&self, level: usize) -> f64 {
+        let nd = &self.links.nd;
+        let (mut done, mut weight) = (0.0, 1.0);
+        for &cur in &self.choice[..level] {
+            let item = nd[(cur / STEP) as usize].itm as u32;
+            let options = nd[(item / STEP) as usize].itm.max(1);
+            let mut k = 0u32;
+            let mut n = nd[(item / STEP) as usize].down;
+            while n != cur && n != item {
+                k += 1;
+                n = nd[(n / STEP) as usize].down;
+            }
+            weight /= f64::from(options);
+            done += f64::from(k) * weight;
+        }
+        done
     }
 
     /// Writes the memo key of the state between searches into `key` of
@@ -521,20 +686,30 @@ impl<'p> Solver<'p> {
         budget: &Budget,
         visitor: &mut V,
         mut memo: Option<&mut MemoRun<'_>>,
+        from: Resume,
     ) -> Outcome {
+        debug_assert!(
+            self.suspended.is_none(),
+            "a solver with a memoised count stopped to be resumed"
+        );
         let mut c = Counters::default();
-        let mut nodes = 0u64;
-        let mut solutions = 0u64;
         let base = self.forced.len() as u32;
-        let mut max_level = base;
+        // A resumed search goes on with the counters of the whole count; its outcome is this
+        // call's part.
+        let (mut level, mut nodes, mut solutions, mut max_level) = match from {
+            Resume::At(p) => (p.level, p.nodes, p.solutions, p.max_level),
+            _ => (0, 0, 0, base),
+        };
+        let (start_nodes, start_solutions) = (nodes, solutions);
+        let resumable = !matches!(from, Resume::No);
         let max_solutions = budget.solutions.unwrap_or(u64::MAX);
-        let max_nodes = budget.nodes.unwrap_or(u64::MAX);
+        let max_nodes = budget.nodes.map_or(u64::MAX, |n| nodes.saturating_add(n));
         let max_mems = budget.mems.unwrap_or(u64::MAX);
         let mut end = End::Exhausted;
 
         // Every primary item already covered (by forced options, or none declared): the
         // empty completion is the one solution, counted as a node as DLX1 counts solutions.
-        if self.links.cl[ROOT as usize].next == ROOT {
+        if !matches!(from, Resume::At(_)) && self.links.cl[ROOT as usize].next == ROOT {
             if max_solutions > 0 && max_nodes > 0 {
                 nodes = 1;
                 solutions = 1;
@@ -554,7 +729,6 @@ impl<'p> Solver<'p> {
         // Knuth's labels as structured control flow: `forward` opens a level, `advance` tries
         // the next option of the level's item, `backup` closes a level whose options are all
         // tried, `recover` undoes an option before the next is tried.
-        let mut level: usize = 0;
         let mut best: u32;
         let mut cur: u32;
         // Room for every level: each covers a primary item, so there are at most as many
@@ -564,7 +738,9 @@ impl<'p> Solver<'p> {
             self.choice.resize(levels, 0);
         }
         // Levels 0..depth hold a full cover (item and option) that an early stop must undo.
-        let depth_to_unwind: usize;
+        let mut depth_to_unwind: usize;
+        // Whether the search stopped at the top of a level, by the budget.
+        let mut at_top = false;
         macro_rules! recover {
             () => {
                 if WATCH {
@@ -583,14 +759,18 @@ impl<'p> Solver<'p> {
             if nodes >= max_nodes {
                 end = End::NodeLimit;
                 depth_to_unwind = level;
+                at_top = true;
                 break;
             }
             if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
                 end = End::MemLimit;
                 depth_to_unwind = level;
+                at_top = true;
                 break;
             }
-            if nodes & 0x3ff == 0 {
+            // The clock every 1,024 nodes, a memoised search's every 64 (its nodes cost
+            // microseconds: a turn of the default's portfolio is ended by it).
+            if nodes & if MEMO { 0x3f } else { 0x3ff } == 0 {
                 // For a display: the nodes entered since the last post (a memoised search's
                 // nodes are of a smaller tree than the one a display estimates: not posted).
                 if !MEMO && nodes > self.posted {
@@ -600,6 +780,7 @@ impl<'p> Solver<'p> {
                 if let Some(e) = budget.out_of_time() {
                     end = e;
                     depth_to_unwind = level;
+                    at_top = true;
                     break;
                 }
             }
@@ -709,6 +890,15 @@ impl<'p> Solver<'p> {
                 recover!();
             }
         }
+        if resumable && at_top {
+            self.stopped = Some(Point {
+                level,
+                nodes,
+                solutions,
+                max_level,
+            });
+            depth_to_unwind = 0;
+        }
         // An early stop leaves levels 0..depth covered: undo them, deepest first, so the
         // solver can be used again. Knuth's counts do not include this clean-up.
         let mut undone = Counters::default();
@@ -735,7 +925,13 @@ impl<'p> Solver<'p> {
         if !MEMO && nodes > self.posted {
             budget.stop.progress().add_nodes(nodes - self.posted);
         }
-        self.finish(c, nodes, solutions, max_level, end)
+        self.finish(
+            c,
+            nodes - start_nodes,
+            solutions - start_solutions,
+            max_level,
+            end,
+        )
     }
 
     /// The header of the item to branch on at `level`: the visitor's choice

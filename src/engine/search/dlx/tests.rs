@@ -103,3 +103,66 @@ fn a_visitor_stops_the_search_at_once() {
         );
     }
 }
+
+/// A memoised count stopped every few nodes and resumed goes on where it stopped: the same
+/// count and the same nodes in all as one call of [`Solver::count_memo`] (nothing searched
+/// twice), with or without colours and on either tree; the estimate of the tree done never
+/// falls below 0 nor passes 1, and the solver is usable again after the count ends.
+#[test]
+fn a_memoised_count_resumes_where_it_stopped() {
+    use crate::engine::search::cells::tests::random_problem;
+    use crate::engine::search::memo::Memo;
+    use crate::models::Model;
+    use crate::random::SplitMix64;
+    let mut problems: Vec<crate::engine::problem::Problem> = vec![
+        crate::models::queens::Queens::new(8)
+            .unwrap()
+            .problem()
+            .clone(),
+        crate::models::langford::Langford::new(8)
+            .unwrap()
+            .problem()
+            .clone(),
+    ];
+    let mut rng = SplitMix64::new(0x2e5e_11ed);
+    problems.extend((0..300).map(|_| random_problem(&mut rng)));
+    for (k, problem) in problems.iter().enumerate() {
+        for knuth in [false, true] {
+            let mut whole = Solver::new(problem);
+            whole.knuth_tree(knuth);
+            let mut memo = Memo::new(whole.memo_words(), 1 << 20);
+            let want = whole.count_memo(&Budget::unlimited(), &mut memo);
+            let mut solver = Solver::new(problem);
+            solver.knuth_tree(knuth);
+            let mut memo = Memo::new(solver.memo_words(), 1 << 20);
+            let (mut nodes, mut slice, mut turns) = (0, 1, 0);
+            let got = loop {
+                let turn = solver.count_memo_resumable(
+                    &Budget {
+                        nodes: Some(slice),
+                        ..Budget::unlimited()
+                    },
+                    &mut memo,
+                );
+                nodes += turn.nodes;
+                turns += 1;
+                assert!(
+                    (0.0..=1.0).contains(&turn.progress),
+                    "problem {k}: {turn:?}"
+                );
+                if turn.end == End::Exhausted {
+                    break turn.count;
+                }
+                assert_eq!(turn.end, End::NodeLimit, "problem {k}");
+                slice += 1 + slice / 4;
+            };
+            assert_eq!(got, want.count, "problem {k}, knuth {knuth}, {turns} turns");
+            assert_eq!(nodes, want.stats.nodes(), "problem {k}, knuth {knuth}");
+            assert_eq!(
+                u128::from(solver.count(&Budget::unlimited()).stats.solutions),
+                want.count,
+                "problem {k}: the solver as it was"
+            );
+        }
+    }
+}
