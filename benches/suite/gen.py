@@ -442,6 +442,72 @@ def double_factorial(n):
     return math.prod(range(n, 0, -2))
 
 
+# ---------------------------------------------------------------------------------------
+# Domino tilings of the Aztec diamond, and lozenge tilings of a hexagon (plain exact cover: the
+# cells primary, one option per piece), each with a closed form
+
+
+def aztec_dlx(n):
+    """The Aztec diamond of order n: the unit squares inside |x| + |y| <= n + 1."""
+    cells = [(x, y) for x in range(-n, n) for y in range(-n, n) if abs(2 * x + 1) + abs(2 * y + 1) <= 2 * n]
+    inside = set(cells)
+    name = {c: f"{c[0] + n}.{c[1] + n}" for c in cells}
+    options = [
+        [name[(x, y)], name[(x + dx, y + dy)]]
+        for (x, y) in cells
+        for dx, dy in ((1, 0), (0, 1))
+        if (x + dx, y + dy) in inside
+    ]
+    return dlx_text([name[c] for c in cells], [], options, f"domino tilings of the Aztec diamond of order {n}")
+
+
+def count_aztec(n):
+    """Elkies, Kuperberg, Larsen and Propp: 2^(n(n+1)/2)."""
+    return 2 ** (n * (n + 1) // 2)
+
+
+def hexagon_triangles(a, b, c):
+    """The unit triangles of the hexagon with sides a, b, c, a, b, c on the triangular lattice
+    (basis e1, e2 at 60 degrees; the up triangle (i, j) has corners (i, j), (i+1, j), (i, j+1),
+    the down one (i+1, j), (i, j+1), (i+1, j+1)): those whose centre lies inside."""
+
+    def inside(x, y):
+        return y > 0 and x < a and x + y < a + b and y < b + c and x > -c and x + y > 0
+
+    span = [(i, j) for i in range(-c - 1, a + 1) for j in range(-1, b + c + 1)]
+    ups = [(i, j) for i, j in span if inside(i + 1 / 3, j + 1 / 3)]
+    downs = [(i, j) for i, j in span if inside(i + 2 / 3, j + 2 / 3)]
+    return ups, downs
+
+
+def hexagon_dlx(a, b, c):
+    ups, downs = hexagon_triangles(a, b, c)
+    down_set = set(downs)
+    up_name = {t: f"u{t[0] + c}.{t[1]}" for t in ups}
+    down_name = {t: f"d{t[0] + c}.{t[1]}" for t in downs}
+    # A lozenge: an up triangle and a down one sharing an edge.
+    options = [
+        [up_name[(i, j)], down_name[d]]
+        for (i, j) in ups
+        for d in ((i, j), (i - 1, j), (i, j - 1))
+        if d in down_set
+    ]
+    items = [up_name[t] for t in ups] + [down_name[t] for t in downs]
+    return dlx_text(items, [], options, f"lozenge tilings of the hexagon {a},{b},{c}")
+
+
+def count_hexagon(a, b, c):
+    """MacMahon's count of plane partitions in an a x b x c box."""
+    num, den = 1, 1
+    for i in range(1, a + 1):
+        for j in range(1, b + 1):
+            for k in range(1, c + 1):
+                num *= i + j + k - 1
+                den *= i + j + k - 2
+    assert num % den == 0
+    return num // den
+
+
 # name: (family, set, maker, check)
 #   set: "tune" (rules may be fitted on it) or "aside" (kept for judging them);
 #   maker: ("model", args) for `xcover model` (an `@...` argument is a file or puzzle this
@@ -512,6 +578,10 @@ for k, s in ((12, "aside"), (26, "tune")):
         ("gen", lambda k=k: blocks_dlx(k, True, 47 + k)),
         lambda k=k: count_blocks(k, True, 47 + k),
     )
+inst("aztec9", "aztec", "tune", ("gen", lambda: aztec_dlx(9)), lambda: count_aztec(9))
+inst("aztec8", "aztec", "aside", ("gen", lambda: aztec_dlx(8)), lambda: count_aztec(8))
+inst("hexagon555", "lozenges", "tune", ("gen", lambda: hexagon_dlx(5, 5, 5)), lambda: count_hexagon(5, 5, 5))
+inst("hexagon456", "lozenges", "aside", ("gen", lambda: hexagon_dlx(4, 5, 6)), lambda: count_hexagon(4, 5, 6))
 inst("sts9", "steiner", "tune", ("gen", lambda: sts_dlx(9, False)), lambda: count_sts(9, False))
 inst("sts13p", "steiner", "aside", ("gen", lambda: sts_dlx(13, True)), lambda: count_sts(13, True))
 inst(

@@ -5,8 +5,10 @@
 //!
 //! The searches are the plain count (no memo: the bitset search and the sparse-set search
 //! over the parts of the tree, [`PlainPair`], each part by the one faster per node so far;
-//! its guarantee is `paired.rs`'s) and the memoised search with parts in frontier order
-//! ([`Parts`]), the latter as a *team* ([`Parts::team`]) of searches that
+//! its guarantee is `paired.rs`'s), the memoised dance ([`Solver::count_memo_resumable`]:
+//! the item of fewest options first, stopped and resumed in place; it leads only on an
+//! estimate within [`CREDIBLE_HORIZON`] times the time spent, see [`Entrant::may_lead`]) and
+//! the memoised search with parts in frontier order ([`Parts`]), the latter as a *team* ([`Parts::team`]) of searches that
 //! share one table and try each node's branches in opposite orders, so that each counts other
 //! sub-problems first and finds its mates' counts in the table; the first to end has the
 //! count. On one thread the team is two searches taking the memo's turns alternately, and its
@@ -43,7 +45,7 @@
 //! memoised one walks the path back through hits), so the shares add up. So the default
 //! costs at most `2 / LEAST_SHARE` times the best of the three, plus the first slice — and
 //! when the estimates point at the best search, about `1 + (k − 1) · LEAST_SHARE` times it
-//! (`k` = 2 searches).
+//! (`k` = 3 searches).
 //!
 //! Slices are given in nodes, from each search's measured time per node (so only the slices'
 //! lengths depend on the clock, not the count).
@@ -540,6 +542,35 @@ fn turn_end(end: End, budget: &Budget) -> End {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The dance leads only on an estimate within the horizon; the other searches on any.
+    #[test]
+    fn the_dance_leads_only_on_evidence() {
+        let problem = crate::models::queens::Queens::new(6).unwrap();
+        let problem = crate::models::Model::problem(&problem);
+        let solver = Solver::new(problem);
+        let memo = Memo::new(solver.memo_words(), 1 << 20);
+        let mut dance = Entrant {
+            search: Runner::Dance {
+                solver: Box::new(solver),
+                memo: Box::new(memo),
+            },
+            time: Duration::from_millis(10),
+            nodes: 100,
+            progress: 0.5,
+            first: Some((Duration::from_millis(5), 0.25)),
+            saved: Some(1000),
+            last_turn: None,
+        };
+        // Half the tree left at a quarter per 5 ms: 10 ms, within 100 × 10 ms.
+        assert!((dance.remaining() - 0.01).abs() < 1e-9);
+        assert!(dance.may_lead(0.01));
+        // The same estimate, 10 µs into the count: no evidence.
+        assert!(!dance.may_lead(1e-5));
+        // A table that has not halved the work: an infinite estimate, never evidence.
+        dance.saved = Some(10);
+        assert!(!dance.may_lead(1e9));
+    }
 
     #[test]
     fn a_round_is_even_only_while_no_estimate_is_evidence_and_the_table_pays() {
