@@ -1,7 +1,8 @@
 //! The memo's part of the dance: the key of a node (the items still open and the colours
-//! set), and what the memoised count (`Solver::count_memo`) does on entering and leaving a
-//! node with a table of sub-problem counts ([`Memo`]): a node met before adds its stored
-//! count instead of searching its subtree again.
+//! set), what the memoised count (`memo_count.rs`) does on entering and leaving a node with a
+//! table of sub-problem counts ([`Memo`]): a node met before adds its stored count instead of
+//! searching its subtree again; and where a count in turns stopped (a [`Point`], the
+//! [`MemoPath`] of keys: [`Suspended`] in the solver).
 
 use super::links::{Links, ROOT, STEP};
 use crate::engine::problem::Problem;
@@ -122,4 +123,32 @@ impl<'m> MemoRun<'m> {
         self.table
             .store(path.tags[level], key, count, nodes - nodes_before);
     }
+}
+
+/// The point where a resumable search stopped: at the top of a level, about to enter its
+/// node, with the counters of the whole count so far (levels `0..level` covered).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Point {
+    pub(super) level: usize,
+    pub(super) nodes: u64,
+    pub(super) solutions: u64,
+    pub(super) max_level: u32,
+}
+
+/// How a search starts, and what a stop by the budget does.
+#[derive(Clone, Copy)]
+pub(super) enum Resume {
+    /// From the root; a stop unwinds every level (the solver is as it was).
+    No,
+    /// From the root; a stop by the budget's nodes, mems or clock leaves the levels covered
+    /// and notes where in [`Solver::stopped`].
+    Root,
+    /// From a point where a resumable search stopped, as [`Resume::Root`].
+    At(Point),
+}
+
+/// A memoised count stopped to be resumed: where, and its path of keys.
+pub(super) struct Suspended {
+    pub(super) point: Point,
+    pub(super) path: MemoPath,
 }

@@ -7,11 +7,14 @@
 //!   counters of mems and updates they keep.
 //! - [`solver`]: the [`Solver`], its search (Knuth's Algorithm X with DLX2's control flow),
 //!   forced options, and the [`Visitor`] API.
-//! - [`memo_dance`]: the memo's part of the memoised count ([`Solver::count_memo`]): a node's
-//!   key, and what entering and leaving a node does with the table.
+//! - [`memo_dance`]: the memo's part of the memoised count: a node's key, what entering and
+//!   leaving a node does with the table, and where a count in turns stopped.
+//! - [`memo_count`]: the memoised counts ([`Solver::count_memo`], and in turns resumed in
+//!   place for the default's portfolio, with Knuth's estimate at a stop).
 
 mod dance;
 mod links;
+mod memo_count;
 mod memo_dance;
 mod solver;
 #[cfg(test)]
