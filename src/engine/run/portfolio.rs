@@ -103,7 +103,20 @@ struct Entrant<'p> {
     last_turn: Option<(Duration, u64)>,
 }
 
-impl Entrant<'_> {
+impl<'p> Entrant<'p> {
+    /// A memoised search, before its first turn.
+    fn memoised(search: Runner<'p>) -> Entrant<'p> {
+        Entrant {
+            search,
+            time: Duration::ZERO,
+            nodes: 0,
+            progress: 0.0,
+            first: None,
+            saved: Some(0),
+            last_turn: None,
+        }
+    }
+
     /// The estimated time it still needs: the fraction of its tree left at the pace of its
     /// estimate since the end of its first turn (at the pace since its start before it has
     /// had a second); infinite when its estimate has not moved, and for a memoised search
@@ -235,36 +248,16 @@ pub(crate) fn count<'p>(
         saved: None,
         last_turn: None,
     }];
-    if let Some(search) = memo {
-        entrants.push(Entrant {
-            search,
-            time: Duration::ZERO,
-            nodes: 0,
-            progress: 0.0,
-            first: None,
-            saved: Some(0),
-            last_turn: None,
-        });
-    }
-    {
-        // On threads its turns run on one of them: where it leads, a count on threads is
-        // about as fast as on one (hexagon 5,5,5 lozenge tilings: 12 ms on two threads with
-        // it, 26 ms without, 10 ms on one).
-        let solver = Solver::new(problem);
-        let memo = Memo::new(solver.memo_words(), memo_bytes / DANCE_MEMO_PART);
-        entrants.push(Entrant {
-            search: Runner::Dance {
-                solver: Box::new(solver),
-                memo: Box::new(memo),
-            },
-            time: Duration::ZERO,
-            nodes: 0,
-            progress: 0.0,
-            first: None,
-            saved: Some(0),
-            last_turn: None,
-        });
-    }
+    entrants.extend(memo.map(Entrant::memoised));
+    // On threads the dance's turns run on one of them: where it leads, a count on threads is
+    // about as fast as on one (hexagon 5,5,5 lozenge tilings: 12 ms on two threads with it,
+    // 26 ms without, 10 ms on one).
+    let solver = Solver::new(problem);
+    let memo = Memo::new(solver.memo_words(), memo_bytes / DANCE_MEMO_PART);
+    entrants.push(Entrant::memoised(Runner::Dance {
+        solver: Box::new(solver),
+        memo: Box::new(memo),
+    }));
     let k = entrants.len();
     // The opening round: every search an equal share of [`OPENING_ROUND`] (or of the time
     // the plain search estimates it still needs, if less), the memoised ones first (the plain

@@ -5,7 +5,7 @@
 use super::links::STEP;
 use super::memo_dance::{self, MemoPath, MemoRun, Resume, Suspended};
 use super::solver::{CountOnly, Solver};
-use crate::engine::budget::{Budget, End};
+use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::count::Count;
 use crate::engine::search::memo::{Memo, MemoStats};
 
@@ -38,46 +38,14 @@ impl Solver<'_> {
     /// describes a state of that option set fully, so the table may serve several counts
     /// (with other forced options, say) and stays exact.
     pub fn count_memo(&mut self, budget: &Budget, memo: &mut Memo) -> Count {
-        assert_eq!(
-            memo.words(),
-            self.memo_words(),
-            "a memo made for this solver"
-        );
-        let budget = Budget {
-            solutions: None,
-            ..budget.clone()
-        };
-        let mut run = MemoRun::new(memo);
-        let before = run.table.stats();
-        let outcome = if self.has_colours {
-            self.search::<true, true, false, CountOnly>(
-                &budget,
-                &mut CountOnly,
-                Some(&mut run),
-                Resume::No,
-            )
-        } else if self.knuth {
-            self.search::<false, true, false, CountOnly>(
-                &budget,
-                &mut CountOnly,
-                Some(&mut run),
-                Resume::No,
-            )
-        } else {
-            self.search::<false, true, true, CountOnly>(
-                &budget,
-                &mut CountOnly,
-                Some(&mut run),
-                Resume::No,
-            )
-        };
-        self.stats += outcome.stats;
-        let after = run.table.stats();
+        let before = memo.stats();
+        let (outcome, path) = self.memo_search(budget, memo, MemoPath::default(), Resume::No);
+        let after = memo.stats();
         // The count: the solutions visited one by one (the statistics' `solutions`) and
         // those remembered; what the memo did in this count.
         Count {
             end: outcome.end,
-            count: u128::from(outcome.stats.solutions) + run.path.remembered,
+            count: u128::from(outcome.stats.solutions) + path.remembered,
             stats: outcome.stats,
             memo: Some(MemoStats {
                 hits: after.hits - before.hits,
@@ -98,15 +66,6 @@ impl Solver<'_> {
     /// run on the solver in between. A stop gives Knuth's estimate of the fraction of the
     /// tree searched, read off the levels still covered.
     pub(crate) fn count_memo_resumable(&mut self, budget: &Budget, memo: &mut Memo) -> MemoTurn {
-        assert_eq!(
-            memo.words(),
-            self.memo_words(),
-            "a memo made for this solver"
-        );
-        let budget = Budget {
-            solutions: None,
-            ..budget.clone()
-        };
         let (from, path) = match self.suspended.take() {
             Some(s) => (Resume::At(s.point), s.path),
             None => (Resume::Root, MemoPath::default()),
@@ -115,37 +74,11 @@ impl Solver<'_> {
             Resume::At(p) => p.solutions,
             _ => 0,
         };
-        let mut run = MemoRun::on_path(memo, path);
-        let outcome = if self.has_colours {
-            self.search::<true, true, false, CountOnly>(
-                &budget,
-                &mut CountOnly,
-                Some(&mut run),
-                from,
-            )
-        } else if self.knuth {
-            self.search::<false, true, false, CountOnly>(
-                &budget,
-                &mut CountOnly,
-                Some(&mut run),
-                from,
-            )
-        } else {
-            self.search::<false, true, true, CountOnly>(
-                &budget,
-                &mut CountOnly,
-                Some(&mut run),
-                from,
-            )
-        };
-        self.stats += outcome.stats;
+        let (outcome, path) = self.memo_search(budget, memo, path, from);
         match self.stopped.take() {
             Some(point) => {
                 let progress = self.progress(point.level);
-                self.suspended = Some(Box::new(Suspended {
-                    point,
-                    path: run.path,
-                }));
+                self.suspended = Some(Box::new(Suspended { point, path }));
                 MemoTurn {
                     end: outcome.end,
                     count: 0,
@@ -156,7 +89,7 @@ impl Solver<'_> {
             None => MemoTurn {
                 end: outcome.end,
                 count: if outcome.end == End::Exhausted {
-                    u128::from(before + outcome.stats.solutions) + run.path.remembered
+                    u128::from(before + outcome.stats.solutions) + path.remembered
                 } else {
                     0
                 },
@@ -168,6 +101,39 @@ impl Solver<'_> {
                 },
             },
         }
+    }
+
+    /// The memoised search on `memo` along `path` from `from`, on the tree of this solver
+    /// (colours, Knuth's or the early abort's), within `budget` but for its solution limit
+    /// (remembered solutions are never visited one by one); its statistics are added to the
+    /// solver's. Gives the outcome and the path.
+    fn memo_search(
+        &mut self,
+        budget: &Budget,
+        memo: &mut Memo,
+        path: MemoPath,
+        from: Resume,
+    ) -> (Outcome, MemoPath) {
+        assert_eq!(
+            memo.words(),
+            self.memo_words(),
+            "a memo made for this solver"
+        );
+        let budget = Budget {
+            solutions: None,
+            ..budget.clone()
+        };
+        let mut run = MemoRun::on_path(memo, path);
+        let visitor = &mut CountOnly;
+        let outcome = if self.has_colours {
+            self.search::<true, true, false, CountOnly>(&budget, visitor, Some(&mut run), from)
+        } else if self.knuth {
+            self.search::<false, true, false, CountOnly>(&budget, visitor, Some(&mut run), from)
+        } else {
+            self.search::<false, true, true, CountOnly>(&budget, visitor, Some(&mut run), from)
+        };
+        self.stats += outcome.stats;
+        (outcome, run.path)
     }
 
     /// Knuth's estimate of the fraction of the tree searched when levels `0..level` are

@@ -72,11 +72,6 @@ pub(super) fn write_key<const COLOURS: bool>(links: &Links, problem: &Problem, k
 }
 
 impl<'m> MemoRun<'m> {
-    /// A memoised count's state on `table`, nothing remembered yet.
-    pub(super) fn new(table: &'m mut Memo) -> MemoRun<'m> {
-        MemoRun::on_path(table, MemoPath::default())
-    }
-
     /// A memoised count's state on `table` going on along `path`.
     pub(super) fn on_path(table: &'m mut Memo, path: MemoPath) -> MemoRun<'m> {
         MemoRun { table, path }
