@@ -471,13 +471,18 @@ impl<'p> Solver<'p> {
         let mut c = Counters::default();
         let base = self.forced.len() as u32;
         // A resumed search goes on with the counters of the whole count; its outcome is this
-        // call's part.
-        let (mut level, mut nodes, mut solutions, mut max_level) = match from {
-            Resume::At(p) => (p.level, p.nodes, p.solutions, p.max_level),
-            _ => (0, 0, 0, base),
+        // call's part. Only a memoised count is resumed: the plain searches compile without
+        // a word of it (their instruction counts are Knuth's loop's).
+        let resumed = match from {
+            Resume::At(p) if MEMO => Some(p),
+            _ => None,
+        };
+        let (mut level, mut nodes, mut solutions, mut max_level) = match resumed {
+            Some(p) => (p.level, p.nodes, p.solutions, p.max_level),
+            None => (0, 0, 0, base),
         };
         let (start_nodes, start_solutions) = (nodes, solutions);
-        let resumable = !matches!(from, Resume::No);
+        let resumable = MEMO && !matches!(from, Resume::No);
         let max_solutions = budget.solutions.unwrap_or(u64::MAX);
         let max_nodes = budget.nodes.map_or(u64::MAX, |n| nodes.saturating_add(n));
         let max_mems = budget.mems.unwrap_or(u64::MAX);
@@ -485,7 +490,7 @@ impl<'p> Solver<'p> {
 
         // Every primary item already covered (by forced options, or none declared): the
         // empty completion is the one solution, counted as a node as DLX1 counts solutions.
-        if !matches!(from, Resume::At(_)) && self.links.cl[ROOT as usize].next == ROOT {
+        if resumed.is_none() && self.links.cl[ROOT as usize].next == ROOT {
             if max_solutions > 0 && max_nodes > 0 {
                 nodes = 1;
                 solutions = 1;
@@ -515,8 +520,6 @@ impl<'p> Solver<'p> {
         }
         // Levels 0..depth hold a full cover (item and option) that an early stop must undo.
         let mut depth_to_unwind: usize;
-        // Whether the search stopped at the top of a level, by the budget.
-        let mut at_top = false;
         macro_rules! recover {
             () => {
                 if WATCH {
@@ -535,13 +538,11 @@ impl<'p> Solver<'p> {
             if nodes >= max_nodes {
                 end = End::NodeLimit;
                 depth_to_unwind = level;
-                at_top = true;
                 break;
             }
             if max_mems != u64::MAX && c.mems_so_far::<COLOURS>() >= max_mems {
                 end = End::MemLimit;
                 depth_to_unwind = level;
-                at_top = true;
                 break;
             }
             // The clock every 1,024 nodes, a memoised search's every 64 (its nodes cost
@@ -556,7 +557,6 @@ impl<'p> Solver<'p> {
                 if let Some(e) = budget.out_of_time() {
                     end = e;
                     depth_to_unwind = level;
-                    at_top = true;
                     break;
                 }
             }
@@ -666,7 +666,9 @@ impl<'p> Solver<'p> {
                 recover!();
             }
         }
-        if resumable && at_top {
+        // A memoised count (no visitor, no solution limit) stops only at the top of a level,
+        // by the budget's nodes, mems or clock.
+        if resumable && end != End::Exhausted {
             self.stopped = Some(Point {
                 level,
                 nodes,
