@@ -708,7 +708,7 @@ class Problem:
         """The number of solutions, as ``xcover solve --count``: a :class:`CountResult`
         (``int(result)`` is the count). ``limit`` stops after that many solutions (one
         thread), ``time_limit`` after that many seconds; ``memo``: None runs the plain and the
-        memoised search in turns (at most 64 times the better of them), True/False forces it.
+        memoised searches in turns (at most 128 times the best of them), True/False forces it.
         ``progress``: a callable ``(parts_done, parts, solutions)`` (the sub-problems of the
         split done and in all, 0 and 0 before the split is made or without one, and the
         solutions counted in those done), or True for a tqdm bar.

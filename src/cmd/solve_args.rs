@@ -114,9 +114,9 @@ pub struct Args {
     pub threads: super::Threads,
 
     /// With --count: remember the counts of sub-problems met before (the same items left
-    /// and colours set): `auto` runs the plain search and a memoised search (with parts, in
-    /// frontier order) in turns, each resuming where it stopped, at most 64 times the better
-    /// of them; `on` always (the memoised dance), `off` never. On threads each thread
+    /// and colours set): `auto` runs the plain search and two memoised searches (with parts,
+    /// in frontier order; the memoised dance) in turns, each resuming where it stopped, at
+    /// most 128 times the best of them; `on` always (the memoised dance), `off` never. On threads each thread
     /// keeps a table of its own for its sub-problems. A shard counts without it (`on` is
     /// refused with --shard).
     #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN", requires = "count")]

@@ -9,10 +9,10 @@
 //! the parts of its tree, each part counted by the one faster per node so far
 //! (`paired.rs`), beside the memoised search with parts in frontier order (`parts.rs`) and the
 //! memoised dance, in rounds of growing length, each search resuming where it stopped, until
-//! one ends the count. Its guarantee: whatever the problem, at most `2 / LEAST_SHARE` (64)
-//! times the time of the best of the searches alone, plus the first slice; about
-//! `1 + 2 · LEAST_SHARE` (1.06) times it when the searches' estimates of the time they still
-//! need point at the best one. A problem that falls apart into parts
+//! one ends the count. Its guarantee: whatever the problem, at most `2 (k − 1) / LEAST_SHARE`
+//! (128, k = 3 searches) times the time of the best of the searches alone, plus the first
+//! slice; about `1 + LEAST_SHARE` (1.03) times it when the searches' estimates of the time
+//! they still need point at the best one. A problem that falls apart into parts
 //! no option joins is first cut into them, each counted so, the smallest first. Every other
 //! count (a budget of nodes, mems or solutions, `--knuth`, a shard, multiplicities, more than
 //! [`DENSE_MAX_OPTIONS`] options) follows the rules of [`MemoMode`]: the plain search
@@ -30,7 +30,7 @@
 //! | the two plain searches over the tree's parts: each part counted whole by the one of less time per node on its parts so far (the bitset search first, the sparse-set search second), the other kept to a share of the time; a part of the other cut off after its first nodes (the sample) unless its pace then leads, and counted by the leader from its start | [`TRAILER_SHARE`], [`TRAILER_SAMPLE_NODES`] | 1/32, 2^14 nodes | 1/256–1/8, 2^10–2^16 | a guarantee, not a fit: whichever search is faster on the parts, the count costs at most about `1 + TRAILER_SHARE · (r − 1)` times its time (`r` the ratio of the paces), plus the samples of the parts cut off (each at most its nodes at the slower pace). Paces differ by depth (the bitset search pays `m/64` words a try, the sparse-set search the options a try removes): on a 16×16 sudoku the bitset search was faster on the first 16,000 nodes and 1.75 times slower over the count; parts are sub-trees below the cut, where nearly all nodes are |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 2 ms | 1–10 ms | the memo waits this long on threads. Two threads, wall ms, at 2 ms against 10: domino tilings 8×8 6.3 against 13.6 (`--memo on` 5.8), K16 6.4 against 14.6, mixed 6×6 11.1 against 18.2, dominoes 12×12 24.5 against 31.5; plain counts: STS 9 3.2 against 3.4, 12-queens 9.9 against 9.1 (`--memo off` 9.2), pentominoes 3×20 12.3 against 10.4 (10.1). At 100 ms the memo joined too late: mixed 8×8 1.74 s against 0.82 at 10 ms |
 //! | the opening round, shared equally, the memoised search first | [`OPENING_ROUND`] | 1 ms (or the plain search's estimate of its time left, if less) | 0–10 ms | the memo's estimate lags at its start (Knuth's fraction of a tree whose later branches are hits): at 1 ms domino tilings 8×8 11.3 ms → 5.1 (memo alone 4.5), K16 8.0 → 5.3 (4.6), dominoes 12×12 47 → 34. Its length is a trade: a plain count pays half of it, and a memoised count of `T` pays nothing more when `T` is within its half, at most `T` more otherwise. At 0.5 ms instead (ten to twenty alternating runs, wall): open sudokus of 23–26 clues 1.5–6% faster, domino tilings 8×8, K16, 7×12, 10×10 and mixed 6×6 3–7% faster, dominoes 4×30 5.6% and K14 2% slower; but on two threads domino tilings 16×16 take 0.64 s against 0.58 at 1 ms (one thread 1.12 s). At 0.25 ms: mixed 6×6 5% and K14 3% slower than at 1 ms |
-//! | every search's least part of each round | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2/LEAST_SHARE; the cost when the plain search is best is LEAST_SHARE per other search (two: 6% at most; measured 0–5%) |
+//! | the least part of each round of the searches that do not lead, shared evenly | [`LEAST_SHARE`] | 1/32 | 1/256–1/4 | the guarantee's factor is 2 (k − 1)/LEAST_SHARE (k = 3: 128); the cost when the leader is best is LEAST_SHARE. With 1/32 for each of the two others instead: the suite's plain counts 0–5% slower than with one memoised search, 13-queens 0.0696 s against 0.0678 shared (seven alternating runs), memoised counts none faster |
 //! | a memoised search leads a round only if it estimates this many times less time left than the plain search | [`LEAD_MARGIN`] | 2 | 1–16 | with the estimates at the pace since the first turn, 2 against 1 (eight alternating runs, wall): open sudokus of 21–25 clues, where the team's estimate stalls and is within a factor 2 of the plain search's (21 clues, round 4: 0.17 s against 0.21), 3–7% faster (21 clues 142 → 132 ms, 22 clues 52 → 48, 24 clues 11.1 → 10.4), others the same; domino tilings 7×12 to 16×16, mixed 4×9 to 8×8, K18, edge matching 6×6 within ±2% (the memo's estimates there are orders of magnitude below the plain search's). |
 //! | an estimate of the time left is evidence only within this many times the time spent; while no search's is, a memoised search's table pays and the plain search would lead, the round is shared evenly | [`CREDIBLE_HORIZON`] | 100 | 10–1000 | a bound on what Knuth's estimate of a barely begun tree can say, not a fit: domino tilings 12×12 on two threads, the plain search's estimate after 6 ms was 2·10^9 s in one run and 7·10^12 s in another, the team's 10^11–10^12 s, and the lower led (twelve runs: 0.02 to 0.10 s; with the rule 0.02–0.03 s every time); dominoes 16×16 on two threads 1.13 → 0.62 s (one thread 1.22). Counts where the memoised search led already, or whose table does not pay (sudokus, queens, Langford, matrices, edge matching), the same within the runs' noise (seven alternating runs, one and two threads) |
 //! | the memoised dance (the search of `--memo on`) a third search of the portfolio, resumed in place; it leads only on an estimate within [`CREDIBLE_HORIZON`] times the time spent, and its table is a part of the memo's memory | [`DANCE_MEMO_PART`] | 1/4 of `memo_bytes` | — | not a fit: the best search is in the portfolio or the guarantee does not reach it. Lozenge tilings of hexagons 4,4,4 / 4,5,6 / 5,5,5: 15 / 55 / 93 ms → 6 / 13 / 11 ms (`--memo on` 5 / 12 / 10); Aztec diamond 9 0.50 → 0.23 s (0.21). Without the evidence rule it led mixed tilings of 7×7 on figures as far off as the team's, in turns with it: 1.4–1.5× slower (with it 1.02). The suite's plain counts 0–5% slower, most within the noise (three alternating runs). Tables: the team's reach 150 MB on domino tilings 16×16, the dance's 58 MB on Aztec 9 |
@@ -106,14 +106,15 @@ pub const TRAILER_SAMPLE_NODES: u64 = 1 << 14;
 pub const THREADS_FIRST_SLICE: Duration = Duration::from_millis(2);
 
 /// The portfolio's opening round, after the plain search's first slice: every search an
-/// equal share of it, the memoised one first. A count the memoised search ends in its share
-/// costs at most twice its time plus the first slice; any other pays at most this share more
+/// equal share of it, the memoised ones first. A count a memoised search ends in its share
+/// costs at most three times its time (k = 3 searches) plus the first slice; any other pays at most this share more
 /// (see the table above for the trade its length makes).
 pub const OPENING_ROUND: Duration = Duration::from_millis(1);
 
-/// The least part of each round of the portfolio every search gets: the guarantee's factor
-/// is `2 / LEAST_SHARE`, the overhead when the leader is the best search about
-/// `(k − 1) · LEAST_SHARE` (k = 3 searches: 6%).
+/// The least part of each round of the portfolio the searches that do not lead share, evenly
+/// (`LEAST_SHARE / (k − 1)` each): the guarantee's factor is `2 (k − 1) / LEAST_SHARE`
+/// (k = 3 searches: 128), the overhead when the leader is the best search about
+/// `LEAST_SHARE` (3%).
 pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// How much less time a memoised search must estimate it still needs than the plain

@@ -19,11 +19,11 @@
 //! all at once. After the plain searches' first slice (a count that ends within it pays
 //! nothing more) comes the
 //! *opening round* ([`OPENING_ROUND`], or the plain search's estimate of its time left if
-//! less), shared equally, the memoised search first: a count it ends in its share costs at
-//! most twice its time plus the first slice, whatever the estimates say. Then the
+//! less), shared equally, the memoised searches first: a count one of them ends in its share
+//! costs at most `k` (3) times its time plus the first slice, whatever the estimates say. Then the
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least
-//! [`LEAST_SHARE`] of it; the rest goes to the *leader*, the search whose estimate of the time
+//! [`LEAST_SHARE`] / (k − 1) of it; the rest goes to the *leader*, the search whose estimate of the time
 //! it still needs is least: the fraction of its tree left, `1 − f`, at the pace its estimate
 //! `f` of the fraction done (the parts' `Shared::progress`, [`PartsOutcome::progress`]) moved since the
 //! end of its first turn (the plain search's: its first slice), or since its start before it
@@ -39,12 +39,12 @@
 //! stopped).
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
-//! at most `2·T / LEAST_SHARE` of the default's time (its shares of the rounds add up to
-//! `LEAST_SHARE` of the time spent, and a round is at most the sum of all before it plus the
+//! at most `2·(k − 1)·T / LEAST_SHARE` of the default's time (its shares of the rounds add up
+//! to `LEAST_SHARE / (k − 1)` of the time spent, and a round is at most the sum of all before it plus the
 //! first slice). The searches resume exactly (the bitset search) or through their table (the
 //! memoised one walks the path back through hits), so the shares add up. So the default
-//! costs at most `2 / LEAST_SHARE` times the best of the three, plus the first slice — and
-//! when the estimates point at the best search, about `1 + (k − 1) · LEAST_SHARE` times it
+//! costs at most `2 (k − 1) / LEAST_SHARE` (128) times the best of the three, plus the first
+//! slice — and when the estimates point at the best search, about `1 + LEAST_SHARE` times it
 //! (`k` = 3 searches).
 //!
 //! Slices are given in nodes, from each search's measured time per node (so only the slices'
@@ -280,7 +280,8 @@ pub(crate) fn count<'p>(
         } else {
             best
         };
-        let others = (k - 1) as f64 * LEAST_SHARE;
+        // The searches that do not lead share LEAST_SHARE of the round.
+        let others = LEAST_SHARE;
         let even = !opening && {
             let evidence: Vec<(f64, bool)> = entrants
                 .iter()
@@ -305,7 +306,7 @@ pub(crate) fn count<'p>(
             } else if i == leader {
                 1.0 - others
             } else {
-                LEAST_SHARE
+                LEAST_SHARE / (k - 1) as f64
             };
             let e = &mut entrants[i];
             let turn = this_round.mul_f64(share);
