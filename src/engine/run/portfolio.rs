@@ -41,8 +41,8 @@
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·(k − 1)·T / LEAST_SHARE` of the default's time (its shares of the rounds add up
 //! to `LEAST_SHARE / (k − 1)` of the time spent, and a round is at most the sum of all before it plus the
-//! first slice). The searches resume exactly (the bitset search) or through their table (the
-//! memoised one walks the path back through hits), so the shares add up. So the default
+//! first slice). The searches resume exactly (the bitset search, and the dance, in place) or
+//! through their table (the team walks the path back through hits), so the shares add up. So the default
 //! costs at most `2 (k − 1) / LEAST_SHARE` (128) times the best of the three, plus the first
 //! slice — and when the estimates point at the best search, about `1 + LEAST_SHARE` times it
 //! (`k` = 3 searches).
@@ -79,8 +79,8 @@ enum Runner<'p> {
         next: usize,
         progress: Vec<f64>,
     },
-    /// The memoised dance (the item of fewest options first, DLX6's key of open items), on
-    /// one thread, stopped and resumed in place ([`Solver::count_memo_resumable`]).
+    /// The memoised dance (the item of fewest options first, DLX6's key of open items), its
+    /// turns on one thread, stopped and resumed in place ([`Solver::count_memo_resumable`]).
     Dance {
         solver: Box<Solver<'p>>,
         memo: Box<Memo>,
@@ -187,7 +187,7 @@ pub(crate) enum First {
 }
 
 /// Counts with the plain searches over the parts of `shared` (on its threads, after their
-/// first slice `first`) and the memoised search (with a table of `memo_bytes`) within
+/// first slice `first`) and the memoised searches (their tables within `memo_bytes`) within
 /// `budget` (its deadline and stop apply; its node and mem limits are the caller's to
 /// refuse).
 pub(crate) fn count<'p>(
