@@ -48,7 +48,9 @@
 //! (`k` = 3 searches).
 //!
 //! Slices are given in nodes, from each search's measured time per node (so only the slices'
-//! lengths depend on the clock, not the count).
+//! lengths depend on the clock, not the count), and a search's turn is its shares so far less
+//! the time it took ([`Entrant::grant`]): a turn that ran over is paid back by the next ones,
+//! so the shares hold in time, as the guarantee counts them.
 
 use std::time::{Duration, Instant};
 
@@ -101,6 +103,10 @@ struct Entrant<'p> {
     saved: Option<u64>,
     /// Its latest turn's time and nodes (`None` before its first).
     last_turn: Option<(Duration, u64)>,
+    /// What its shares of the rounds so far add up to (the plain search's first slice
+    /// included): its next turn is this less `time`, so that a turn that ran over its share
+    /// is paid back by the next ones, and the shares hold in time, not only in turns.
+    granted: Duration,
 }
 
 impl<'p> Entrant<'p> {
@@ -114,6 +120,7 @@ impl<'p> Entrant<'p> {
             first: None,
             saved: Some(0),
             last_turn: None,
+            granted: Duration::ZERO,
         }
     }
 
@@ -156,6 +163,18 @@ impl<'p> Entrant<'p> {
     /// node visited; domino tilings, matchings, mixed tilings 6 to 13).
     fn table_pays(&self) -> bool {
         self.saved.is_none_or(|saved| saved >= self.nodes)
+    }
+
+    /// Grants it `share` of a round: its turn, the shares so far less the time it took, or
+    /// none while that is not positive. A turn that ran over its share (a member of the team
+    /// walks back to where it stopped through its table, a memoised node of a 25×25 sudoku
+    /// takes microseconds, and a turn ends at a node: on one such sudoku the team's turns of
+    /// 16 nodes took 1.3 ms each, against shares of a few tens of microseconds) skips turns
+    /// until its shares have caught up with it, so that the shares hold in time, as the
+    /// guarantee counts them, and not only in turns.
+    fn grant(&mut self, share: Duration) -> Option<Duration> {
+        self.granted += share;
+        Some(self.granted.saturating_sub(self.time)).filter(|turn| !turn.is_zero())
     }
 
     /// Seconds per node, measured (a guess before its first slice): the lesser of its pace
@@ -247,6 +266,7 @@ pub(crate) fn count<'p>(
         first: Some((time, progress)),
         saved: None,
         last_turn: None,
+        granted: time,
     }];
     entrants.extend(memo.map(Entrant::memoised));
     // On threads the dance's turns run on one of them: where it leads, a count on threads is
@@ -309,7 +329,9 @@ pub(crate) fn count<'p>(
                 LEAST_SHARE / (k - 1) as f64
             };
             let e = &mut entrants[i];
-            let turn = this_round.mul_f64(share);
+            let Some(turn) = e.grant(this_round.mul_f64(share)) else {
+                continue;
+            };
             let rate = e.seconds_per_node(plain_rate);
             let nodes = if opening && !matches!(e.search, Runner::Parts(_)) {
                 u64::MAX
@@ -555,6 +577,7 @@ mod tests {
             first: Some((Duration::from_millis(5), 0.25)),
             saved: Some(1000),
             last_turn: None,
+            granted: Duration::from_millis(10),
         };
         // Half the tree left at a quarter per 5 ms: 10 ms, within 100 × 10 ms.
         assert!((dance.remaining() - 0.01).abs() < 1e-9);
@@ -564,6 +587,30 @@ mod tests {
         // A table that has not halved the work: an infinite estimate, never evidence.
         dance.saved = Some(10);
         assert!(!dance.may_lead(1e9));
+    }
+
+    /// A turn that ran over its share is paid back: the search skips turns until its shares
+    /// add up to the time it took, then gets what they exceed it by.
+    #[test]
+    fn a_turn_that_ran_over_is_paid_back() {
+        let mut team = Entrant::memoised(Runner::Team {
+            members: Vec::new(),
+            on_threads: false,
+            next: 0,
+            progress: Vec::new(),
+        });
+        let ms = Duration::from_millis;
+        assert_eq!(team.grant(ms(1)), Some(ms(1)));
+        // Granted 1 ms, it took 5.
+        team.time = ms(5);
+        assert_eq!(team.grant(ms(1)), None);
+        assert_eq!(team.grant(ms(2)), None);
+        assert_eq!(team.grant(ms(1)), None);
+        // 6 ms granted in all against 5 taken: a turn of 1 ms.
+        assert_eq!(team.grant(ms(1)), Some(ms(1)));
+        // A turn that ended early leaves its rest to the next.
+        team.time = ms(5) + Duration::from_micros(200);
+        assert_eq!(team.grant(ms(1)), Some(ms(1) + Duration::from_micros(800)));
     }
 
     #[test]
