@@ -117,22 +117,21 @@ impl Tables {
         if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES || primaries >= 1 << 16 {
             return Err(DenseError::TooLarge);
         }
-        let mut with = vec![vec![0u64; words]; problem.item_count()];
         let mut pstart = Vec::with_capacity(m + 1);
         let mut pitems = Vec::new();
         pstart.push(0);
         for o in problem.options() {
-            let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
             for e in problem.option_entries(o) {
                 let x = e.item.0 as usize;
-                with[x][w] |= b;
                 if index[x] != u32::MAX {
                     pitems.push(index[x]);
                 }
             }
             pstart.push(pitems.len() as u32);
         }
-        let conflicts = conflict_rows(problem, words);
+        let with = ItemOptions::new(problem, words);
+        let conflicts = with.conflict_rows(problem);
+        let with = with.with;
         let mut item_bits = Vec::with_capacity(primaries * words);
         let mut item_lo = Vec::with_capacity(primaries);
         let mut item_hi = Vec::with_capacity(primaries);
@@ -218,36 +217,78 @@ pub(super) fn word_change(conflicts: &[u64], item_bits: &[u64], words: usize) ->
 /// documentation): row `o` holds the options that share a primary item with `o`, or a
 /// secondary item unless both give it the same colour; `o` is in its own row.
 pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Arc<[u64]> {
-    let m = problem.option_count();
-    // Per item: the options that contain it, and per colour those that give it that colour.
-    let mut with = vec![vec![0u64; words]; problem.item_count()];
-    let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
-        vec![Default::default(); problem.item_count()];
-    for o in problem.options() {
-        let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
-        for e in problem.option_entries(o) {
-            let x = e.item.0 as usize;
-            with[x][w] |= b;
-            if !e.colour.is_none() {
-                by_colour[x]
-                    .entry(e.colour.0)
-                    .or_insert_with(|| vec![0u64; words])[w] |= b;
+    ItemOptions::new(problem, words).conflict_rows(problem)
+}
+
+/// Per item, the options that contain it, `words` words each, and the first and one past the
+/// last word that holds some of them: a row ORs in only those words (a 25×25 sudoku's items
+/// span 1 to 125 of its 125 words, 47 on average).
+struct ItemOptions {
+    words: usize,
+    with: Vec<Vec<u64>>,
+    span: Vec<(usize, usize)>,
+}
+
+impl ItemOptions {
+    fn new(problem: &Problem, words: usize) -> ItemOptions {
+        let mut with = vec![vec![0u64; words]; problem.item_count()];
+        for o in problem.options() {
+            let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
+            for e in problem.option_entries(o) {
+                with[e.item.0 as usize][w] |= b;
             }
         }
+        let span = with
+            .iter()
+            .map(|bits| {
+                let lo = bits.iter().position(|&b| b != 0).unwrap_or(0);
+                let hi = bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1);
+                (lo, hi)
+            })
+            .collect();
+        ItemOptions { words, with, span }
     }
-    // Built in place in the shared allocation that the bitset search and the memoised search
-    // both read (a `Vec` turned into an `Arc` would be copied: 8 MB on a 25×25 sudoku).
-    let mut shared: Arc<[u64]> = std::iter::repeat_n(0, m * words).collect();
-    let conflicts = Arc::get_mut(&mut shared).expect("a fresh allocation");
-    for o in problem.options() {
-        let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
-        for e in problem.option_entries(o) {
-            let x = e.item.0 as usize;
-            let same = (!e.colour.is_none()).then(|| &by_colour[x][&e.colour.0]);
-            for (k, r) in row.iter_mut().enumerate() {
-                *r |= with[x][k] & !same.map_or(0, |s| s[k]);
+
+    /// The conflict rows (see [`conflict_rows`]).
+    fn conflict_rows(&self, problem: &Problem) -> Arc<[u64]> {
+        let (m, words) = (problem.option_count(), self.words);
+        // Per item and colour, the options that give the item that colour.
+        let mut by_colour: Vec<std::collections::HashMap<u32, Vec<u64>>> =
+            vec![Default::default(); problem.item_count()];
+        for o in problem.options() {
+            let (w, b) = (o.0 as usize / 64, 1u64 << (o.0 % 64));
+            for e in problem.option_entries(o) {
+                if !e.colour.is_none() {
+                    by_colour[e.item.0 as usize]
+                        .entry(e.colour.0)
+                        .or_insert_with(|| vec![0u64; words])[w] |= b;
+                }
             }
         }
+        // Built in place in the shared allocation that the bitset search and the memoised
+        // search both read (a `Vec` turned into an `Arc` would be copied: 8 MB on a 25×25
+        // sudoku).
+        let mut shared: Arc<[u64]> = std::iter::repeat_n(0, m * words).collect();
+        let conflicts = Arc::get_mut(&mut shared).expect("a fresh allocation");
+        for o in problem.options() {
+            let row = &mut conflicts[o.0 as usize * words..(o.0 as usize + 1) * words];
+            for e in problem.option_entries(o) {
+                let x = e.item.0 as usize;
+                let (lo, hi) = self.span[x];
+                let with = &self.with[x][lo..hi];
+                let row = &mut row[lo..hi];
+                if e.colour.is_none() {
+                    for (r, &b) in row.iter_mut().zip(with) {
+                        *r |= b;
+                    }
+                } else {
+                    let same = &by_colour[x][&e.colour.0][lo..hi];
+                    for ((r, &b), &s) in row.iter_mut().zip(with).zip(same) {
+                        *r |= b & !s;
+                    }
+                }
+            }
+        }
+        shared
     }
-    shared
 }
