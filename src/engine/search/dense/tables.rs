@@ -129,19 +129,18 @@ impl Tables {
             }
             pstart.push(pitems.len() as u32);
         }
-        let with = ItemOptions::new(problem, words);
-        let conflicts = with.conflict_rows(problem);
-        let with = with.with;
+        let options = ItemOptions::new(problem, words);
+        let conflicts = options.conflict_rows(problem);
         let mut item_bits = Vec::with_capacity(primaries * words);
         let mut item_lo = Vec::with_capacity(primaries);
         let mut item_hi = Vec::with_capacity(primaries);
         let mut size0 = Vec::with_capacity(primaries);
         for i in problem.items() {
             if problem.is_primary(i) {
-                let bits = &with[i.0 as usize];
+                let (bits, (lo, hi)) = (&options.with[i.0 as usize], options.span[i.0 as usize]);
                 item_bits.extend_from_slice(bits);
-                item_lo.push(bits.iter().position(|&b| b != 0).unwrap_or(0) as u32);
-                item_hi.push(bits.iter().rposition(|&b| b != 0).map_or(0, |k| k + 1) as u32);
+                item_lo.push(lo as u32);
+                item_hi.push(hi as u32);
                 size0.push(bits.iter().map(|b| b.count_ones()).sum());
             }
         }
