@@ -5,34 +5,48 @@
 //! itself. Its tree is in parts — sub-trees named by the options on the way to their roots:
 //! on one thread the rest of the bitset search's first nodes ([`Dense::rest`]), on threads
 //! a cut from the root ([`Search::cut`]) — and each part is counted whole by one of the two,
-//! the *leader*, the one of less time per node on the parts it counted so far, except that
-//! the other, the *trailer*, takes the next part whenever its time so far is below
-//! [`TRAILER_SHARE`] of the two's time together. The bitset search takes the first part,
-//! the sparse-set search the second.
+//! the *leader*, the faster of the two (see below), except that the other, the *trailer*,
+//! takes the next part whenever its time so far is below [`TRAILER_SHARE`] of the two's time
+//! together. The bitset search takes the first part, the sparse-set search the second.
 //!
 //! # The pace
 //!
-//! Time per node below the parts' roots: the way down to a part (taking its prefix's
-//! options) is left out, since it is the same work for either search whatever it does below
-//! (on a 25×25 sudoku a prefix of 600 options took 0.4–0.7 ms, more than many parts). A
-//! search's pace varies with the depth, and nearly all of a count's nodes are deep: a
-//! trailer's part runs its first [`TRAILER_SAMPLE_NODES`] nodes, then goes on if its pace
-//! now leads, and is otherwise cut off and counted by the leader from its start. A part
-//! stopped by a deadline and resumed goes to the other search, from its start, when that
-//! one's pace would count the whole part in less than half the time the current one needs
-//! for the rest (by the part's estimate of its fraction done): a part the leader of the
-//! time took may be most of the tree.
+//! A search's time per node varies with the depth and with the part, and nearly all of a
+//! count's nodes are deep. So the two are compared on the same nodes: a trailer's part runs
+//! its first [`TRAILER_SAMPLE_NODES`] nodes (its *sample*), then the leader runs the same
+//! first nodes of the part, each timed over the second half of its sample only (the first
+//! half brings its tables back into the cache after the other search ran on the thread).
+//! The leader is the one of less time on these samples, summed over every part sampled so
+//! far; the one that leads after a part's samples goes on with that part where it stopped,
+//! and the other's sample is wasted. Before the first pair of samples, the leader is the one
+//! of less time per node below the parts' roots over all its parts (the way down to a part,
+//! taking its prefix's options, left out: it is the same work for either search, and on a
+//! 25×25 sudoku a prefix of 600 options took 0.4–0.7 ms, more than many parts). Paces over
+//! unlike parts mislead: on a 16×16 sudoku on two threads the sparse-set search's first
+//! parts were small and cost 230 ns a node, the bitset search's 140, while deep in the tree
+//! the sparse-set search took 60 and the bitset search 136; on its own samples of 16,384
+//! nodes the sparse-set search took 100–140 ns a node, so it kept losing against the bitset
+//! search's pace over all its parts, which then counted half the tree (1.6 s on two threads
+//! instead of 0.95). On the same nodes, the sparse-set search wins every pair of samples
+//! (0.66–0.94 ms against 0.93–1.06 for 8,192 nodes).
+//!
+//! A part stopped by a deadline and resumed goes to the other search, from its start, when
+//! that one would count the whole part in less than half the time the current one needs for
+//! the rest (by the part's estimate of its fraction done, and the ratio of the two's times
+//! on the samples): a part the leader of the time took may be most of the tree.
 //!
 //! # The guarantee
 //!
-//! Parts are whole sub-trees: none is counted twice but those cut off or handed over. The
-//! trailer's time stays within [`TRAILER_SHARE`] of the total, give or take a part's sample;
-//! each sample it loses halves its share (to at most 64 times less), the next change of lead
-//! restores it, so that a search slower throughout costs a few samples, spaced ever wider.
-//! So whichever search is faster on the parts, the count costs at most about
-//! `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio of their paces), plus
-//! the samples of the parts cut off, plus what a hand-over wastes (at most the time on that
-//! part so far, and only when the other search is at least twice as fast on the rest).
+//! Parts are whole sub-trees: none is counted twice but those sampled, cut off or handed
+//! over. The trailer's time stays within [`TRAILER_SHARE`] of the total, give or take a
+//! part's samples; each pair of samples it loses halves its share (to at most 64 times
+//! less), the next change of lead restores it, so that a search slower throughout costs a
+//! few samples, spaced ever wider. So whichever search is faster on the samples, the count
+//! costs at most about `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio
+//! of their paces), plus the samples (of each part sampled, the loser's
+//! [`TRAILER_SAMPLE_NODES`] nodes at its pace), plus what a hand-over wastes (at most the
+//! time on that part so far, and only when the other search is at least twice as fast on
+//! the rest).
 //!
 //! The two trees are the same without colours; with colours the bitset search may cut a
 //! branch the sparse-set search enters a node further (its tree is smaller), which only
@@ -83,6 +97,10 @@ struct Board {
     searching: [Duration; 2],
     nodes: [u64; 2],
     started: [u64; 2],
+    /// Per side: the time it took on the samples both searches ran on the same nodes (a
+    /// trailer's sample, then the leader on the same first nodes of that part), where the
+    /// two paces are measured on one set of nodes at the same depths.
+    sampled: [Duration; 2],
     /// The trailer's share of the time now: [`TRAILER_SHARE`], halved each time a sample of
     /// its part loses (down to [`TRAILER_SHARE`]` / 64`), back to it when the lead changes.
     share: f64,
@@ -95,6 +113,7 @@ impl Default for Board {
             searching: [Duration::ZERO; 2],
             nodes: [0; 2],
             started: [0; 2],
+            sampled: [Duration::ZERO; 2],
             share: TRAILER_SHARE,
         }
     }
@@ -114,9 +133,22 @@ impl Board {
         }
     }
 
-    /// The search of the lesser pace (the first on ties).
+    /// How many times `side`'s time per node is the other's: on the samples both ran on the
+    /// same nodes once there are any, else from the paces over all their parts (which
+    /// may have been unlike parts: a search whose first parts were small and shallow looks
+    /// slower than it is deep in the tree).
+    fn ratio(&self, side: Side) -> f64 {
+        let (mine, theirs) = (side.index(), side.other().index());
+        if self.sampled.iter().all(|t| !t.is_zero()) {
+            self.sampled[mine].as_secs_f64() / self.sampled[theirs].as_secs_f64()
+        } else {
+            self.pace(side) / self.pace(side.other())
+        }
+    }
+
+    /// The faster search by [`Board::ratio`] (the first on ties).
     fn leader(&self) -> Side {
-        if self.pace(Side::Second) < self.pace(Side::First) {
+        if self.ratio(Side::Second) < 1.0 {
             Side::Second
         } else {
             Side::First
@@ -144,6 +176,13 @@ impl Board {
         side
     }
 
+    /// The trailer took `trailer`, and the leader then `leader`, on the same first nodes of
+    /// a part.
+    fn record_samples(&mut self, trailer: (Side, Duration), leader: (Side, Duration)) {
+        self.sampled[trailer.0.index()] += trailer.1;
+        self.sampled[leader.0.index()] += leader.1;
+    }
+
     /// `side` spent `time`, `searching` of it below a part's root, where it visited `nodes`.
     fn record(&mut self, side: Side, time: Duration, searching: Duration, nodes: u64) {
         let i = side.index();
@@ -164,6 +203,8 @@ pub(crate) struct Paired<A, B> {
     /// that part.
     on: Side,
     part: Vec<u32>,
+    /// The time the last [`Paired::run`] spent below the part's root.
+    searched: Duration,
 }
 
 impl<A, B> Paired<A, B>
@@ -179,6 +220,7 @@ where
             board: Arc::new(Mutex::new(Board::default())),
             on: Side::First,
             part: Vec::new(),
+            searched: Duration::ZERO,
         }
     }
 
@@ -204,8 +246,10 @@ where
 
     /// Counts the part `prefix` (or, `None`, goes on counting the current part) with `side`,
     /// and records its time and nodes on the board: the way down to the part's root first,
-    /// alone (a budget of no node), so that its time is left out of the pace.
+    /// alone (a budget of no node), so that its time is left out of the pace. The time
+    /// below the root is left in `searched`.
     fn run(&mut self, side: Side, prefix: Option<&[u32]>, budget: &Budget) -> Outcome {
+        self.searched = Duration::ZERO;
         if let Some(p) = prefix {
             let started = Instant::now();
             let down = Budget {
@@ -225,6 +269,7 @@ where
         let out = self.call(side, None, budget);
         let time = started.elapsed();
         let nodes = self.nodes_of(side).saturating_sub(before);
+        self.searched = time;
         self.board().record(side, time, time, nodes);
         if side == Side::Second {
             // The bitset search posts its nodes to the progress board as it goes; the
@@ -233,6 +278,27 @@ where
             budget.stop.progress().add_nodes(nodes);
         }
         out
+    }
+
+    /// `side`'s sample of the part `prefix`: its first [`TRAILER_SAMPLE_NODES`] nodes, timed
+    /// over the second half of them only (the first half brings the search's tables into the
+    /// cache after the other search ran on this thread: on a 16×16 sudoku the sparse-set
+    /// search took 120 ns a node over a whole sample, 58 over the count). The time of that
+    /// half, or the outcome when the part or the caller's budget ended first.
+    fn sample(&mut self, side: Side, prefix: &[u32], budget: &Budget) -> Result<Duration, Outcome> {
+        let upto = |nodes| Budget {
+            nodes: Some(nodes),
+            ..budget.clone()
+        };
+        let out = self.run(side, Some(prefix), &upto(TRAILER_SAMPLE_NODES / 2));
+        if out.end != End::NodeLimit {
+            return Err(out);
+        }
+        let out = self.run(side, None, &upto(TRAILER_SAMPLE_NODES));
+        if out.end != End::NodeLimit {
+            return Err(out);
+        }
+        Ok(self.searched)
     }
 
     /// `side`'s count below `prefix`, or (`None`) its count resumed.
@@ -283,9 +349,13 @@ where
     fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
         let side = self.on;
         if self.second.is_some() {
-            let (leader, fast, slow) = {
+            let (leader, paced, slower) = {
                 let board = self.board();
-                (board.leader(), board.pace(side.other()), board.pace(side))
+                (
+                    board.leader(),
+                    board.pace(side).is_finite(),
+                    board.ratio(side),
+                )
             };
             let left = 1.0 - self.progress();
             // A search that has not yet counted a node below a part's root has no pace: not
@@ -293,7 +363,7 @@ where
             // a 25×25 sudoku takes longer than a short turn of the portfolio) is its own to
             // go on with; handed over, the other search, five times slower a node there,
             // counted most of the tree (the count took 80 ms instead of 60).
-            if leader != side && slow.is_finite() && 2.0 * fast < left * slow {
+            if leader != side && paced && 2.0 < left * slower {
                 self.on = side.other();
                 let part = std::mem::take(&mut self.part);
                 let out = self.run(side.other(), Some(&part), budget);
@@ -328,31 +398,39 @@ where
         if side == leader || self.board().started[side.other().index()] == 0 {
             return self.run(side, Some(part), budget);
         }
-        // The trailer's part: its first [`TRAILER_SAMPLE_NODES`] nodes, then on if its pace
-        // now leads, else cut off and counted by the leader from its start.
-        let sample = Budget {
-            nodes: Some(TRAILER_SAMPLE_NODES),
-            ..budget.clone()
+        // The trailer's part: its first [`TRAILER_SAMPLE_NODES`] nodes, then the leader's on
+        // the same nodes (the same first nodes of the part: the trees are the same), so that
+        // the two paces are compared at the same depths; the one now leading on such samples
+        // goes on with the part where it stopped.
+        let trailer = match self.sample(side, part, budget) {
+            Ok(time) => time,
+            Err(out) => return out,
         };
-        let out = self.run(side, Some(part), &sample);
-        if out.end != End::NodeLimit {
-            return out;
-        }
-        {
+        let leader = side.other();
+        self.on = leader;
+        let leading = match self.sample(leader, part, budget) {
+            Ok(time) => time,
+            // The part ended within the sample (with colours the leader's tree may be the
+            // smaller), or the caller's budget ended: nothing to compare.
+            Err(out) => return out,
+        };
+        let goes_on = {
             let mut board = self.board();
+            board.record_samples((side, trailer), (leader, leading));
             if board.leader() == side {
-                // Its pace now leads: it goes on, and the other is the trailer at its full
-                // share.
+                // It now leads: it goes on, and the other is the trailer at its full share.
                 board.share = TRAILER_SHARE;
-                drop(board);
-                return self.run(side, None, budget);
+                side
+            } else {
+                // Lost again: its next sample waits twice as long (the samples of a search
+                // that keeps losing cost a vanishing share, yet a late change of lead is
+                // still seen).
+                board.share = (board.share / 2.0).max(TRAILER_SHARE / 64.0);
+                leader
             }
-            // Lost again: its next sample waits twice as long (the samples of a search that
-            // keeps losing cost a vanishing share, yet a late change of lead is still seen).
-            board.share = (board.share / 2.0).max(TRAILER_SHARE / 64.0);
-        }
-        self.on = side.other();
-        self.run(side.other(), Some(part), budget)
+        };
+        self.on = goes_on;
+        self.run(goes_on, None, budget)
     }
 }
 
@@ -368,6 +446,7 @@ where
             board: Arc::clone(&self.board),
             on: Side::First,
             part: Vec::new(),
+            searched: Duration::ZERO,
         }
     }
 
@@ -418,6 +497,45 @@ mod tests {
         // Faster per node: it leads.
         board.record(Side::Second, ms(1), ms(1), 1_000_000);
         assert_eq!(board.leader(), Side::Second);
+    }
+
+    #[test]
+    fn samples_on_the_same_nodes_decide_the_lead_over_paces_on_unlike_parts() {
+        let ms = Duration::from_millis;
+        let mut board = Board::default();
+        // Over all their parts the second search looks slower (its parts were small and
+        // shallow): the first leads.
+        board.record(Side::First, ms(140), ms(140), 1_000_000);
+        board.record(Side::Second, ms(23), ms(23), 100_000);
+        assert_eq!(board.leader(), Side::First);
+        assert!((board.ratio(Side::Second) - 230.0 / 140.0).abs() < 1e-9);
+        // On the same nodes it is the faster: it leads, by the samples' ratio.
+        board.record_samples((Side::Second, ms(7)), (Side::First, ms(10)));
+        assert_eq!(board.leader(), Side::Second);
+        assert!((board.ratio(Side::First) - 10.0 / 7.0).abs() < 1e-9);
+        // The samples add up over parts.
+        board.record_samples((Side::First, ms(1)), (Side::Second, ms(5)));
+        assert_eq!(board.leader(), Side::First);
+    }
+
+    #[test]
+    fn a_part_sampled_by_both_is_counted_once_by_the_one_that_goes_on() {
+        // 13-queens in a few parts of over TRAILER_SAMPLE_NODES nodes each: the second
+        // search's first part is a pair of samples, and whichever goes on counts the part
+        // from where it stopped, once (73,712 in all, A000170).
+        let queens = Queens::new(13).unwrap();
+        let problem = queens.problem();
+        let mut pair = Paired::new(Dense::new(problem).unwrap(), Dense::new(problem).ok());
+        let cut = pair.cut(2);
+        let mut count = cut.above.solutions();
+        for part in &cut.parts {
+            let out = pair.count_below(part, &Budget::unlimited());
+            assert_eq!(out.end, End::Exhausted);
+            count += out.stats.solutions();
+        }
+        assert_eq!(count, 73_712);
+        let board = pair.board();
+        assert!(board.sampled.iter().all(|t| !t.is_zero()), "{board:?}");
     }
 
     #[test]
