@@ -26,8 +26,8 @@
 //! parts were small and cost 230 ns a node, the bitset search's 140, while deep in the tree
 //! the sparse-set search took 60 and the bitset search 136; on its own samples of 16,384
 //! nodes the sparse-set search took 100–140 ns a node, so it kept losing against the bitset
-//! search's pace over all its parts, which then counted half the tree (1.6 s on two threads
-//! instead of 0.95). On the same nodes, the sparse-set search wins every pair of samples
+//! search's pace over all its parts, which then counted most of the tree (1.2 to 1.7 s on
+//! two threads instead of 0.9). On the same nodes, the sparse-set search wins every pair of samples
 //! (0.66–0.94 ms against 0.93–1.06 for 8,192 nodes).
 //!
 //! A part stopped by a deadline and resumed goes to the other search, from its start, when
