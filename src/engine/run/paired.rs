@@ -6,8 +6,9 @@
 //! on one thread the rest of the bitset search's first nodes ([`Dense::rest`]), on threads
 //! a cut from the root ([`Search::cut`]) — and each part is counted whole by one of the two,
 //! the *leader*, the faster of the two (see below), except that the other, the *trailer*,
-//! takes the next part whenever its time so far is below [`TRAILER_SHARE`] of the two's time
-//! together. The bitset search takes the first part, the sparse-set search the second.
+//! takes the next part whenever its time so far and the sample the part begins with (below)
+//! stay within [`TRAILER_SHARE`] of the two's time together. The bitset search takes the
+//! first part, the sparse-set search the second.
 //!
 //! # The pace
 //!
@@ -38,13 +39,16 @@
 //! # The guarantee
 //!
 //! Parts are whole sub-trees: none is counted twice but those sampled, cut off or handed
-//! over. The trailer's time stays within [`TRAILER_SHARE`] of the total, give or take a
-//! part's samples; each pair of samples it loses halves its share (to at most 64 times
+//! over. The trailer's time stays within [`TRAILER_SHARE`] of the total, its samples
+//! included: a part goes to it only when its time and the sample's cost at its pace
+//! ([`Board::sample_cost`]) fit its share (its first part aside), so a count too short to
+//! afford a sample pays for none (12-queens: 2.6 ms of a 15 ms count went to a sample when
+//! only the time spent was counted). Each pair of samples it loses halves its share (to at most 64 times
 //! less), the next change of lead restores it, so that a search slower throughout costs a
 //! few samples, spaced ever wider. So whichever search is faster on the samples, the count
 //! costs at most about `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio
-//! of their paces), plus the samples (of each part sampled, the loser's
-//! [`TRAILER_SAMPLE_NODES`] nodes at its pace), plus what a hand-over wastes (at most the
+//! of their paces), the trailer's samples included, plus the first part's samples and, of
+//! each pair the trailer wins, the leader's [`TRAILER_SAMPLE_NODES`] nodes, plus what a hand-over wastes (at most the
 //! time on that part so far, and only when the other search is at least twice as fast on
 //! the rest).
 //!
@@ -146,17 +150,23 @@ impl Board {
         }
     }
 
-    /// The faster search by [`Board::ratio`] (the first on ties).
+    /// The faster search by [`Board::ratio`] (the first on ties), once both have a pace; the
+    /// first until then. A search that has not counted a node below a part's root is not a
+    /// slow one: on word squares the bitset search's first part was wiped out on the way down,
+    /// and the sparse-set search, four times slower a node, led on it.
     fn leader(&self) -> Side {
-        if self.ratio(Side::Second) < 1.0 {
+        let measured =
+            self.sampled.iter().all(|t| !t.is_zero()) || self.nodes.iter().all(|&n| n > 0);
+        if measured && self.ratio(Side::Second) < 1.0 {
             Side::Second
         } else {
             Side::First
         }
     }
 
-    /// Who takes the next part: each one its first part, then the trailer while its time is
-    /// below its share of the total (`share`), else the leader.
+    /// Who takes the next part: each one its first part, then the trailer while its time
+    /// with the sample its part begins with ([`Board::sample_cost`]) stays within its share of
+    /// the total (`share`), else the leader.
     fn pick(&mut self) -> Side {
         let side = if self.started[0] == 0 {
             Side::First
@@ -166,7 +176,8 @@ impl Board {
             let leader = self.leader();
             let trailer = leader.other();
             let total = self.time[0] + self.time[1];
-            if self.time[trailer.index()] < total.mul_f64(self.share) {
+            let with_sample = self.time[trailer.index()].as_secs_f64() + self.sample_cost(trailer);
+            if with_sample <= total.as_secs_f64() * self.share {
                 trailer
             } else {
                 leader
@@ -174,6 +185,19 @@ impl Board {
         };
         self.started[side.index()] += 1;
         side
+    }
+
+    /// What `side`'s sample of [`TRAILER_SAMPLE_NODES`] nodes will cost it, in seconds: at
+    /// its pace over its parts, or the other's before it has one (none before either has).
+    /// Counted against the trailer's share before the sample is taken, so that the samples
+    /// stay within it: a sample of 16,384 nodes took 2.6 ms of a 15 ms count of 12-queens
+    /// when only the time already spent was counted.
+    fn sample_cost(&self, side: Side) -> f64 {
+        let pace = [self.pace(side), self.pace(side.other())]
+            .into_iter()
+            .find(|p| p.is_finite())
+            .unwrap_or(0.0);
+        TRAILER_SAMPLE_NODES as f64 * pace
     }
 
     /// The trailer took `trailer`, and the leader then `leader`, on the same first nodes of
@@ -477,8 +501,8 @@ mod tests {
         assert_eq!(board.pick(), Side::Second);
         // The second is twice as slow per node: it leads not, and gets parts only while its
         // time is below its share.
-        board.record(Side::First, ms(10), ms(10), 1000);
-        board.record(Side::Second, ms(20), ms(20), 1000);
+        board.record(Side::First, ms(10), ms(10), 1_000_000);
+        board.record(Side::Second, ms(20), ms(20), 1_000_000);
         assert_eq!(board.leader(), Side::First);
         let mut second = 0;
         for _ in 0..1000 {
@@ -487,7 +511,7 @@ mod tests {
                 side,
                 ms(1),
                 ms(1),
-                if side == Side::First { 100 } else { 50 },
+                if side == Side::First { 100_000 } else { 50_000 },
             );
             second += u64::from(side == Side::Second);
         }
@@ -495,7 +519,54 @@ mod tests {
         assert!(share <= TRAILER_SHARE + 0.01, "share {share}");
         assert!(second > 0);
         // Faster per node: it leads.
-        board.record(Side::Second, ms(1), ms(1), 1_000_000);
+        board.record(Side::Second, ms(1), ms(1), 100_000_000);
+        assert_eq!(board.leader(), Side::Second);
+    }
+
+    #[test]
+    fn the_trailer_gets_a_part_only_when_its_sample_fits_its_share() {
+        let ms = Duration::from_millis;
+        let mut board = Board::default();
+        board.pick();
+        board.pick();
+        // 100 ns a node for the first, 200 for the second: a sample of the second costs
+        // 16,384 × 200 ns = 3.3 ms, so it waits until the total is 32 times its time with it.
+        board.record(Side::First, ms(10), ms(10), 100_000);
+        board.record(Side::Second, ms(1), ms(1), 5_000);
+        let sample = board.sample_cost(Side::Second);
+        assert!((sample - TRAILER_SAMPLE_NODES as f64 * 200e-9).abs() < 1e-12);
+        let mut total = 11.0e-3;
+        while (1e-3 + sample) > total * TRAILER_SHARE {
+            assert_eq!(board.pick(), Side::First, "at {total} s");
+            board.record(Side::First, ms(10), ms(10), 100_000);
+            total += 10e-3;
+        }
+        assert_eq!(board.pick(), Side::Second);
+        // Before a search has a pace, its sample is costed at the other's.
+        let fresh = Board {
+            nodes: [1000, 0],
+            searching: [ms(1), Duration::ZERO],
+            ..Board::default()
+        };
+        assert!(
+            (fresh.sample_cost(Side::Second) - TRAILER_SAMPLE_NODES as f64 * 1e-6).abs() < 1e-12
+        );
+    }
+
+    #[test]
+    fn a_search_without_a_pace_is_not_the_slower() {
+        let ms = Duration::from_millis;
+        let mut board = Board::default();
+        board.pick();
+        board.pick();
+        // The first search's first part was wiped out on the way down (no node), the second
+        // counted a few nodes: the first still leads (on word squares the second is four
+        // times slower a node).
+        board.record(Side::First, ms(1), Duration::ZERO, 0);
+        board.record(Side::Second, ms(1), ms(1), 1000);
+        assert_eq!(board.leader(), Side::First);
+        // Once both have a pace, the faster leads.
+        board.record(Side::First, ms(10), ms(10), 1000);
         assert_eq!(board.leader(), Side::Second);
     }
 
