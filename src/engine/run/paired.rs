@@ -22,7 +22,10 @@
 //! and the other's sample is wasted. Before the first pair of samples, the leader is the one
 //! of less time per node below the parts' roots over all its parts (the way down to a part,
 //! taking its prefix's options, left out: it is the same work for either search, and on a
-//! 25×25 sudoku a prefix of 600 options took 0.4–0.7 ms, more than many parts). Paces over
+//! 25×25 sudoku a prefix of 600 options took 0.4–0.7 ms, more than many parts), once both
+//! have counted a node there, and the bitset search until then: a search without a pace is
+//! not a slow one (on word squares the bitset search's first part was wiped out on the way
+//! down, and the sparse-set search, four times slower a node, led on its few). Paces over
 //! unlike parts mislead: on a 16×16 sudoku on two threads the sparse-set search's first
 //! parts were small and cost 230 ns a node, the bitset search's 140, while deep in the tree
 //! the sparse-set search took 60 and the bitset search 136; on its own samples of 16,384
@@ -187,17 +190,19 @@ impl Board {
         side
     }
 
-    /// What `side`'s sample of [`TRAILER_SAMPLE_NODES`] nodes will cost it, in seconds: at
-    /// its pace over its parts, or the other's before it has one (none before either has).
+    /// What `side`'s sample of [`TRAILER_SAMPLE_NODES`] nodes will cost it at least, in
+    /// seconds: at the lesser of the two paces over their parts (none before either has one).
     /// Counted against the trailer's share before the sample is taken, so that the samples
-    /// stay within it: a sample of 16,384 nodes took 2.6 ms of a 15 ms count of 12-queens
-    /// when only the time already spent was counted.
+    /// stay within it (a sample of 16,384 nodes took 2.6 ms of a 15 ms count of 12-queens
+    /// when only the time already spent was counted). The lesser pace, not the trailer's:
+    /// a pace over a few nodes is mostly the search's tables coming back into the cache, and
+    /// costed at it a trailer that is in fact the faster would wait for its sample for good
+    /// (Steiner triple systems of order 13: the bitset search's pace over its first part of
+    /// two nodes made it the trailer, and the sparse-set search, 1.3 times slower, counted the
+    /// whole tree).
     fn sample_cost(&self, side: Side) -> f64 {
-        let pace = [self.pace(side), self.pace(side.other())]
-            .into_iter()
-            .find(|p| p.is_finite())
-            .unwrap_or(0.0);
-        TRAILER_SAMPLE_NODES as f64 * pace
+        let pace = self.pace(side).min(self.pace(side.other()));
+        TRAILER_SAMPLE_NODES as f64 * if pace.is_finite() { pace } else { 0.0 }
     }
 
     /// The trailer took `trailer`, and the leader then `leader`, on the same first nodes of
@@ -529,12 +534,13 @@ mod tests {
         let mut board = Board::default();
         board.pick();
         board.pick();
-        // 100 ns a node for the first, 200 for the second: a sample of the second costs
-        // 16,384 × 200 ns = 3.3 ms, so it waits until the total is 32 times its time with it.
+        // 100 ns a node for the first, 200 for the second: a sample of the second costs at
+        // least 16,384 × 100 ns = 1.6 ms, so it waits until the total is 32 times its time
+        // with it.
         board.record(Side::First, ms(10), ms(10), 100_000);
         board.record(Side::Second, ms(1), ms(1), 5_000);
         let sample = board.sample_cost(Side::Second);
-        assert!((sample - TRAILER_SAMPLE_NODES as f64 * 200e-9).abs() < 1e-12);
+        assert!((sample - TRAILER_SAMPLE_NODES as f64 * 100e-9).abs() < 1e-12);
         let mut total = 11.0e-3;
         while (1e-3 + sample) > total * TRAILER_SHARE {
             assert_eq!(board.pick(), Side::First, "at {total} s");
@@ -542,7 +548,8 @@ mod tests {
             total += 10e-3;
         }
         assert_eq!(board.pick(), Side::Second);
-        // Before a search has a pace, its sample is costed at the other's.
+        // Before a search has a pace, or while the other's is less, its sample is costed at
+        // the other's.
         let fresh = Board {
             nodes: [1000, 0],
             searching: [ms(1), Duration::ZERO],
@@ -551,6 +558,7 @@ mod tests {
         assert!(
             (fresh.sample_cost(Side::Second) - TRAILER_SAMPLE_NODES as f64 * 1e-6).abs() < 1e-12
         );
+        assert!((board.sample_cost(Side::First) - sample).abs() < 1e-12);
     }
 
     #[test]
