@@ -604,8 +604,8 @@ mod tests {
         assert!(!dance.may_lead(1e9));
     }
 
-    /// A turn that ran over its share is paid back: the search skips turns until its shares
-    /// add up to the time it took, then gets what they exceed it by.
+    /// A memoised search needs the margin to lead until its table has spared it
+    /// `LEAD_MARGIN` nodes per node visited.
     #[test]
     fn the_margin_falls_once_the_table_has_spared_two_nodes_a_node() {
         let mut team = Entrant::memoised(Runner::Team {
@@ -621,6 +621,8 @@ mod tests {
         }
     }
 
+    /// A turn that ran over its share is paid back: the search skips turns until its shares
+    /// add up to the time it took, then gets what they exceed it by.
     #[test]
     fn a_turn_that_ran_over_is_paid_back() {
         let mut team = Entrant::memoised(Runner::Team {
