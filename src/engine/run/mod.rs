@@ -409,9 +409,8 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p
         if out.end != End::NodeLimit {
             return Count::whole(out, None);
         }
-        let time = started.elapsed();
         let shared = rest_of(dense, problem);
-        let first = First::Done(time);
+        let first = First::Done(started.elapsed());
         return portfolio::count(shared, first, problem, plan.memo_bytes, budget);
     }
     if let Some(count) = first_alone(&mut dense, budget) {

@@ -43,17 +43,19 @@
 //!
 //! Parts are whole sub-trees: none is counted twice but those sampled, cut off or handed
 //! over. The trailer's time stays within [`TRAILER_SHARE`] of the total, its samples
-//! included: a part goes to it only when its time and the sample's cost at its pace
-//! ([`Board::sample_cost`]) fit its share (its first part aside), so a count too short to
-//! afford a sample pays for none (12-queens: 2.6 ms of a 15 ms count went to a sample when
-//! only the time spent was counted). Each pair of samples it loses halves its share (to at most 64 times
-//! less), the next change of lead restores it, so that a search slower throughout costs a
-//! few samples, spaced ever wider. So whichever search is faster on the samples, the count
-//! costs at most about `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio
-//! of their paces), the trailer's samples included, plus the first part's samples and, of
-//! each pair the trailer wins, the leader's [`TRAILER_SAMPLE_NODES`] nodes, plus what a hand-over wastes (at most the
-//! time on that part so far, and only when the other search is at least twice as fast on
-//! the rest).
+//! included: a part goes to it only when its time and its sample's cost fit its share (its
+//! first part aside), so a count too short to afford a sample pays for none (12-queens:
+//! 2.6 ms of a 15 ms count went to a sample when only the time spent was counted). The
+//! sample is costed at the lesser of the two paces ([`Board::sample_cost`]), so a trailer
+//! `r` times slower may overrun its share by one sample at its pace. Each pair of samples it
+//! loses halves its share (to at most 64 times less), the next change of lead restores it,
+//! so that a search slower throughout costs a few samples, spaced ever wider. So whichever
+//! search is faster on the samples, the count costs at most about
+//! `1 + TRAILER_SHARE · (r − 1)` times the faster one's (`r` the ratio of their paces), the
+//! trailer's samples included, plus one sample of it, the first part's samples and, of each
+//! pair the trailer wins, the leader's [`TRAILER_SAMPLE_NODES`] nodes, plus what a hand-over
+//! wastes (at most the time on that part so far, and only when the other search is at least
+//! twice as fast on the rest).
 //!
 //! The two trees are the same without colours; with colours the bitset search may cut a
 //! branch the sparse-set search enters a node further (its tree is smaller), which only
