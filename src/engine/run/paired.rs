@@ -148,11 +148,17 @@ impl Board {
     /// slower than it is deep in the tree).
     fn ratio(&self, side: Side) -> f64 {
         let (mine, theirs) = (side.index(), side.other().index());
-        if self.sampled.iter().all(|t| !t.is_zero()) {
+        if self.compared() {
             self.sampled[mine].as_secs_f64() / self.sampled[theirs].as_secs_f64()
         } else {
             self.pace(side) / self.pace(side.other())
         }
+    }
+
+    /// Whether both searches have run samples on the same nodes (a pair, see
+    /// [`Board::record_samples`]).
+    fn compared(&self) -> bool {
+        self.sampled.iter().all(|t| !t.is_zero())
     }
 
     /// The faster search by [`Board::ratio`] (the first on ties), once both have a pace; the
@@ -160,8 +166,7 @@ impl Board {
     /// slow one: on word squares the bitset search's first part was wiped out on the way down,
     /// and the sparse-set search, four times slower a node, led on it.
     fn leader(&self) -> Side {
-        let measured =
-            self.sampled.iter().all(|t| !t.is_zero()) || self.nodes.iter().all(|&n| n > 0);
+        let measured = self.compared() || self.nodes.iter().all(|&n| n > 0);
         if measured && self.ratio(Side::Second) < 1.0 {
             Side::Second
         } else {
@@ -616,7 +621,7 @@ mod tests {
         }
         assert_eq!(count, 73_712);
         let board = pair.board();
-        assert!(board.sampled.iter().all(|t| !t.is_zero()), "{board:?}");
+        assert!(board.compared(), "{board:?}");
     }
 
     #[test]
