@@ -237,8 +237,16 @@ impl<B: Bound> BranchBound<'_, B> {
             })
     }
 
-    pub(super) fn worth(&self, upper: i128) -> bool {
-        match self.threshold() {
+    /// Whether a subtree or solution reaching `upper` matters under `threshold` (one reading
+    /// of [`BranchBound::threshold`]).
+    ///
+    /// In a parallel search another thread may raise the shared best at any moment, so every
+    /// decision reads the threshold once and judges both the tie and the rest from that
+    /// reading. Two readings could see no best and then a best the gain only ties: the tie
+    /// judged against the first (no tie), the rest against the second (not worth it), and a
+    /// solution the sequential search reports is dropped.
+    fn worth(threshold: Option<(i128, bool)>, upper: i128) -> bool {
+        match threshold {
             None => true,
             Some((t, ties)) => upper > t || (ties && upper == t),
         }
@@ -357,20 +365,23 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
         }
         match rest {
             None => false,
-            Some(r) if self.keep != Keep::Best => self.worth(so_far.saturating_add(r)),
+            Some(r) if self.keep != Keep::Best => {
+                Self::worth(self.threshold(), so_far.saturating_add(r))
+            }
             Some(r) => {
                 // No solution is above the ceiling: a node whose bound reaches it can only tie.
                 let upper = so_far
                     .saturating_add(r)
                     .min(self.ceiling.unwrap_or(i128::MAX));
-                match self.threshold() {
+                let threshold = self.threshold();
+                match threshold {
                     // A tie with the best known: worth it only if it could win the tie-break.
                     Some((t, false)) if upper == t && B::TIE_BREAK => match self.best_solution() {
                         Some(best) => self.bound.precedes(view, &best.options),
                         None => true,
                     },
                     Some((t, false)) if upper == t => self.earlier_than_best(),
-                    _ => self.worth(upper),
+                    _ => Self::worth(threshold, upper),
                 }
             }
         }
@@ -395,10 +406,11 @@ impl<B: Bound> Visitor for BranchBound<'_, B> {
 
     fn solution(&mut self, options: &[OptionId]) -> ControlFlow<()> {
         let gain: i128 = options.iter().map(|o| self.gains[o.0 as usize]).sum();
+        let threshold = self.threshold();
         let tie = self.keep == Keep::Best
-            && matches!(self.threshold(), Some((t, false)) if t == gain)
+            && matches!(threshold, Some((t, false)) if t == gain)
             && (B::TIE_BREAK || self.earlier_than_best());
-        if tie || self.worth(gain) {
+        if tie || Self::worth(threshold, gain) {
             let mut s = std::mem::take(&mut self.scratch);
             s.clear();
             s.extend_from_slice(options);
