@@ -245,7 +245,7 @@ pub(crate) fn count<'p>(
             });
             if end == End::TimeLimit
                 && budget.out_of_time().is_none()
-                && waits_for_the_rest(started.elapsed(), shared.progress())
+                && waits_for_the_rest(shared.progress())
             {
                 end = shared.resume(&Budget {
                     deadline: Some(turn_deadline(
@@ -570,17 +570,17 @@ fn team_turn(
     }
 }
 
-/// The end of a turn of length `turn` begun now: its own deadline, or the caller's if sooner.
-/// On threads, after [`THREADS_FIRST_LOOK`] of the plain searches' first slice (`spent`,
-/// with `done` their estimate of the fraction of the tree counted): whether the memoised
-/// searches wait for the rest of the slice, that is, whether the plain searches' estimate
-/// of the time they still need (the fraction left at their pace so far) is evidence, within
-/// [`CREDIBLE_HORIZON`] times the time spent. No progress yet is no evidence.
-fn waits_for_the_rest(spent: Duration, done: f64) -> bool {
-    let spent = spent.as_secs_f64();
-    done > 0.0 && spent * (1.0 - done) / done <= CREDIBLE_HORIZON * spent
+/// On threads, after [`THREADS_FIRST_LOOK`] of the plain searches' first slice, with `done`
+/// their estimate of the fraction of the tree counted: whether the memoised searches wait
+/// for the rest of the slice, that is, whether the plain searches' estimate of the time they
+/// still need, the fraction left at their pace so far (`spent · (1 − done) / done`), is
+/// evidence, within [`CREDIBLE_HORIZON`] times the time spent. The time spent cancels out:
+/// at least `1 / (1 + CREDIBLE_HORIZON)` of the tree counted. No progress is no evidence.
+fn waits_for_the_rest(done: f64) -> bool {
+    done > 0.0 && (1.0 - done) / done <= CREDIBLE_HORIZON
 }
 
+/// The end of a turn of length `turn` begun now: its own deadline, or the caller's if sooner.
 fn turn_deadline(budget: &Budget, turn: Duration) -> Instant {
     let own = Instant::now() + turn;
     budget.deadline.map_or(own, |d| d.min(own))
@@ -601,18 +601,17 @@ mod tests {
     use super::*;
 
     /// On threads the memo waits for the rest of the first slice only on an estimate that is
-    /// evidence: a count whose plain searches have done a fifth of the tree in 0.5 ms (2 ms
-    /// left) waits; one that has done a millionth (8 minutes left) or nothing does not.
+    /// evidence: a count whose plain searches have done a fifth of the tree after 0.5 ms
+    /// (2 ms left) waits; one that has done a millionth (8 minutes left) or nothing does not.
     #[test]
     fn the_memo_waits_for_the_first_slice_only_on_evidence() {
-        let look = Duration::from_micros(500);
-        assert!(waits_for_the_rest(look, 0.2));
-        assert!(waits_for_the_rest(look, 0.01));
-        assert!(!waits_for_the_rest(look, 1e-6));
-        assert!(!waits_for_the_rest(look, 0.0));
-        // Just within the horizon: 100 × 0.5 ms left.
-        assert!(waits_for_the_rest(look, 1.0 / 101.0 + 1e-9));
-        assert!(!waits_for_the_rest(look, 1.0 / 102.0));
+        assert!(waits_for_the_rest(0.2));
+        assert!(waits_for_the_rest(0.01));
+        assert!(!waits_for_the_rest(1e-6));
+        assert!(!waits_for_the_rest(0.0));
+        // Just within the horizon: 100 times the time spent left.
+        assert!(waits_for_the_rest(1.0 / 101.0 + 1e-9));
+        assert!(!waits_for_the_rest(1.0 / 102.0));
     }
 
     /// The dance leads only on an estimate within the horizon; the other searches on any.
