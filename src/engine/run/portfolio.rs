@@ -151,7 +151,7 @@ impl<'p> Entrant<'p> {
     /// orders of magnitude off in either direction; the frontier team, made for such
     /// problems, leads on the least estimate as before.
     fn may_lead(&self, spent: f64) -> bool {
-        !matches!(self.search, Runner::Dance { .. }) || self.remaining() <= CREDIBLE_HORIZON * spent
+        !matches!(self.search, Runner::Dance { .. }) || is_evidence(self.remaining(), spent)
     }
 
     /// Whether the search's table (if it has one) has spared it at least as many nodes as
@@ -245,7 +245,7 @@ pub(crate) fn count<'p>(
             });
             if end == End::TimeLimit
                 && budget.out_of_time().is_none()
-                && waits_for_the_rest(shared.progress())
+                && waits_for_the_rest(started.elapsed(), shared.progress())
             {
                 end = shared.resume(&Budget {
                     deadline: Some(turn_deadline(
@@ -458,9 +458,7 @@ pub(crate) fn count<'p>(
 fn is_even_round(leader: usize, evidence: &[(f64, bool)], spent: f64) -> bool {
     leader == 0
         && evidence[1..].iter().any(|&(_, pays)| pays)
-        && evidence
-            .iter()
-            .all(|&(left, _)| left > CREDIBLE_HORIZON * spent)
+        && evidence.iter().all(|&(left, _)| !is_evidence(left, spent))
 }
 
 /// The result when entrant `i` ended with `end` (the plain search's count so far stands for
@@ -570,14 +568,25 @@ fn team_turn(
     }
 }
 
-/// On threads, after [`THREADS_FIRST_LOOK`] of the plain searches' first slice, with `done`
-/// their estimate of the fraction of the tree counted: whether the memoised searches wait
-/// for the rest of the slice, that is, whether the plain searches' estimate of the time they
-/// still need, the fraction left at their pace so far (`spent · (1 − done) / done`), is
-/// evidence, within [`CREDIBLE_HORIZON`] times the time spent. The time spent cancels out:
-/// at least `1 / (1 + CREDIBLE_HORIZON)` of the tree counted. No progress is no evidence.
-fn waits_for_the_rest(done: f64) -> bool {
-    done > 0.0 && (1.0 - done) / done <= CREDIBLE_HORIZON
+/// Whether an estimate of `left` seconds still needed is evidence `spent` seconds into the
+/// count: within [`CREDIBLE_HORIZON`] times the time spent (an infinite one never is).
+fn is_evidence(left: f64, spent: f64) -> bool {
+    left <= CREDIBLE_HORIZON * spent
+}
+
+/// On threads, after the plain searches' first `spent` of their first slice
+/// ([`THREADS_FIRST_LOOK`]), with `done` their estimate of the fraction of the tree counted:
+/// whether the memoised searches wait for the rest of the slice, that is, whether the plain
+/// searches' estimate of the time they still need, the fraction left at their pace so far,
+/// is evidence ([`is_evidence`]). No progress is no evidence.
+fn waits_for_the_rest(spent: Duration, done: f64) -> bool {
+    let spent = spent.as_secs_f64();
+    let left = if done > 0.0 {
+        spent * (1.0 - done) / done
+    } else {
+        f64::INFINITY
+    };
+    is_evidence(left, spent)
 }
 
 /// The end of a turn of length `turn` begun now: its own deadline, or the caller's if sooner.
@@ -605,13 +614,14 @@ mod tests {
     /// (2 ms left) waits; one that has done a millionth (8 minutes left) or nothing does not.
     #[test]
     fn the_memo_waits_for_the_first_slice_only_on_evidence() {
-        assert!(waits_for_the_rest(0.2));
-        assert!(waits_for_the_rest(0.01));
-        assert!(!waits_for_the_rest(1e-6));
-        assert!(!waits_for_the_rest(0.0));
+        let look = Duration::from_micros(500);
+        assert!(waits_for_the_rest(look, 0.2));
+        assert!(waits_for_the_rest(look, 0.01));
+        assert!(!waits_for_the_rest(look, 1e-6));
+        assert!(!waits_for_the_rest(look, 0.0));
         // Just within the horizon: 100 times the time spent left.
-        assert!(waits_for_the_rest(1.0 / 101.0 + 1e-9));
-        assert!(!waits_for_the_rest(1.0 / 102.0));
+        assert!(waits_for_the_rest(look, 1.0 / 101.0 + 1e-9));
+        assert!(!waits_for_the_rest(look, 1.0 / 102.0));
     }
 
     /// The dance leads only on an estimate within the horizon; the other searches on any.
