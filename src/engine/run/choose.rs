@@ -81,6 +81,30 @@ use crate::engine::search::dense::Dense;
 /// measurable (0.08 s and 0.22 s either way).
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 
+/// The bitset search's tables (conflict rows and item rows, [`Dense::table_bytes`]) from
+/// which the sparse-set search opens a default count instead ([`Opener::Cells`]), for as long
+/// as the tables would take to build ([`table_build_time`]): a count that ends within that
+/// time never builds them, and one that goes on has spent that time counting (the rest of
+/// the sparse-set search's count becomes the parts, nothing counted twice), at worst at the
+/// slower search's pace. So the rule costs at most the tables' build time, which the count
+/// pays anyway, and spares it to a short count. A 25×25 sudoku of 325 clues (4 solutions,
+/// 658 nodes): tables of 10 MB built in 4–12 ms, the sparse-set search's count 1.4 ms, its
+/// arrays built included. Below a mebibyte the tables take about as long as the bitset
+/// search's first slice (a 16×16 sudoku's 1.1 MB: 1.1 ms, its first 4,096 nodes 0.7 ms).
+pub const CELLS_FIRST_BYTES: usize = 1 << 20;
+
+/// The time the bitset search's tables take to build, per byte ([`table_build_time`]): most
+/// of it page faults and zeroing (10 MB of a 25×25 sudoku in 3.8 to 15 ms over runs, 9.4 MB of
+/// 5×5 word squares in 3.1 to 7.7, 1.1 MB of a 16×16 sudoku in 1.0–1.6 ms).
+pub const TABLE_BUILD_NS_PER_BYTE: f64 = 1.0;
+
+/// The time the bitset search's tables of `bytes` bytes take to build, estimated at
+/// [`TABLE_BUILD_NS_PER_BYTE`]: how long the sparse-set search opens a count that takes it
+/// ([`Opener::Cells`]).
+pub(crate) fn table_build_time(bytes: usize) -> Duration {
+    Duration::from_secs_f64(bytes as f64 * TABLE_BUILD_NS_PER_BYTE * 1e-9)
+}
+
 /// The nodes the bitset search counts alone, from the root, before a default count on
 /// threads builds anything else: a count that ends within them pays for no cut of its tree,
 /// no second plain search and no memo. Otherwise they are counted again by the parts (on a
@@ -237,9 +261,8 @@ pub(crate) enum Choice<'p> {
     /// smallest first.
     Parts(Vec<Problem>),
     /// The portfolio of the two plain searches over the tree's parts and the memoised parts
-    /// search (after the bitset search's first nodes alone: [`DENSE_SLICE_NODES`] on one
-    /// thread, [`ALONE_NODES`] on threads).
-    Portfolio(Dense<'p>),
+    /// search, after the opener's first nodes alone.
+    Portfolio(Opener<'p>),
     /// The plain count, no memo.
     Plain(Plain<'p>),
     /// The memoised dance; with [`MemoMode::Auto`] (`probe`) first the bitset search's slice
@@ -249,6 +272,19 @@ pub(crate) enum Choice<'p> {
         dense: Option<Dense<'p>>,
         probe: bool,
     },
+}
+
+/// The search a default count (the portfolio) runs alone first: a count that ends within
+/// it builds nothing else.
+pub(crate) enum Opener<'p> {
+    /// The bitset search, for [`DENSE_SLICE_NODES`] nodes on one thread (their rest becomes
+    /// the parts), [`ALONE_NODES`] on threads.
+    Dense(Dense<'p>),
+    /// The sparse-set search, where the bitset search's tables are large
+    /// ([`CELLS_FIRST_BYTES`]), for as long as building them would take (the duration; see
+    /// [`table_build_time`]), and on threads for [`ALONE_NODES`] nodes at most; the bitset
+    /// search is built only if the count goes on.
+    Cells(Cells<'p>, Duration),
 }
 
 /// The plain count's search.
@@ -276,8 +312,15 @@ pub(crate) fn choose<'p>(problem: &'p Problem, plan: &Plan) -> Choice<'p> {
         if let Some(parts) = problem.independent_parts() {
             return Choice::Parts(parts);
         }
-        if let Ok(dense) = Dense::new(problem) {
-            return Choice::Portfolio(dense);
+        if let Ok(bytes) = Dense::table_bytes(problem) {
+            if bytes >= CELLS_FIRST_BYTES
+                && let Ok(cells) = Cells::new(problem)
+            {
+                return Choice::Portfolio(Opener::Cells(cells, table_build_time(bytes)));
+            }
+            if let Ok(dense) = Dense::new(problem) {
+                return Choice::Portfolio(Opener::Dense(dense));
+            }
         }
     }
     let dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
@@ -381,7 +424,8 @@ mod tests {
     fn name(choice: &Choice<'_>) -> &'static str {
         match choice {
             Choice::Parts(_) => "parts",
-            Choice::Portfolio(_) => "portfolio",
+            Choice::Portfolio(Opener::Dense(_)) => "portfolio",
+            Choice::Portfolio(Opener::Cells(..)) => "portfolio, sparse-set search first",
             Choice::Plain(Plain::Dense(_)) => "dense",
             Choice::Plain(Plain::Cells(_)) => "cells",
             Choice::Plain(Plain::Multiplicities) => "multiplicities",
@@ -432,7 +476,18 @@ mod tests {
             shard: Some((1, 2)),
             ..Plan::default()
         };
-        let cases: [(&Problem, &Plan, &str); 9] = [
+        // Tables of over a mebibyte (4,100 options of one item: 65 words a row).
+        let large = {
+            let mut b = ProblemBuilder::new();
+            b.primary("a").unwrap();
+            for _ in 0..4100 {
+                b.add_option_named("a", 0).unwrap();
+            }
+            b.build().unwrap()
+        };
+        assert!(Dense::table_bytes(&large).unwrap() >= CELLS_FIRST_BYTES);
+        assert!(Dense::table_bytes(&queens).unwrap() < CELLS_FIRST_BYTES);
+        let cases: [(&Problem, &Plan, &str); 11] = [
             (&queens, &auto, "portfolio"),
             (&queens, &nodes, "memo after dense"),
             (&queens, &knuth, "memo"),
@@ -446,6 +501,8 @@ mod tests {
             (&colours, &off, "dense"),
             (&multiplicities, &auto, "multiplicities"),
             (&langford, &knuth, "memo"),
+            (&large, &auto, "portfolio, sparse-set search first"),
+            (&large, &off, "dense"),
         ];
         for (k, (problem, plan, want)) in cases.into_iter().enumerate() {
             assert_eq!(name(&choose(problem, plan)), want, "case {k}");

@@ -103,7 +103,7 @@ use crate::engine::search::dense::{Dense, DenseWalk};
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use crate::engine::search::multiplicity::MultiplicitySolver;
-use choose::Choice;
+use choose::{Choice, Opener};
 use memo_split::count_split_memo;
 use parallel::Spread;
 
@@ -205,7 +205,7 @@ pub enum MemoMode {
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     match choose::choose(problem, plan) {
         Choice::Parts(parts) => count_parts(parts, plan),
-        Choice::Portfolio(dense) => count_by_portfolio(problem, plan, dense),
+        Choice::Portfolio(opener) => count_by_portfolio(problem, plan, opener),
         Choice::Plain(search) => plain(problem, plan, &plan.spread(), search),
         Choice::Memo { dense, probe } => count_memo(problem, plan, dense, probe),
     }
@@ -236,7 +236,11 @@ pub enum CountTree<'p> {
 /// Algorithm M (which post none).
 pub fn count_tree<'p>(problem: &'p Problem, plan: &Plan) -> Option<CountTree<'p>> {
     match choose::choose(problem, plan) {
-        Choice::Portfolio(dense)
+        // The sparse-set search opens the count, then the bitset search leads the parts.
+        Choice::Portfolio(Opener::Cells(..)) => Dense::new(problem)
+            .ok()
+            .map(|dense| CountTree::Dense(Box::new(dense.into_walk()))),
+        Choice::Portfolio(Opener::Dense(dense))
         | Choice::Plain(choose::Plain::Dense(dense))
         | Choice::Memo {
             dense: Some(dense), ..
@@ -391,32 +395,72 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 }
 
 /// The default count of a problem the bitset search takes, without a limit of solutions,
-/// nodes or mems: the bitset search alone first (on one thread its first
-/// [`DENSE_SLICE_NODES`] nodes, whose rest becomes the parts, [`rest_of`]; on threads its
-/// first [`ALONE_NODES`], then the parts of a cut from the root, [`parts_of`]), then the
-/// portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`]) and
-/// the memoised search.
-fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p>) -> Count {
+/// nodes or mems: the opener alone first (`choose::Opener`: the bitset search, or where its
+/// tables are large the sparse-set search for as long as they would take to build), then
+/// the portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`])
+/// and the memoised search. On one thread the rest of the opener's count is the parts
+/// ([`rest_of`]: the bitset search's first [`DENSE_SLICE_NODES`] nodes, or the sparse-set
+/// search's slice); on threads the opener counts at most [`ALONE_NODES`] nodes from the root,
+/// then the parts of a cut from the root ([`parts_of`]) count the tree.
+fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>) -> Count {
     use portfolio::First;
     let budget = &plan.budget;
     let spread = plan.spread();
-    if spread.is_sequential() {
-        let started = std::time::Instant::now();
-        let out = dense.count(&Budget {
-            nodes: Some(DENSE_SLICE_NODES),
-            ..budget.clone()
-        });
-        if out.end != End::NodeLimit {
-            return Count::whole(out, None);
+    let started = std::time::Instant::now();
+    let sequential = spread.is_sequential();
+    let (mut dense, cells) = match opener {
+        Opener::Dense(dense) => (dense, None),
+        Opener::Cells(mut cells, build) => {
+            let out = cells.count(&Budget {
+                nodes: (!sequential).then_some(ALONE_NODES),
+                deadline: Some(portfolio::turn_deadline(budget, build)),
+                ..budget.clone()
+            });
+            let slice_ended = matches!(out.end, End::NodeLimit | End::TimeLimit);
+            if !slice_ended || budget.out_of_time().is_some() {
+                return Count::whole(out, None);
+            }
+            let dense = Dense::new(problem).expect("choose sized the bitset search's tables");
+            (dense, Some(cells))
         }
-        let shared = rest_of(dense, problem);
+    };
+    if sequential {
+        let shared = match cells {
+            Some(cells) => {
+                let above = cells.stats();
+                let (rest, done) = (cells.rest(), cells.progress());
+                rest_of(PlainPair::new(dense, Some(cells)), rest, above, done)
+            }
+            None => {
+                let out = dense.count(&Budget {
+                    nodes: Some(DENSE_SLICE_NODES),
+                    ..budget.clone()
+                });
+                if out.end != End::NodeLimit {
+                    return Count::whole(out, None);
+                }
+                let (rest, above, done) = (dense.rest(), Dense::stats(&dense), dense.progress());
+                rest_of(
+                    PlainPair::new(dense, second_for(problem)),
+                    rest,
+                    above,
+                    done,
+                )
+            }
+        };
         let first = First::Done(started.elapsed());
         return portfolio::count(shared, first, problem, plan.memo_bytes, budget);
     }
-    if let Some(count) = first_alone(&mut dense, budget) {
-        return count;
-    }
-    let pair = PlainPair::new(dense, second_for(problem));
+    let second = match cells {
+        Some(cells) => Some(cells),
+        None => {
+            if let Some(count) = first_alone(&mut dense, budget) {
+                return count;
+            }
+            second_for(problem)
+        }
+    };
+    let pair = PlainPair::new(dense, second);
     let threads = spread.thread_count();
     spread.pool().install(|| {
         let shared = parts_of(pair, threads, budget);
@@ -425,13 +469,18 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p
     })
 }
 
-/// The rest of `dense`'s count, stopped by its budget, as parts for the plain searches on
-/// one thread ([`Dense::rest`]: nothing is counted twice, and no cut is walked).
-fn rest_of<'p>(dense: Dense<'p>, problem: &'p Problem) -> threads::Shared<PlainPair<'p>> {
-    let (prefixes, weights): (Vec<_>, Vec<_>) = dense.rest().into_iter().unzip();
+/// The rest of the opener's count on one thread, stopped by its budget (`rest`, with its
+/// weights; [`Dense::rest`] or [`Cells::rest`]), as the plain searches' parts after a count
+/// that did `above` and an estimated share `done` of the tree: nothing is counted twice, and
+/// no cut is walked.
+fn rest_of<'p>(
+    pair: PlainPair<'p>,
+    rest: Vec<(Vec<u32>, f64)>,
+    above: Stats,
+    done: f64,
+) -> threads::Shared<PlainPair<'p>> {
+    let (prefixes, weights): (Vec<_>, Vec<_>) = rest.into_iter().unzip();
     let depth = prefixes.iter().map(Vec::len).max().unwrap_or(0);
-    let (above, done) = (Dense::stats(&dense), dense.progress());
-    let pair = PlainPair::new(dense, second_for(problem));
     threads::Shared::with_parts(pair, prefixes, weights, above, done, depth, 1)
 }
 
