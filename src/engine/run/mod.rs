@@ -236,7 +236,7 @@ pub enum CountTree<'p> {
 /// Algorithm M (which post none).
 pub fn count_tree<'p>(problem: &'p Problem, plan: &Plan) -> Option<CountTree<'p>> {
     match choose::choose(problem, plan) {
-        // The sparse-set search opens the count, then the bitset search leads the parts.
+        // The sparse-set search opens the count, then the bitset search counts as it would.
         Choice::Portfolio(Opener::Cells(..)) => Dense::new(problem)
             .ok()
             .map(|dense| CountTree::Dense(Box::new(dense.into_walk()))),
@@ -395,24 +395,23 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 }
 
 /// The default count of a problem the bitset search takes, without a limit of solutions,
-/// nodes or mems: the opener alone first (`choose::Opener`: the bitset search, or where its
-/// tables are large the sparse-set search for as long as they would take to build), then
-/// the portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`])
-/// and the memoised search. On one thread the rest of the opener's count is the parts
-/// ([`rest_of`]: the bitset search's first [`DENSE_SLICE_NODES`] nodes, or the sparse-set
-/// search's slice); on threads the opener counts at most [`ALONE_NODES`] nodes from the root,
-/// then the parts of a cut from the root ([`parts_of`]) count the tree.
+/// nodes or mems: where the bitset search's tables are large, the sparse-set search alone
+/// first, for as long as they would take to build (`choose::Opener::Cells`; a count that
+/// goes on counts again from the root, as it would have without it); then the bitset search
+/// alone (on one thread its first [`DENSE_SLICE_NODES`] nodes, whose rest becomes the parts,
+/// [`rest_of`]; on threads its first [`ALONE_NODES`], then the parts of a cut from the root,
+/// [`parts_of`]), then the portfolio (`portfolio.rs`) of the two plain searches over the
+/// parts ([`PlainPair`]) and the memoised search.
 fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>) -> Count {
     use portfolio::First;
     let budget = &plan.budget;
     let spread = plan.spread();
     let started = std::time::Instant::now();
-    let sequential = spread.is_sequential();
-    let (mut dense, cells) = match opener {
-        Opener::Dense(dense) => (dense, None),
+    let (mut dense, second) = match opener {
+        Opener::Dense(dense) => (dense, second_for(problem)),
         Opener::Cells(mut cells, build) => {
             let out = cells.count(&Budget {
-                nodes: (!sequential).then_some(ALONE_NODES),
+                nodes: (!spread.is_sequential()).then_some(ALONE_NODES),
                 deadline: Some(portfolio::turn_deadline(budget, build)),
                 ..budget.clone()
             });
@@ -424,42 +423,21 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>)
             (dense, Some(cells))
         }
     };
-    if sequential {
-        let shared = match cells {
-            Some(cells) => {
-                let above = cells.stats();
-                let (rest, done) = (cells.rest(), cells.progress());
-                rest_of(PlainPair::new(dense, Some(cells)), rest, above, done)
-            }
-            None => {
-                let out = dense.count(&Budget {
-                    nodes: Some(DENSE_SLICE_NODES),
-                    ..budget.clone()
-                });
-                if out.end != End::NodeLimit {
-                    return Count::whole(out, None);
-                }
-                let (rest, above, done) = (dense.rest(), Dense::stats(&dense), dense.progress());
-                rest_of(
-                    PlainPair::new(dense, second_for(problem)),
-                    rest,
-                    above,
-                    done,
-                )
-            }
-        };
+    if spread.is_sequential() {
+        let out = dense.count(&Budget {
+            nodes: Some(DENSE_SLICE_NODES),
+            ..budget.clone()
+        });
+        if out.end != End::NodeLimit {
+            return Count::whole(out, None);
+        }
+        let shared = rest_of(dense, second);
         let first = First::Done(started.elapsed());
         return portfolio::count(shared, first, problem, plan.memo_bytes, budget);
     }
-    let second = match cells {
-        Some(cells) => Some(cells),
-        None => {
-            if let Some(count) = first_alone(&mut dense, budget) {
-                return count;
-            }
-            second_for(problem)
-        }
-    };
+    if let Some(count) = first_alone(&mut dense, budget) {
+        return count;
+    }
     let pair = PlainPair::new(dense, second);
     let threads = spread.thread_count();
     spread.pool().install(|| {
@@ -469,18 +447,14 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>)
     })
 }
 
-/// The rest of the opener's count on one thread, stopped by its budget (`rest`, with its
-/// weights; [`Dense::rest`] or [`Cells::rest`]), as the plain searches' parts after a count
-/// that did `above` and an estimated share `done` of the tree: nothing is counted twice, and
-/// no cut is walked.
-fn rest_of<'p>(
-    pair: PlainPair<'p>,
-    rest: Vec<(Vec<u32>, f64)>,
-    above: Stats,
-    done: f64,
-) -> threads::Shared<PlainPair<'p>> {
-    let (prefixes, weights): (Vec<_>, Vec<_>) = rest.into_iter().unzip();
+/// The rest of `dense`'s count, stopped by its budget, as parts for the plain searches
+/// (`dense` and `second`) on one thread ([`Dense::rest`]: nothing is counted twice, and no
+/// cut is walked).
+fn rest_of<'p>(dense: Dense<'p>, second: Option<Cells<'p>>) -> threads::Shared<PlainPair<'p>> {
+    let (prefixes, weights): (Vec<_>, Vec<_>) = dense.rest().into_iter().unzip();
     let depth = prefixes.iter().map(Vec::len).max().unwrap_or(0);
+    let (above, done) = (Dense::stats(&dense), dense.progress());
+    let pair = PlainPair::new(dense, second);
     threads::Shared::with_parts(pair, prefixes, weights, above, done, depth, 1)
 }
 

@@ -79,28 +79,6 @@ pub(crate) struct Cut<P> {
     pub depth: usize,
 }
 
-/// The rest of a count stopped at a node, as parts (`Dense::rest`, `Cells::rest`): the node
-/// about to be entered, if any (`entering`: its weight), then, the deepest level first, each
-/// option not tried yet at a level of the path, named by the path's options above that level
-/// and itself. `levels` holds, from the top, each level of the path with the weight of a
-/// child there (Knuth's estimate of its share of the tree) and the options it has not tried,
-/// in the order the search would try them.
-pub(crate) fn rest_parts(
-    path: &[u32],
-    entering: Option<f64>,
-    levels: Vec<(usize, f64, Vec<u32>)>,
-) -> Vec<(Vec<u32>, f64)> {
-    let mut rest: Vec<(Vec<u32>, f64)> = entering.map(|w| (path.to_vec(), w)).into_iter().collect();
-    for (d, weight, options) in levels.into_iter().rev() {
-        for o in options {
-            let mut prefix = path[..d].to_vec();
-            prefix.push(o);
-            rest.push((prefix, weight));
-        }
-    }
-    rest
-}
-
 /// A [`Search`] whose count of a part can stop on a deadline and go on later, by the same
 /// search ([`Search::resume`]), and that another thread can copy.
 pub(crate) trait Resumable: Search + Sized + Sync {

@@ -3,10 +3,9 @@
 
 use std::ops::ControlFlow;
 
-use super::{Cells, Counters, Node, Paused, SPACER};
+use super::{Cells, Counters, Paused, SPACER};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::OptionId;
-use crate::engine::search::rest_parts;
 use crate::engine::stats::Stats;
 
 impl Cells<'_> {
@@ -41,39 +40,6 @@ impl Cells<'_> {
             }
             cut += 1;
         }
-    }
-
-    /// The rest of a count stopped by its budget, as parts: the node about to be entered, and
-    /// the options not yet tried at each branching level of the path, the deepest first, each
-    /// named by the options taken on the way to it (for [`Cells::count_below`], or the bitset
-    /// search's) and weighed by Knuth's estimate of its share of the tree (as
-    /// [`Cells::progress`] weighs the path). With the count so far they make up the whole
-    /// count, and their weights add up to `1 − progress()`. The root alone before a count
-    /// began; empty once it ended. A branching item's block keeps its order while the item
-    /// is on the path (only active items' blocks are changed), so the options after the one
-    /// in hand are the ones not tried; a forced move has none.
-    pub(crate) fn rest(&self) -> Vec<(Vec<u32>, f64)> {
-        if self.done {
-            return Vec::new();
-        }
-        let Some(at) = self.paused else {
-            return vec![(Vec::new(), 1.0)];
-        };
-        let path: Vec<u32> = (0..at.level)
-            .map(|l| self.option_of(self.choice[l]).0)
-            .collect();
-        let mut scale = 1.0;
-        let mut levels = Vec::with_capacity(at.level - at.floor);
-        for l in at.floor..at.level {
-            let Node { itm, loc } = self.nd[self.choice[l] as usize];
-            let size = self.set[itm as usize - 1];
-            scale /= f64::from(size.max(1));
-            let untried = (loc + 1..itm + size)
-                .map(|q| self.option_of(self.set[q as usize]).0)
-                .collect();
-            levels.push((l, scale, untried));
-        }
-        rest_parts(&path, Some(scale), levels)
     }
 
     /// Counts the solutions that contain the options of `prefix` (the problem's option ids,

@@ -423,56 +423,6 @@ fn the_parts_cut_by_the_bitset_search_add_up_to_the_whole_count() {
     }
 }
 
-/// Stopped after any number of nodes, the count so far and the counts below the rest's
-/// prefixes add up to the whole count, whichever search counts the parts (the bitset
-/// search's rest goes to both as well), and the rest's weights to the estimate of what is
-/// left; before a count began the rest is the root, after it ended nothing.
-#[test]
-fn the_rest_of_a_stopped_count_is_the_rest_of_the_count() {
-    let mut rng = SplitMix64::new(0x5e57_0fce);
-    let mut stopped = 0;
-    for (round, problem) in problems_for_parts(&mut rng, 400).iter().enumerate() {
-        let mut engine = Cells::new(problem).unwrap();
-        assert_eq!(engine.rest(), vec![(Vec::new(), 1.0)], "round {round}");
-        let whole = engine.count(&Budget::unlimited()).stats.solutions();
-        assert!(engine.rest().is_empty(), "round {round}");
-        let mut dense = crate::engine::Dense::new(problem).ok();
-        for stop in [1, 2, 5, 17, 100, 1000] {
-            let out = engine.count(&Budget {
-                nodes: Some(stop),
-                ..Budget::unlimited()
-            });
-            if out.end != End::NodeLimit {
-                continue;
-            }
-            stopped += 1;
-            let (done, rest) = (engine.progress(), engine.rest());
-            let weights: f64 = rest.iter().map(|(_, w)| w).sum();
-            assert!(
-                (done + weights - 1.0).abs() < 1e-9,
-                "round {round} stop {stop}: {done} + {weights}"
-            );
-            let mut other = Cells::new(problem).unwrap();
-            let mut counted = out.stats.solutions();
-            for (prefix, _) in &rest {
-                let part = other.count_below(prefix, &Budget::unlimited());
-                assert_eq!(part.end, End::Exhausted);
-                if let Some(dense) = dense.as_mut() {
-                    let theirs = dense.count_below(prefix, &Budget::unlimited());
-                    assert_eq!(
-                        theirs.stats.solutions(),
-                        part.stats.solutions(),
-                        "round {round} stop {stop} part {prefix:?}"
-                    );
-                }
-                counted += part.stats.solutions();
-            }
-            assert_eq!(counted, whole, "round {round} stop {stop}");
-        }
-    }
-    assert!(stopped > 400, "counts stopped half way: {stopped}");
-}
-
 /// A part counts the solutions that contain its prefix's options, whatever the order they
 /// are taken in: none where they conflict, where one leaves an item no option, or where the
 /// prefix names no option.

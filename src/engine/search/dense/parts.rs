@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use super::{Cursor, Dense};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::OptionId;
-use crate::engine::search::{Cut, Resumable, Search, rest_parts};
+use crate::engine::search::{Cut, Resumable, Search};
 use crate::engine::stats::Stats;
 
 impl Dense<'_> {
@@ -53,7 +53,18 @@ impl Dense<'_> {
             }
             levels.push((d, scale, options));
         }
-        rest_parts(&path, c.entering.then_some(scale), levels)
+        let mut rest = Vec::new();
+        if c.entering {
+            rest.push((path.clone(), scale));
+        }
+        for (d, weight, options) in levels.into_iter().rev() {
+            for o in options {
+                let mut prefix = path[..d].to_vec();
+                prefix.push(o);
+                rest.push((prefix, weight));
+            }
+        }
+        rest
     }
 
     /// Runs the search, giving each solution to `sink` as the problem's option ids in the
