@@ -950,61 +950,6 @@ proptest! {
     }
 }
 
-/// Where the bitset search's tables are large, the sparse-set search opens the default count
-/// (for as long as the tables would take to build): a count that ends within that slice, and
-/// one that goes on into the portfolio with the rest of the slice as its parts, count what
-/// the dance counts, on one thread and on two, and a count cut short by its deadline says so.
-#[test]
-fn the_sparse_set_search_opens_counts_of_large_tables() {
-    // 8-queens and a 2,900-way choice of its own: 92 × 2,900 solutions, about 270,000
-    // nodes (a count that goes on past the opener's slice); tables of 1.1 MB.
-    let queens_and = |k: usize| {
-        let mut s = instances::queens(8, false).replacen("\nr0 ", "\nz r0 ", 1);
-        for _ in 0..k {
-            s.push_str("z\n");
-        }
-        s
-    };
-    // One item and 4,100 options: a short count, over within the opener's slice.
-    let single = {
-        let mut s = String::from("a\n");
-        for _ in 0..4100 {
-            s.push_str("a\n");
-        }
-        s
-    };
-    let cases = [(parse(&single), 4100u128), (parse(&queens_and(2900)), 92 * 2900)];
-    for (f, want) in &cases {
-        assert!(dancelinks::engine::Dense::table_bytes(&f.problem).unwrap() > 1 << 20);
-        let dance = Solver::new(&f.problem).count(&Budget::unlimited());
-        assert_eq!(u128::from(dance.stats.solutions()), *want);
-        for threads in [1, 2] {
-            let out = run::count(
-                &f.problem,
-                &Plan {
-                    threads,
-                    ..Plan::default()
-                },
-            );
-            assert_eq!((out.end, out.count), (End::Exhausted, *want), "{threads} threads");
-        }
-    }
-    // A deadline already past: the count is cut short and says so.
-    let f = parse(&queens_and(2900));
-    let out = run::count(
-        &f.problem,
-        &Plan {
-            budget: Budget {
-                deadline: Some(std::time::Instant::now()),
-                ..Budget::unlimited()
-            },
-            ..Plan::default()
-        },
-    );
-    assert_eq!(out.end, End::TimeLimit);
-    assert!(out.count < 92 * 2900);
-}
-
 /// Perfect matchings of the complete graph K_n: (n-1)!! of them. The memo finds them in far
 /// fewer nodes than the plain search, and a table too small to hold them stays exact.
 #[test]

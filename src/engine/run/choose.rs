@@ -27,7 +27,6 @@
 //! |---|---|---|---|---|
 //! | the bitset search alone first, on threads | [`ALONE_NODES`] | 2^10 nodes | 2^8–2^12 | a count that ends within them builds nothing else (no cut, no second search, no memo); otherwise the parts of the cut from the root count them again (about 0.1 ms on a 9×9 sudoku) |
 //! | the bitset search alone first, on one thread; the rest of its count becomes the parts (`Dense::rest`: nothing counted twice) | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
-//! | the sparse-set search alone first where the bitset search's tables are large, for as long as they would take to build (on threads also at most [`ALONE_NODES`] nodes); the bitset search is built only if the count goes on, which then runs as without it | [`CELLS_FIRST_BYTES`], [`TABLE_BUILD_NS_PER_BYTE`] | 1 MiB, 1 ns a byte | 256 KiB–16 MiB, 0.5–2 ns | a bound, not a fit (a ski rental): a count that ends within the slice never builds the tables, one that goes on pays at most their build time more (on the suite's large-table counts of 0.16–1.8 s, 1–6%). A 25×25 sudoku of 325 clues (4 solutions): 17.6 → 8.3 ms (`--knuth` 8.7; seven alternating rounds, one thread). Build times: 10 MB of a 25×25 sudoku in 3.8–15 ms over runs, 9.4 MB of 5×5 word squares in 3.1–7.7, 1.1 MB of a 16×16 sudoku in 1.0–1.6; below a mebibyte, about the bitset search's first slice (a 16×16 sudoku's first 4,096 nodes 0.7 ms). The slice's rest made the pair's parts instead (nothing counted twice) made the bitset search lead a 16×16 sudoku in four runs of six, 1.75 times slower (see lab-notes) |
 //! | the two plain searches over the tree's parts: each part counted whole by the faster (the bitset search first, the sparse-set search second), the other kept to a share of the time, the sample its part begins with included (costed before it is taken, at the lesser of the two paces); a part of the other is a pair of samples, its first nodes by each search, each timed over its second half, and the faster on all such samples so far goes on with it (before the first pair, the one of less time per node over its parts) | [`TRAILER_SHARE`], [`TRAILER_SAMPLE_NODES`] | 1/32, 2^14 nodes | 1/256–1/8, 2^10–2^16 | a guarantee, not a fit: whichever search is faster on the samples, the count costs at most about `1 + TRAILER_SHARE · (r − 1)` times its time (`r` the ratio of the paces), the trailer's samples included, plus the first pair and the leader's sample of each pair the trailer wins. Costing the sample before it is taken (at the lesser of the two paces; a search without a pace leads not): 12-queens 18.9 → 16.7 ms, Langford 11 36.9 → 32.7, edge matching 6×6 12.2 → 11.4, tetracubes 36.3 → 28.9 (three alternating rounds; the suite's others within the noise, the ones over 1.05 rechecked with seven: the same within 2%). Paces differ by depth and by part (the bitset search pays `m/64` words a try, the sparse-set search the options a try removes): on a 16×16 sudoku the bitset search was faster on the first 16,000 nodes and 1.75 times slower over the count; on two threads the sparse-set search's paces over its first, small parts (230 ns a node) made it lose every sample against the bitset search's pace over all its parts, in 2 runs of 12 (1.2 and 1.7 s against 0.9); compared on the same nodes it wins every pair (12 runs: 0.89–1.05 s) |
 //! | the same on threads, in time | [`THREADS_FIRST_SLICE`] | 2 ms | 1–10 ms | the memo waits this long on threads. Two threads, wall ms, at 2 ms against 10: domino tilings 8×8 6.3 against 13.6 (`--memo on` 5.8), K16 6.4 against 14.6, mixed 6×6 11.1 against 18.2, dominoes 12×12 24.5 against 31.5; plain counts: STS 9 3.2 against 3.4, 12-queens 9.9 against 9.1 (`--memo off` 9.2), pentominoes 3×20 12.3 against 10.4 (10.1). At 100 ms the memo joined too late: mixed 8×8 1.74 s against 0.82 at 10 ms |
 //! | on threads, the memo waits for the rest of the first slice only when the plain searches' estimate of the time they still need after this long is evidence (within [`CREDIBLE_HORIZON`] times the time spent) | [`THREADS_FIRST_LOOK`] | 0.5 ms | 0.25–2 ms | not a fit: a count whose estimate is evidence runs as before; one whose estimate is not (hours or years after half a millisecond: tilings, matchings) has the memo join 1.5 ms sooner. Two threads, nine alternating rounds, wall: domino tilings 8×8 7.4 → 5.9 ms, K16 7.6 → 5.8, K18 9.7 → 8.4, hexagons 4,5,6 and 5,5,5 13.1 → 11.1 and 14.9 → 13.2, mixed 6×6 12.4 → 11.0, Aztec 8 57.6 → 52.4; plain counts within ±3% (12-queens, Langford 8 and 11, edge matching 6×6, tetracubes, matrices 6) but STS 9 1.00 to 1.16 times as long in three runs of seven to nine rounds (a 4 ms count whose slice is stopped and resumed; with the memo joining at 0.5 ms whatever the estimate, 1.18 to 1.26) |
@@ -81,30 +80,6 @@ use crate::engine::search::dense::Dense;
 /// against 1 ms). At 2^12 the memo's shares cost 13-queens and the word squares nothing
 /// measurable (0.08 s and 0.22 s either way).
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
-
-/// The bitset search's tables (conflict rows and item rows, [`Dense::table_bytes`]) from
-/// which the sparse-set search opens a default count alone ([`Opener::Cells`]), for as long
-/// as the tables would take to build ([`table_build_time`]): a count that ends within that
-/// time never builds them, and one that goes on pays at most that time more (it then counts
-/// from the root as it would have without the opener). A rule with a bound rather than a
-/// fit: the ski rental's, which costs at most twice the build time a short count would
-/// otherwise pay. A 25×25 sudoku of 325 clues (4 solutions, 658 nodes): tables of 10 MB
-/// built in 4–12 ms, the sparse-set search's count 1.4 ms, its arrays built included. Below
-/// a mebibyte the tables take about as long as the bitset search's first slice (a 16×16
-/// sudoku's 1.1 MB: 1.1 ms, its first 4,096 nodes 0.7 ms).
-pub const CELLS_FIRST_BYTES: usize = 1 << 20;
-
-/// The time the bitset search's tables take to build, per byte ([`table_build_time`]): most
-/// of it page faults and zeroing (10 MB of a 25×25 sudoku in 3.8 to 15 ms over runs, 9.4 MB of
-/// 5×5 word squares in 3.1 to 7.7, 1.1 MB of a 16×16 sudoku in 1.0–1.6 ms).
-pub const TABLE_BUILD_NS_PER_BYTE: f64 = 1.0;
-
-/// The time the bitset search's tables of `bytes` bytes take to build, estimated at
-/// [`TABLE_BUILD_NS_PER_BYTE`]: how long the sparse-set search opens a count that takes it
-/// ([`Opener::Cells`]).
-pub(crate) fn table_build_time(bytes: usize) -> Duration {
-    Duration::from_secs_f64(bytes as f64 * TABLE_BUILD_NS_PER_BYTE * 1e-9)
-}
 
 /// The nodes the bitset search counts alone, from the root, before a default count on
 /// threads builds anything else: a count that ends within them pays for no cut of its tree,
@@ -262,8 +237,9 @@ pub(crate) enum Choice<'p> {
     /// smallest first.
     Parts(Vec<Problem>),
     /// The portfolio of the two plain searches over the tree's parts and the memoised parts
-    /// search, after the opener's first nodes alone.
-    Portfolio(Opener<'p>),
+    /// search (after the bitset search's first nodes alone: [`DENSE_SLICE_NODES`] on one
+    /// thread, [`ALONE_NODES`] on threads).
+    Portfolio(Dense<'p>),
     /// The plain count, no memo.
     Plain(Plain<'p>),
     /// The memoised dance; with [`MemoMode::Auto`] (`probe`) first the bitset search's slice
@@ -273,19 +249,6 @@ pub(crate) enum Choice<'p> {
         dense: Option<Dense<'p>>,
         probe: bool,
     },
-}
-
-/// The search a default count (the portfolio) runs alone first: a count that ends within
-/// it builds nothing else.
-pub(crate) enum Opener<'p> {
-    /// The bitset search, for [`DENSE_SLICE_NODES`] nodes on one thread (their rest becomes
-    /// the parts), [`ALONE_NODES`] on threads.
-    Dense(Dense<'p>),
-    /// The sparse-set search, where the bitset search's tables are large
-    /// ([`CELLS_FIRST_BYTES`]), for as long as building them would take (the duration; see
-    /// [`table_build_time`]), and on threads for [`ALONE_NODES`] nodes at most; the bitset
-    /// search is built only if the count goes on, which then opens again as `Dense` does.
-    Cells(Cells<'p>, Duration),
 }
 
 /// The plain count's search.
@@ -313,15 +276,8 @@ pub(crate) fn choose<'p>(problem: &'p Problem, plan: &Plan) -> Choice<'p> {
         if let Some(parts) = problem.independent_parts() {
             return Choice::Parts(parts);
         }
-        if let Ok(bytes) = Dense::table_bytes(problem) {
-            if bytes >= CELLS_FIRST_BYTES
-                && let Ok(cells) = Cells::new(problem)
-            {
-                return Choice::Portfolio(Opener::Cells(cells, table_build_time(bytes)));
-            }
-            if let Ok(dense) = Dense::new(problem) {
-                return Choice::Portfolio(Opener::Dense(dense));
-            }
+        if let Ok(dense) = Dense::new(problem) {
+            return Choice::Portfolio(dense);
         }
     }
     let dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
@@ -425,8 +381,7 @@ mod tests {
     fn name(choice: &Choice<'_>) -> &'static str {
         match choice {
             Choice::Parts(_) => "parts",
-            Choice::Portfolio(Opener::Dense(_)) => "portfolio",
-            Choice::Portfolio(Opener::Cells(..)) => "portfolio, sparse-set search first",
+            Choice::Portfolio(_) => "portfolio",
             Choice::Plain(Plain::Dense(_)) => "dense",
             Choice::Plain(Plain::Cells(_)) => "cells",
             Choice::Plain(Plain::Multiplicities) => "multiplicities",
@@ -477,18 +432,7 @@ mod tests {
             shard: Some((1, 2)),
             ..Plan::default()
         };
-        // Tables of over a mebibyte (4,100 options of one item: 65 words a row).
-        let large = {
-            let mut b = ProblemBuilder::new();
-            b.primary("a").unwrap();
-            for _ in 0..4100 {
-                b.add_option_named("a", 0).unwrap();
-            }
-            b.build().unwrap()
-        };
-        assert!(Dense::table_bytes(&large).unwrap() >= CELLS_FIRST_BYTES);
-        assert!(Dense::table_bytes(&queens).unwrap() < CELLS_FIRST_BYTES);
-        let cases: [(&Problem, &Plan, &str); 11] = [
+        let cases: [(&Problem, &Plan, &str); 9] = [
             (&queens, &auto, "portfolio"),
             (&queens, &nodes, "memo after dense"),
             (&queens, &knuth, "memo"),
@@ -502,8 +446,6 @@ mod tests {
             (&colours, &off, "dense"),
             (&multiplicities, &auto, "multiplicities"),
             (&langford, &knuth, "memo"),
-            (&large, &auto, "portfolio, sparse-set search first"),
-            (&large, &off, "dense"),
         ];
         for (k, (problem, plan, want)) in cases.into_iter().enumerate() {
             assert_eq!(name(&choose(problem, plan)), want, "case {k}");

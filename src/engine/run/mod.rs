@@ -103,7 +103,7 @@ use crate::engine::search::dense::{Dense, DenseWalk};
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use crate::engine::search::multiplicity::MultiplicitySolver;
-use choose::{Choice, Opener};
+use choose::Choice;
 use memo_split::count_split_memo;
 use parallel::Spread;
 
@@ -205,7 +205,7 @@ pub enum MemoMode {
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     match choose::choose(problem, plan) {
         Choice::Parts(parts) => count_parts(parts, plan),
-        Choice::Portfolio(opener) => count_by_portfolio(problem, plan, opener),
+        Choice::Portfolio(dense) => count_by_portfolio(problem, plan, dense),
         Choice::Plain(search) => plain(problem, plan, &plan.spread(), search),
         Choice::Memo { dense, probe } => count_memo(problem, plan, dense, probe),
     }
@@ -236,11 +236,7 @@ pub enum CountTree<'p> {
 /// Algorithm M (which post none).
 pub fn count_tree<'p>(problem: &'p Problem, plan: &Plan) -> Option<CountTree<'p>> {
     match choose::choose(problem, plan) {
-        // The sparse-set search opens the count, then the bitset search counts as it would.
-        Choice::Portfolio(Opener::Cells(..)) => Dense::new(problem)
-            .ok()
-            .map(|dense| CountTree::Dense(Box::new(dense.into_walk()))),
-        Choice::Portfolio(Opener::Dense(dense))
+        Choice::Portfolio(dense)
         | Choice::Plain(choose::Plain::Dense(dense))
         | Choice::Memo {
             dense: Some(dense), ..
@@ -395,35 +391,17 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 }
 
 /// The default count of a problem the bitset search takes, without a limit of solutions,
-/// nodes or mems: where the bitset search's tables are large, the sparse-set search alone
-/// first, for as long as they would take to build (`choose::Opener::Cells`; a count that
-/// goes on counts again from the root, as it would have without it); then the bitset search
-/// alone (on one thread its first [`DENSE_SLICE_NODES`] nodes, whose rest becomes the parts,
-/// [`rest_of`]; on threads its first [`ALONE_NODES`], then the parts of a cut from the root,
-/// [`parts_of`]), then the portfolio (`portfolio.rs`) of the two plain searches over the
-/// parts ([`PlainPair`]) and the memoised search.
-fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>) -> Count {
+/// nodes or mems: the bitset search alone first (on one thread its first
+/// [`DENSE_SLICE_NODES`] nodes, whose rest becomes the parts, [`rest_of`]; on threads its
+/// first [`ALONE_NODES`], then the parts of a cut from the root, [`parts_of`]), then the
+/// portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`]) and
+/// the memoised search.
+fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p>) -> Count {
     use portfolio::First;
     let budget = &plan.budget;
     let spread = plan.spread();
-    let started = std::time::Instant::now();
-    let (mut dense, second) = match opener {
-        Opener::Dense(dense) => (dense, second_for(problem)),
-        Opener::Cells(mut cells, build) => {
-            let out = cells.count(&Budget {
-                nodes: (!spread.is_sequential()).then_some(ALONE_NODES),
-                deadline: Some(portfolio::turn_deadline(budget, build)),
-                ..budget.clone()
-            });
-            let slice_ended = matches!(out.end, End::NodeLimit | End::TimeLimit);
-            if !slice_ended || budget.out_of_time().is_some() {
-                return Count::whole(out, None);
-            }
-            let dense = Dense::new(problem).expect("choose sized the bitset search's tables");
-            (dense, Some(cells))
-        }
-    };
     if spread.is_sequential() {
+        let started = std::time::Instant::now();
         let out = dense.count(&Budget {
             nodes: Some(DENSE_SLICE_NODES),
             ..budget.clone()
@@ -431,14 +409,14 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>)
         if out.end != End::NodeLimit {
             return Count::whole(out, None);
         }
-        let shared = rest_of(dense, second);
+        let shared = rest_of(dense, problem);
         let first = First::Done(started.elapsed());
         return portfolio::count(shared, first, problem, plan.memo_bytes, budget);
     }
     if let Some(count) = first_alone(&mut dense, budget) {
         return count;
     }
-    let pair = PlainPair::new(dense, second);
+    let pair = PlainPair::new(dense, second_for(problem));
     let threads = spread.thread_count();
     spread.pool().install(|| {
         let shared = parts_of(pair, threads, budget);
@@ -447,14 +425,13 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>)
     })
 }
 
-/// The rest of `dense`'s count, stopped by its budget, as parts for the plain searches
-/// (`dense` and `second`) on one thread ([`Dense::rest`]: nothing is counted twice, and no
-/// cut is walked).
-fn rest_of<'p>(dense: Dense<'p>, second: Option<Cells<'p>>) -> threads::Shared<PlainPair<'p>> {
+/// The rest of `dense`'s count, stopped by its budget, as parts for the plain searches on
+/// one thread ([`Dense::rest`]: nothing is counted twice, and no cut is walked).
+fn rest_of<'p>(dense: Dense<'p>, problem: &'p Problem) -> threads::Shared<PlainPair<'p>> {
     let (prefixes, weights): (Vec<_>, Vec<_>) = dense.rest().into_iter().unzip();
     let depth = prefixes.iter().map(Vec::len).max().unwrap_or(0);
     let (above, done) = (Dense::stats(&dense), dense.progress());
-    let pair = PlainPair::new(dense, second);
+    let pair = PlainPair::new(dense, second_for(problem));
     threads::Shared::with_parts(pair, prefixes, weights, above, done, depth, 1)
 }
 

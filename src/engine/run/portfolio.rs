@@ -590,7 +590,7 @@ fn waits_for_the_rest(spent: Duration, done: f64) -> bool {
 }
 
 /// The end of a turn of length `turn` begun now: its own deadline, or the caller's if sooner.
-pub(super) fn turn_deadline(budget: &Budget, turn: Duration) -> Instant {
+fn turn_deadline(budget: &Budget, turn: Duration) -> Instant {
     let own = Instant::now() + turn;
     budget.deadline.map_or(own, |d| d.min(own))
 }
