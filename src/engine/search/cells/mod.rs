@@ -819,7 +819,9 @@ impl<'p> Cells<'p> {
                 let mut advance = true;
                 if !forced {
                     // The active primary item with the fewest options, leftmost on ties.
-                    let mut t = u32::MAX;
+                    // The least (size, block) as one key: a minimum without a branch on
+                    // the sizes, which a scan compares in no predictable order.
+                    let mut least = u64::MAX;
                     k.scans += u64::from(pactive);
                     for p in 0..pactive {
                         let x = at!(self.prim, p);
@@ -827,10 +829,13 @@ impl<'p> Cells<'p> {
                         if s <= 1 {
                             debug_assert!(s == 1, "a wiped-out item escaped the check");
                             self.force.push(x);
-                        } else if s < t || (s == t && x < best) {
-                            best = x;
-                            t = s;
+                        } else {
+                            least = least.min(u64::from(s) << 32 | u64::from(x));
                         }
+                    }
+                    let t = (least >> 32) as u32;
+                    if least != u64::MAX {
+                        best = least as u32;
                     }
                     if !self.force.is_empty() {
                         // The items with one option are taken from the right end of the

@@ -170,7 +170,7 @@ impl Cells<'_> {
                 return Some((x, true));
             }
         }
-        let (mut best, mut t) = (0, u32::MAX);
+        let mut least = u64::MAX;
         k.scans += u64::from(pactive);
         for p in 0..pactive {
             let x = at!(self.prim, p);
@@ -178,9 +178,8 @@ impl Cells<'_> {
             if s <= 1 {
                 debug_assert!(s == 1, "a wiped-out item escaped the check");
                 self.force.push(x);
-            } else if s < t || (s == t && x < best) {
-                best = x;
-                t = s;
+            } else {
+                least = least.min(u64::from(s) << 32 | u64::from(x));
             }
         }
         if !self.force.is_empty() {
@@ -192,7 +191,7 @@ impl Cells<'_> {
             }
             return self.force.pop().map(|x| (x, true));
         }
-        (t != u32::MAX).then_some((best, false))
+        (least != u64::MAX).then_some((least as u32, false))
     }
 }
 
