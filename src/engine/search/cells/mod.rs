@@ -833,7 +833,6 @@ impl<'p> Cells<'p> {
                             least = least.min(u64::from(s) << 32 | u64::from(x));
                         }
                     }
-                    let t = (least >> 32) as u32;
                     if least != u64::MAX {
                         best = least as u32;
                     }
@@ -846,7 +845,7 @@ impl<'p> Cells<'p> {
                         }
                         best = self.force.pop().expect("not empty");
                         forced = true;
-                    } else if t == u32::MAX {
+                    } else if least == u64::MAX {
                         // No primary item left: a solution.
                         solutions += 1;
                         max_level = max_level.max(level as u32);
