@@ -4,7 +4,9 @@
 //!
 //! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
 //! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
-//! *portfolio* (`portfolio.rs`): the bitset search alone for its first nodes,
+//! *portfolio* (`portfolio.rs`): where the bitset search's tables are large, on one thread,
+//! the memoised dance alone first (a ski rental against the portfolio's builds,
+//! [`Opener::Dance`]); then the bitset search alone for its first nodes,
 //! then the two plain searches (the bitset search and the sparse-set search [`Cells`]) over
 //! the parts of its tree, each part counted by the one faster per node so far
 //! (`paired.rs`), beside the memoised search with parts in frontier order (`parts.rs`) and the
@@ -25,6 +27,7 @@
 //!
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
+//! | the memoised dance alone first, on one thread, where the bitset search's tables are large: a ski rental against what the portfolio builds before counting (the *buy*), in slices of a third of it, the first always, each other only while the dance's estimate of its time left is evidence, within the buy, its table paying; kept in the portfolio only then | [`DANCE_FIRST_BYTES`], [`BUILD_NS_PER_BYTE`], [`OPENER_SLICES`] | 1 MiB, 3 ns a byte, 3 | 256 KiB–4 MiB, 1–4 ns, 2–4 | a bound, not a fit: a count that goes on pays at most the buy more, one slice unless the dance shows evidence. The buy measured from table sizes to the first part, one thread: 25×25 sudoku 10.4 MB 28 ms, 5×5 word squares 9.4 MB 27 ms, edge matching 8×8 4.4 MB 15 ms, 16×16 sudoku 1.4 MB 4.4 ms (2.7–3.5 ns a byte). Short counts of 25×25 sudokus (unseen seeds, 24–680 solutions) 24–62 → 17–25 ms (`--knuth` 11–19), `bigsud25a` 0.11 → 0.044 s (`--memo on` 0.043); counts that go on pay a slice (`bigsud25b`: 13.5 ms of 0.4 s). Kept whatever its evidence, the dance's table paid on a 16×16 sudoku's first nodes and it led the first rounds for 50 ms of 0.4 s |
 //! | the bitset search alone first, on threads | [`ALONE_NODES`] | 2^10 nodes | 2^8–2^12 | a count that ends within them builds nothing else (no cut, no second search, no memo); otherwise the parts of the cut from the root count them again (about 0.1 ms on a 9×9 sudoku) |
 //! | the bitset search alone first, on one thread; the rest of its count becomes the parts (`Dense::rest`: nothing counted twice) | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
 //! | the two plain searches over the tree's parts: each part counted whole by the faster (the bitset search first, the sparse-set search second), the other kept to a share of the time, the sample its part begins with included (costed before it is taken, at the lesser of the two paces); a part of the other is a pair of samples, its first nodes by each search, each timed over its second half, and the faster on all such samples so far goes on with it (before the first pair, the one of less time per node over its parts) | [`TRAILER_SHARE`], [`TRAILER_SAMPLE_NODES`] | 1/32, 2^14 nodes | 1/256–1/8, 2^10–2^16 | a guarantee, not a fit: whichever search is faster on the samples, the count costs at most about `1 + TRAILER_SHARE · (r − 1)` times its time (`r` the ratio of the paces), the trailer's samples included, plus the first pair and the leader's sample of each pair the trailer wins. Costing the sample before it is taken (at the lesser of the two paces; a search without a pace leads not): 12-queens 18.9 → 16.7 ms, Langford 11 36.9 → 32.7, edge matching 6×6 12.2 → 11.4, tetracubes 36.3 → 28.9 (three alternating rounds; the suite's others within the noise, the ones over 1.05 rechecked with seven: the same within 2%). Paces differ by depth and by part (the bitset search pays `m/64` words a try, the sparse-set search the options a try removes): on a 16×16 sudoku the bitset search was faster on the first 16,000 nodes and 1.75 times slower over the count; on two threads the sparse-set search's paces over its first, small parts (230 ns a node) made it lose every sample against the bitset search's pace over all its parts, in 2 runs of 12 (1.2 and 1.7 s against 0.9); compared on the same nodes it wins every pair (12 runs: 0.89–1.05 s) |
@@ -80,6 +83,38 @@ use crate::engine::search::dense::Dense;
 /// against 1 ms). At 2^12 the memo's shares cost 13-queens and the word squares nothing
 /// measurable (0.08 s and 0.22 s either way).
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
+
+/// The bitset search's tables (conflict rows and item rows, [`Dense::table_bytes`]) from
+/// which a default count on one thread opens with the memoised dance alone
+/// ([`Opener::Dance`]): a ski rental. What the portfolio builds before its plain searches
+/// count (the tables, the first slice, its rest, the memoised team) costs about
+/// [`BUILD_NS_PER_BYTE`] a byte of the tables, the *buy*; the dance, cheap to build, counts
+/// first, the *rent*. A count it ends builds nothing else; one that goes on keeps its work
+/// (it goes on as the portfolio's dance, where it stopped). It rents in
+/// [`OPENER_SLICES`] slices at most, the buy in all; the first always, each other only while
+/// its estimate of the time it still needs is evidence, within the buy, its table paying. So
+/// a count that goes on pays at most the buy more, and most pay a slice. Below a mebibyte the
+/// tables cost about as much as the bitset search's first slice (a 16×16 sudoku's 1.1 MB:
+/// 1.0–1.6 ms, its first 4,096 nodes 0.7 ms).
+pub const DANCE_FIRST_BYTES: usize = 1 << 20;
+
+/// What the portfolio builds before its plain searches count, per byte of the bitset
+/// search's tables: the tables (most of it page faults and zeroing), the first slice, its
+/// rest as parts and the memoised team's rows. Measured (one thread, from the end of the
+/// table sizes to the first part): a 25×25 sudoku's 10.4 MB 28 ms (2.7 ns a byte), 5×5 word
+/// squares' 9.4 MB 27 ms (2.9), edge matching 8×8's 4.4 MB 15 ms (3.5), a 16×16 sudoku's 1.4
+/// MB 4.4 ms (3.1).
+pub const BUILD_NS_PER_BYTE: f64 = 3.0;
+
+/// The slices the memoised dance's opening rent ([`DANCE_FIRST_BYTES`]) is cut into: the first
+/// a third of the buy, always run; each other only on the dance's evidence.
+pub const OPENER_SLICES: u32 = 3;
+
+/// What the portfolio builds before its plain searches count, for tables of `bytes` bytes
+/// (the ski rental's buy, [`BUILD_NS_PER_BYTE`]).
+pub(crate) fn build_time(bytes: usize) -> Duration {
+    Duration::from_secs_f64(bytes as f64 * BUILD_NS_PER_BYTE * 1e-9)
+}
 
 /// The nodes the bitset search counts alone, from the root, before a default count on
 /// threads builds anything else: a count that ends within them pays for no cut of its tree,
@@ -236,10 +271,9 @@ pub(crate) enum Choice<'p> {
     /// Parts that no option joins, each counted on the plan as a problem of its own, the
     /// smallest first.
     Parts(Vec<Problem>),
-    /// The portfolio of the two plain searches over the tree's parts and the memoised parts
-    /// search (after the bitset search's first nodes alone: [`DENSE_SLICE_NODES`] on one
-    /// thread, [`ALONE_NODES`] on threads).
-    Portfolio(Dense<'p>),
+    /// The portfolio of the two plain searches over the tree's parts and the memoised
+    /// searches, after the opener alone.
+    Portfolio(Opener<'p>),
     /// The plain count, no memo.
     Plain(Plain<'p>),
     /// The memoised dance; with [`MemoMode::Auto`] (`probe`) first the bitset search's slice
@@ -249,6 +283,20 @@ pub(crate) enum Choice<'p> {
         dense: Option<Dense<'p>>,
         probe: bool,
     },
+}
+
+/// The search a default count (the portfolio) runs alone first: a count that ends within
+/// it builds nothing else. (Made once per count and moved once: its size does not matter.)
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Opener<'p> {
+    /// The bitset search, for its first [`DENSE_SLICE_NODES`] nodes on one thread (their
+    /// rest becomes the parts), [`ALONE_NODES`] on threads.
+    Dense(Dense<'p>),
+    /// The memoised dance, on one thread where the bitset search's tables are large
+    /// ([`DANCE_FIRST_BYTES`]), for at most what the portfolio would build before counting
+    /// (the duration, [`build_time`]); the bitset search is built only if the count goes on,
+    /// and the dance goes on as one of the portfolio's searches.
+    Dance(Duration),
 }
 
 /// The plain count's search.
@@ -276,8 +324,13 @@ pub(crate) fn choose<'p>(problem: &'p Problem, plan: &Plan) -> Choice<'p> {
         if let Some(parts) = problem.independent_parts() {
             return Choice::Parts(parts);
         }
-        if let Ok(dense) = Dense::new(problem) {
-            return Choice::Portfolio(dense);
+        if let Ok(bytes) = Dense::table_bytes(problem) {
+            if bytes >= DANCE_FIRST_BYTES && plan.thread_count() == 1 {
+                return Choice::Portfolio(Opener::Dance(build_time(bytes)));
+            }
+            if let Ok(dense) = Dense::new(problem) {
+                return Choice::Portfolio(Opener::Dense(dense));
+            }
         }
     }
     let dense = if plan.memo == MemoMode::On && budget.solutions.is_none() {
@@ -381,7 +434,8 @@ mod tests {
     fn name(choice: &Choice<'_>) -> &'static str {
         match choice {
             Choice::Parts(_) => "parts",
-            Choice::Portfolio(_) => "portfolio",
+            Choice::Portfolio(Opener::Dense(_)) => "portfolio",
+            Choice::Portfolio(Opener::Dance(_)) => "portfolio, memoised dance first",
             Choice::Plain(Plain::Dense(_)) => "dense",
             Choice::Plain(Plain::Cells(_)) => "cells",
             Choice::Plain(Plain::Multiplicities) => "multiplicities",
@@ -432,7 +486,26 @@ mod tests {
             shard: Some((1, 2)),
             ..Plan::default()
         };
-        let cases: [(&Problem, &Plan, &str); 9] = [
+        // Tables of over a mebibyte (4,100 options of one item: 65 words a row).
+        let large = {
+            let mut b = ProblemBuilder::new();
+            b.primary("a").unwrap();
+            for _ in 0..4100 {
+                b.add_option_named("a", 0).unwrap();
+            }
+            b.build().unwrap()
+        };
+        assert!(Dense::table_bytes(&large).unwrap() >= DANCE_FIRST_BYTES);
+        assert!(Dense::table_bytes(&queens).unwrap() < DANCE_FIRST_BYTES);
+        let one_thread = Plan {
+            threads: 1,
+            ..auto.clone()
+        };
+        let two_threads = Plan {
+            threads: 2,
+            ..auto.clone()
+        };
+        let cases: [(&Problem, &Plan, &str); 12] = [
             (&queens, &auto, "portfolio"),
             (&queens, &nodes, "memo after dense"),
             (&queens, &knuth, "memo"),
@@ -446,10 +519,16 @@ mod tests {
             (&colours, &off, "dense"),
             (&multiplicities, &auto, "multiplicities"),
             (&langford, &knuth, "memo"),
+            (&large, &one_thread, "portfolio, memoised dance first"),
+            (&large, &two_threads, "portfolio"),
+            (&large, &off, "dense"),
         ];
         for (k, (problem, plan, want)) in cases.into_iter().enumerate() {
             assert_eq!(name(&choose(problem, plan)), want, "case {k}");
         }
+        // The opener's count is the count.
+        let out = super::super::count(&large, &one_thread);
+        assert_eq!((out.end, out.count), (crate::engine::End::Exhausted, 4100));
     }
 
     #[test]

@@ -103,7 +103,7 @@ use crate::engine::search::dense::{Dense, DenseWalk};
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{DEFAULT_MEMO_BYTES, Memo, MemoStats};
 use crate::engine::search::multiplicity::MultiplicitySolver;
-use choose::Choice;
+use choose::{Choice, Opener};
 use memo_split::count_split_memo;
 use parallel::Spread;
 
@@ -205,7 +205,7 @@ pub enum MemoMode {
 pub fn count(problem: &Problem, plan: &Plan) -> Count {
     match choose::choose(problem, plan) {
         Choice::Parts(parts) => count_parts(parts, plan),
-        Choice::Portfolio(dense) => count_by_portfolio(problem, plan, dense),
+        Choice::Portfolio(opener) => count_by_portfolio(problem, plan, opener),
         Choice::Plain(search) => plain(problem, plan, &plan.spread(), search),
         Choice::Memo { dense, probe } => count_memo(problem, plan, dense, probe),
     }
@@ -236,7 +236,10 @@ pub enum CountTree<'p> {
 /// Algorithm M (which post none).
 pub fn count_tree<'p>(problem: &'p Problem, plan: &Plan) -> Option<CountTree<'p>> {
     match choose::choose(problem, plan) {
-        Choice::Portfolio(dense)
+        Choice::Portfolio(Opener::Dance(_)) => Dense::new(problem)
+            .ok()
+            .map(|dense| CountTree::Dense(Box::new(dense.into_walk()))),
+        Choice::Portfolio(Opener::Dense(dense))
         | Choice::Plain(choose::Plain::Dense(dense))
         | Choice::Memo {
             dense: Some(dense), ..
@@ -395,11 +398,24 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 /// [`DENSE_SLICE_NODES`] nodes, whose rest becomes the parts, [`rest_of`]; on threads its
 /// first [`ALONE_NODES`], then the parts of a cut from the root, [`parts_of`]), then the
 /// portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`]) and
-/// the memoised search.
-fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p>) -> Count {
+/// the memoised search. Where the bitset search's tables are large, the memoised dance opens
+/// the count alone on one thread ([`Opener::Dance`]), and goes on in the portfolio.
+fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>) -> Count {
     use portfolio::First;
     let budget = &plan.budget;
     let spread = plan.spread();
+    let (mut dense, opened) = match opener {
+        Opener::Dense(dense) => (dense, None),
+        Opener::Dance(slice) => {
+            match portfolio::open_with_dance(problem, plan.memo_bytes, budget, slice) {
+                Ok(count) => return count,
+                Err(opened) => (
+                    Dense::new(problem).expect("its tables were sized: it takes the problem"),
+                    opened,
+                ),
+            }
+        }
+    };
     if spread.is_sequential() {
         let started = std::time::Instant::now();
         let out = dense.count(&Budget {
@@ -411,7 +427,7 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p
         }
         let shared = rest_of(dense, problem);
         let first = First::Done(started.elapsed());
-        return portfolio::count(shared, first, problem, plan.memo_bytes, budget);
+        return portfolio::count(shared, first, problem, plan.memo_bytes, budget, opened);
     }
     if let Some(count) = first_alone(&mut dense, budget) {
         return count;
@@ -421,7 +437,7 @@ fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, mut dense: Dense<'p
     spread.pool().install(|| {
         let shared = parts_of(pair, threads, budget);
         let first = First::Run(choose::THREADS_FIRST_SLICE);
-        portfolio::count(shared, first, problem, plan.memo_bytes, budget)
+        portfolio::count(shared, first, problem, plan.memo_bytes, budget, opened)
     })
 }
 

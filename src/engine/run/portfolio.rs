@@ -56,11 +56,12 @@ use std::time::{Duration, Instant};
 
 use super::choose::{
     CREDIBLE_HORIZON, DANCE_MEMO_PART, FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE,
-    OPENING_ROUND, THREADS_FIRST_LOOK,
+    OPENER_SLICES, OPENING_ROUND, THREADS_FIRST_LOOK,
 };
 use super::threads::{self, Shared};
 use super::{Count, PlainPair};
 use crate::engine::budget::{Budget, End};
+use crate::engine::problem::Problem;
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{Memo, MemoStats};
 use crate::engine::search::parts::{Parts, PartsOutcome};
@@ -192,6 +193,38 @@ impl<'p> Entrant<'p> {
         Some(self.granted.saturating_sub(self.time)).filter(|turn| !turn.is_zero())
     }
 
+    /// Whether the memoised dance opening a count alone ([`open_with_dance`]) goes on for
+    /// another slice rather than have the portfolio `buy` what it builds: its estimate of the
+    /// time it still needs is evidence ([`is_evidence`]) and within the buy, and its table
+    /// pays ([`Entrant::table_pays`]).
+    fn rents_on(&self, buy: Duration) -> bool {
+        let left = self.remaining();
+        self.table_pays() && is_evidence(left, self.time.as_secs_f64()) && left <= buy.as_secs_f64()
+    }
+
+    /// A turn of the memoised dance of at most `nodes` nodes and `turn` long: how it ended
+    /// and its count; its nodes, estimate and the nodes its table spared are updated (its
+    /// time is the caller's to add).
+    fn dance_turn(&mut self, nodes: u64, turn: Duration, budget: &Budget) -> (End, u128) {
+        let Runner::Dance { solver, memo } = &mut self.search else {
+            unreachable!("a turn of the dance is the dance's");
+        };
+        let out = solver.count_memo_resumable(
+            &Budget {
+                nodes: Some(nodes),
+                solutions: None,
+                mems: None,
+                deadline: Some(turn_deadline(budget, turn)),
+                ..budget.clone()
+            },
+            memo,
+        );
+        self.nodes += out.nodes;
+        self.progress = out.progress;
+        self.saved = Some(memo.stats().nodes_saved);
+        (turn_end(out.end, budget), out.count)
+    }
+
     /// Seconds per node, measured (a guess before its first slice): the lesser of its pace
     /// over all its turns and over its latest. A turn the system took the core from (a few
     /// milliseconds for a few hundred nodes, seen with other jobs on both cores) would
@@ -211,6 +244,62 @@ impl<'p> Entrant<'p> {
     }
 }
 
+/// The portfolio's memoised dance, its table a part of the memo's memory
+/// ([`DANCE_MEMO_PART`]).
+fn new_dance(problem: &Problem, memo_bytes: u64) -> Runner<'_> {
+    let solver = Solver::new(problem);
+    let memo = Memo::new(solver.memo_words(), memo_bytes / DANCE_MEMO_PART);
+    Runner::Dance {
+        solver: Box::new(solver),
+        memo: Box::new(memo),
+    }
+}
+
+/// The memoised dance after it opened a count alone ([`open_with_dance`]), to go on as the
+/// portfolio's dance where it stopped.
+pub(crate) struct OpenedDance<'p>(Box<Entrant<'p>>);
+
+/// Opens the count of `problem` (one thread) with the memoised dance alone, a ski rental
+/// against `buy`, what the portfolio builds before its plain searches count
+/// ([`Opener::Dance`](super::choose::Opener::Dance)): its count if it ended within its
+/// slices (or the caller's budget ended it). Else the dance, to go on in the portfolio
+/// ([`count`]) where it stopped, its slices its share of the time so far, if it still
+/// expects to end within the buy ([`Entrant::rents_on`]); if not, nothing: the portfolio
+/// starts a dance of its own, as without the opener, so that the rent is all the opener
+/// costs a count that goes on. (Kept, a dance whose table paid on its first nodes and whose
+/// estimate was evidence led the portfolio's first rounds on a 16×16 sudoku, where the memo
+/// does not pay, for 50 ms of a 0.4 s count.)
+pub(crate) fn open_with_dance<'p>(
+    problem: &'p Problem,
+    memo_bytes: u64,
+    budget: &Budget,
+    buy: Duration,
+) -> Result<Count, Option<OpenedDance<'p>>> {
+    let started = Instant::now();
+    let slice = buy / OPENER_SLICES;
+    let mut dance = Entrant::memoised(new_dance(problem, memo_bytes));
+    // Its build is a part of its rent.
+    let first = slice.saturating_sub(started.elapsed());
+    let (mut end, mut count) = dance.dance_turn(u64::MAX, first, budget);
+    dance.time = started.elapsed();
+    dance.first = Some((dance.time, dance.progress));
+    // Another slice only while the dance expects to end within the buy, on evidence, its
+    // table paying, and the rent so far is less than the buy.
+    while end == End::NodeLimit && dance.time < buy && dance.rents_on(buy) {
+        (end, count) = dance.dance_turn(u64::MAX, slice, budget);
+        dance.time = started.elapsed();
+    }
+    if end == End::NodeLimit && !dance.rents_on(buy) {
+        return Err(None);
+    }
+    dance.granted = dance.time;
+    dance.last_turn = Some((dance.time, dance.nodes));
+    if end != End::NodeLimit {
+        return Ok(finish(&[dance], 0, end, count));
+    }
+    Err(Some(OpenedDance(Box::new(dance))))
+}
+
 /// The plain searches' first slice in the portfolio, alone.
 pub(crate) enum First {
     /// Had already, in this time (on one thread: the bitset search's first nodes, whose rest
@@ -221,15 +310,16 @@ pub(crate) enum First {
 }
 
 /// Counts with the plain searches over the parts of `shared` (on its threads, after their
-/// first slice `first`) and the memoised searches (their tables within `memo_bytes`) within
-/// `budget` (its deadline and stop apply; its node and mem limits are the caller's to
-/// refuse).
+/// first slice `first`) and the memoised searches (their tables within `memo_bytes`; the
+/// dance `opened`, if it opened the count) within `budget` (its deadline and stop apply; its
+/// node and mem limits are the caller's to refuse).
 pub(crate) fn count<'p>(
     mut shared: Shared<PlainPair<'p>>,
     first: First,
-    problem: &'p crate::engine::problem::Problem,
+    problem: &'p Problem,
     memo_bytes: u64,
     budget: &Budget,
+    opened: Option<OpenedDance<'p>>,
 ) -> Count {
     let time = match first {
         First::Done(time) => time,
@@ -303,12 +393,10 @@ pub(crate) fn count<'p>(
     // On threads the dance's turns run on one of them: where it leads, a count on threads is
     // about as fast as on one (hexagon 5,5,5 lozenge tilings: 12 ms on two threads with it,
     // 26 ms without, 10 ms on one).
-    let solver = Solver::new(problem);
-    let memo = Memo::new(solver.memo_words(), memo_bytes / DANCE_MEMO_PART);
-    entrants.push(Entrant::memoised(Runner::Dance {
-        solver: Box::new(solver),
-        memo: Box::new(memo),
-    }));
+    entrants.push(match opened {
+        Some(OpenedDance(dance)) => *dance,
+        None => Entrant::memoised(new_dance(problem, memo_bytes)),
+    });
     let k = entrants.len();
     // The opening round: every search an equal share of [`OPENING_ROUND`] (or of the time
     // the plain search estimates it still needs, if less), the memoised ones first (the plain
@@ -416,22 +504,7 @@ pub(crate) fn count<'p>(
                     e.saved = Parts::memo_stats(members).map(|m| m.nodes_saved);
                     (out.end, out.count)
                 }
-                Runner::Dance { solver, memo } => {
-                    let out = solver.count_memo_resumable(
-                        &Budget {
-                            nodes: Some(nodes),
-                            solutions: None,
-                            mems: None,
-                            deadline: Some(turn_deadline(budget, turn)),
-                            ..budget.clone()
-                        },
-                        memo,
-                    );
-                    e.nodes += out.nodes;
-                    e.progress = out.progress;
-                    e.saved = Some(memo.stats().nodes_saved);
-                    (turn_end(out.end, budget), out.count)
-                }
+                Runner::Dance { .. } => e.dance_turn(nodes, turn, budget),
             };
             let took = started.elapsed();
             e.time += took;
@@ -622,6 +695,100 @@ mod tests {
         // Just within the horizon: 100 times the time spent left.
         assert!(waits_for_the_rest(look, 1.0 / 101.0 + 1e-9));
         assert!(!waits_for_the_rest(look, 1.0 / 102.0));
+    }
+
+    /// The count of `problem` by the portfolio on one thread after the memoised dance
+    /// opened it for `opener` nodes and the bitset search counted its first `slice` nodes:
+    /// `None` when one of them ended the count alone.
+    fn count_after_an_opener(problem: &Problem, opener: u64, slice: u64) -> Option<Count> {
+        let mut dance = Entrant::memoised(new_dance(problem, 1 << 22));
+        let (end, _) = dance.dance_turn(opener, Duration::from_secs(60), &Budget::default());
+        dance.time = Duration::from_micros(opener);
+        dance.granted = dance.time;
+        dance.first = Some((dance.time, dance.progress));
+        if end != End::NodeLimit {
+            return None;
+        }
+        let mut dense = crate::engine::Dense::new(problem).ok()?;
+        let out = dense.count(&Budget {
+            nodes: Some(slice),
+            ..Budget::default()
+        });
+        if out.end != End::NodeLimit {
+            return None;
+        }
+        let shared = super::super::rest_of(dense, problem);
+        let first = First::Done(Duration::from_micros(slice));
+        let opened = Some(OpenedDance(Box::new(dance)));
+        Some(count(
+            shared,
+            first,
+            problem,
+            1 << 24,
+            &Budget::default(),
+            opened,
+        ))
+    }
+
+    /// A dance that opened the count, stopped after any number of nodes, goes on in the
+    /// portfolio where it stopped, and the count is the whole count, whichever search ends
+    /// it: 8-queens, Langford pairs of 8, the perfect matchings of K12, and random problems
+    /// against the bitset search alone.
+    #[test]
+    fn a_dance_that_opened_the_count_goes_on_in_the_portfolio() {
+        use crate::models::Model;
+        let known: [(Problem, u128); 3] = [
+            (
+                crate::models::queens::Queens::new(8)
+                    .unwrap()
+                    .problem()
+                    .clone(),
+                92,
+            ),
+            (
+                crate::models::langford::Langford::new(8)
+                    .unwrap()
+                    .problem()
+                    .clone(),
+                300,
+            ),
+            (
+                crate::models::matchings::Matchings::new(12)
+                    .unwrap()
+                    .problem()
+                    .clone(),
+                10395,
+            ),
+        ];
+        for (problem, want) in &known {
+            for opener in [1, 7, 40, 300] {
+                for slice in [1, 30] {
+                    let Some(out) = count_after_an_opener(problem, opener, slice) else {
+                        continue;
+                    };
+                    assert_eq!(out.end, End::Exhausted);
+                    assert_eq!(out.count, *want, "opener {opener}, slice {slice}");
+                }
+            }
+        }
+        let mut rng = crate::random::SplitMix64::new(5);
+        let mut counted = 0;
+        for _ in 0..300 {
+            let problem = crate::engine::search::cells::tests::random_problem(&mut rng);
+            let Ok(mut dense) = crate::engine::Dense::new(&problem) else {
+                continue;
+            };
+            let want = u128::from(dense.count(&Budget::unlimited()).stats.solutions());
+            let opener = 1 + rng.below(20);
+            if let Some(out) = count_after_an_opener(&problem, opener, 1 + rng.below(5)) {
+                assert_eq!((out.end, out.count), (End::Exhausted, want));
+                counted += 1;
+            }
+        }
+        assert!(
+            counted > 20,
+            "only {counted} random problems went on past the opener"
+        );
     }
 
     /// The dance leads only on an estimate within the horizon; the other searches on any.

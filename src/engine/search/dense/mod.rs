@@ -199,6 +199,12 @@ impl<'p> Dense<'p> {
         Ok(Dense::on(problem, Tables::new(problem)?))
     }
 
+    /// The bytes [`Dense::new`] writes for `problem`'s tables (conflict rows and item rows,
+    /// `m/64` words each), without building them; its refusals as well.
+    pub fn table_bytes(problem: &Problem) -> Result<usize, DenseError> {
+        Tables::bytes(problem)
+    }
+
     /// An engine for `problem` on tables built for it.
     fn on(problem: &'p Problem, t: Tables) -> Dense<'p> {
         let (levels, words, primaries) = (t.primaries + 2, t.words, t.primaries);

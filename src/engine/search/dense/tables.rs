@@ -91,9 +91,9 @@ pub(super) struct Tables {
 }
 
 impl Tables {
-    /// The tables of `problem`; refuses multiplicities and problems past
-    /// [`DENSE_MAX_OPTIONS`] options.
-    pub(super) fn new(problem: &Problem) -> Result<Tables, DenseError> {
+    /// The words per set of options of `problem`'s tables, or why it takes none: the
+    /// refusals of [`Tables::new`].
+    fn words(problem: &Problem) -> Result<usize, DenseError> {
         if problem.has_multiplicities() {
             return Err(DenseError::Multiplicities);
         }
@@ -102,6 +102,30 @@ impl Tables {
             return Err(DenseError::TooLarge);
         }
         let words = m.div_ceil(64).max(1);
+        let primaries = problem.primary_count();
+        let levels = primaries + 2;
+        // The choice packs a size and an item in a `u32` key, 16 bits each (sizes are at
+        // most DENSE_MAX_OPTIONS; the memory limit keeps the items below 4,096).
+        if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES || primaries >= 1 << 16 {
+            return Err(DenseError::TooLarge);
+        }
+        Ok(words)
+    }
+
+    /// The bytes [`Tables::new`] writes for `problem`, without building anything: the
+    /// conflict rows, each item's options while they are built, and each primary item's;
+    /// its refusals as well. The per-level sets and sizes are left out: a search touches
+    /// only the levels it reaches.
+    pub(super) fn bytes(problem: &Problem) -> Result<usize, DenseError> {
+        let words = Tables::words(problem)?;
+        let rows = problem.option_count() + problem.item_count() + problem.primary_count();
+        Ok(rows * words * 8)
+    }
+
+    /// The tables of `problem`; refuses multiplicities and problems past
+    /// [`DENSE_MAX_OPTIONS`] options.
+    pub(super) fn new(problem: &Problem) -> Result<Tables, DenseError> {
+        let (m, words) = (problem.option_count(), Tables::words(problem)?);
         // Primary items by their index among the primary items.
         let mut index = vec![u32::MAX; problem.item_count()];
         let mut primaries = 0usize;
@@ -110,12 +134,6 @@ impl Tables {
                 index[i.0 as usize] = primaries as u32;
                 primaries += 1;
             }
-        }
-        let levels = primaries + 2;
-        // The choice packs a size and an item in a `u32` key, 16 bits each (sizes are at
-        // most DENSE_MAX_OPTIONS; the memory limit keeps the items below 4,096).
-        if levels * (words * 8 + primaries * 4) > DENSE_MAX_STACK_BYTES || primaries >= 1 << 16 {
-            return Err(DenseError::TooLarge);
         }
         let mut pstart = Vec::with_capacity(m + 1);
         let mut pitems = Vec::new();
