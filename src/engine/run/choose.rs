@@ -4,8 +4,8 @@
 //!
 //! A count with [`MemoMode::Auto`] (the default) of a problem the bitset search ([`Dense`])
 //! takes, without Knuth's tree, a shard or a limit of solutions, nodes or mems, runs the
-//! *portfolio* (`portfolio.rs`): where the bitset search's tables are large, on one thread,
-//! the memoised dance alone first (a ski rental against the portfolio's builds,
+//! *portfolio* (`portfolio.rs`): where the bitset search's tables are large, the memoised
+//! dance alone first (a ski rental against the portfolio's builds,
 //! [`Opener::Dance`]); then the bitset search alone for its first nodes,
 //! then the two plain searches (the bitset search and the sparse-set search [`Cells`]) over
 //! the parts of its tree, each part counted by the one faster per node so far
@@ -27,7 +27,7 @@
 //!
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
-//! | the memoised dance alone first, on one thread, where the bitset search's tables are large: a ski rental against what the portfolio builds before counting (the *buy*), in slices of a third of it, the first always, each other only while the dance's estimate of its time left is evidence, within the buy, its table paying; kept in the portfolio only then | [`DANCE_FIRST_BYTES`], [`BUILD_NS_PER_BYTE`], [`OPENER_SLICES`] | 1 MiB, 3 ns a byte, 3 | 256 KiB–4 MiB, 1–4 ns, 2–4 | a bound, not a fit: a count that goes on pays at most the buy more, one slice unless the dance shows evidence. The buy measured from table sizes to the first part, one thread: 25×25 sudoku 10.4 MB 28 ms, 5×5 word squares 9.4 MB 27 ms, edge matching 8×8 4.4 MB 15 ms, 16×16 sudoku 1.4 MB 4.4 ms (2.7–3.5 ns a byte). Short counts of 25×25 sudokus (unseen seeds, 24–680 solutions) 24–62 → 17–25 ms (`--knuth` 11–19), `bigsud25a` 0.11 → 0.044 s (`--memo on` 0.043); counts that go on pay a slice (`bigsud25b`: 13.5 ms of 0.4 s). Kept whatever its evidence, the dance's table paid on a 16×16 sudoku's first nodes and it led the first rounds for 50 ms of 0.4 s |
+//! | the memoised dance alone first (on the calling thread, on threads too), where the bitset search's tables are large: a ski rental against what the portfolio builds before counting (the *buy*), in slices of a third of it, the first always, each other only while the dance's estimate of its time left is evidence, within the buy, its table paying; kept in the portfolio only then | [`DANCE_FIRST_BYTES`], [`BUILD_NS_PER_BYTE`], [`OPENER_SLICES`] | 1 MiB, 3 ns a byte, 3 | 256 KiB–4 MiB, 1–4 ns, 2–4 | a bound, not a fit: a count that goes on pays at most the buy more, one slice unless the dance shows evidence. The buy measured from table sizes to the first part, one thread: 25×25 sudoku 10.4 MB 28 ms, 5×5 word squares 9.4 MB 27 ms, edge matching 8×8 4.4 MB 15 ms, 16×16 sudoku 1.4 MB 4.4 ms (2.7–3.5 ns a byte). Short counts of 25×25 sudokus (unseen seeds, 24–680 solutions) 24–62 → 17–25 ms (`--knuth` 11–19), `bigsud25a` 0.11 → 0.044 s (`--memo on` 0.043); counts that go on pay a slice (`bigsud25b`: 13.5 ms of 0.4 s). Kept whatever its evidence, the dance's table paid on a 16×16 sudoku's first nodes and it led the first rounds for 50 ms of 0.4 s |
 //! | the bitset search alone first, on threads | [`ALONE_NODES`] | 2^10 nodes | 2^8–2^12 | a count that ends within them builds nothing else (no cut, no second search, no memo); otherwise the parts of the cut from the root count them again (about 0.1 ms on a 9×9 sudoku) |
 //! | the bitset search alone first, on one thread; the rest of its count becomes the parts (`Dense::rest`: nothing counted twice) | [`DENSE_SLICE_NODES`] | 2^12 nodes | 2^10–2^20 | small counts end before any other search starts; at 2^16 domino tilings of 8×8 took 10 ms before the memo joined, which counts them in 5 ms; at 2^12 the memo's shares cost 13-queens and the word squares nothing measurable |
 //! | the two plain searches over the tree's parts: each part counted whole by the faster (the bitset search first, the sparse-set search second), the other kept to a share of the time, the sample its part begins with included (costed before it is taken, at the lesser of the two paces); a part of the other is a pair of samples, its first nodes by each search, each timed over its second half, and the faster on all such samples so far goes on with it (before the first pair, the one of less time per node over its parts) | [`TRAILER_SHARE`], [`TRAILER_SAMPLE_NODES`] | 1/32, 2^14 nodes | 1/256–1/8, 2^10–2^16 | a guarantee, not a fit: whichever search is faster on the samples, the count costs at most about `1 + TRAILER_SHARE · (r − 1)` times its time (`r` the ratio of the paces), the trailer's samples included, plus the first pair and the leader's sample of each pair the trailer wins. Costing the sample before it is taken (at the lesser of the two paces; a search without a pace leads not): 12-queens 18.9 → 16.7 ms, Langford 11 36.9 → 32.7, edge matching 6×6 12.2 → 11.4, tetracubes 36.3 → 28.9 (three alternating rounds; the suite's others within the noise, the ones over 1.05 rechecked with seven: the same within 2%). Paces differ by depth and by part (the bitset search pays `m/64` words a try, the sparse-set search the options a try removes): on a 16×16 sudoku the bitset search was faster on the first 16,000 nodes and 1.75 times slower over the count; on two threads the sparse-set search's paces over its first, small parts (230 ns a node) made it lose every sample against the bitset search's pace over all its parts, in 2 runs of 12 (1.2 and 1.7 s against 0.9); compared on the same nodes it wins every pair (12 runs: 0.89–1.05 s) |
@@ -85,7 +85,7 @@ use crate::engine::search::dense::Dense;
 pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 
 /// The bitset search's tables (conflict rows and item rows, [`Dense::table_bytes`]) from
-/// which a default count on one thread opens with the memoised dance alone
+/// which a default count opens with the memoised dance alone, on the calling thread
 /// ([`Opener::Dance`]): a ski rental. What the portfolio builds before its plain searches
 /// count (the tables, the first slice, its rest, the memoised team) costs about
 /// [`BUILD_NS_PER_BYTE`] a byte of the tables, the *buy*; the dance, cheap to build, counts
@@ -292,7 +292,7 @@ pub(crate) enum Opener<'p> {
     /// The bitset search, for its first [`DENSE_SLICE_NODES`] nodes on one thread (their
     /// rest becomes the parts), [`ALONE_NODES`] on threads.
     Dense(Dense<'p>),
-    /// The memoised dance, on one thread where the bitset search's tables are large
+    /// The memoised dance, on the calling thread, where the bitset search's tables are large
     /// ([`DANCE_FIRST_BYTES`]), for at most what the portfolio would build before counting
     /// (the duration, [`build_time`]); the bitset search is built only if the count goes on,
     /// and the dance goes on as one of the portfolio's searches.
@@ -325,7 +325,7 @@ pub(crate) fn choose<'p>(problem: &'p Problem, plan: &Plan) -> Choice<'p> {
             return Choice::Parts(parts);
         }
         if let Ok(bytes) = Dense::table_bytes(problem) {
-            if bytes >= DANCE_FIRST_BYTES && plan.thread_count() == 1 {
+            if bytes >= DANCE_FIRST_BYTES {
                 return Choice::Portfolio(Opener::Dance(build_time(bytes)));
             }
             if let Ok(dense) = Dense::new(problem) {
@@ -520,7 +520,7 @@ mod tests {
             (&multiplicities, &auto, "multiplicities"),
             (&langford, &knuth, "memo"),
             (&large, &one_thread, "portfolio, memoised dance first"),
-            (&large, &two_threads, "portfolio"),
+            (&large, &two_threads, "portfolio, memoised dance first"),
             (&large, &off, "dense"),
         ];
         for (k, (problem, plan, want)) in cases.into_iter().enumerate() {

@@ -259,7 +259,7 @@ fn new_dance(problem: &Problem, memo_bytes: u64) -> Runner<'_> {
 /// portfolio's dance where it stopped.
 pub(crate) struct OpenedDance<'p>(Box<Entrant<'p>>);
 
-/// Opens the count of `problem` (one thread) with the memoised dance alone, a ski rental
+/// Opens the count of `problem` with the memoised dance alone on the calling thread, a ski rental
 /// against `buy`, what the portfolio builds before its plain searches count
 /// ([`Opener::Dance`](super::choose::Opener::Dance)): its count if it ended within its
 /// slices (or the caller's budget ended it). Else the dance, to go on in the portfolio
