@@ -399,15 +399,15 @@ fn count_parts(mut parts: Vec<Problem>, plan: &Plan) -> Count {
 /// first [`ALONE_NODES`], then the parts of a cut from the root, [`parts_of`]), then the
 /// portfolio (`portfolio.rs`) of the two plain searches over the parts ([`PlainPair`]) and
 /// the memoised search. Where the bitset search's tables are large, the memoised dance opens
-/// the count alone on one thread ([`Opener::Dance`]), and goes on in the portfolio.
+/// the count alone on the calling thread ([`Opener::Dance`]), and may go on in the portfolio.
 fn count_by_portfolio<'p>(problem: &'p Problem, plan: &Plan, opener: Opener<'p>) -> Count {
     use portfolio::First;
     let budget = &plan.budget;
     let spread = plan.spread();
     let (mut dense, opened) = match opener {
         Opener::Dense(dense) => (dense, None),
-        Opener::Dance(slice) => {
-            match portfolio::open_with_dance(problem, plan.memo_bytes, budget, slice) {
+        Opener::Dance(buy) => {
+            match portfolio::open_with_dance(problem, plan.memo_bytes, budget, buy) {
                 Ok(count) => return count,
                 Err(opened) => (
                     Dense::new(problem).expect("its tables were sized: it takes the problem"),
