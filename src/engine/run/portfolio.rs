@@ -289,14 +289,14 @@ pub(crate) fn open_with_dance<'p>(
         (end, count) = dance.dance_turn(u64::MAX, slice, budget);
         dance.time = started.elapsed();
     }
-    if end == End::NodeLimit && !dance.rents_on(buy) {
+    if end != End::NodeLimit {
+        return Ok(finish(&[dance], 0, end, count));
+    }
+    if !dance.rents_on(buy) {
         return Err(None);
     }
     dance.granted = dance.time;
     dance.last_turn = Some((dance.time, dance.nodes));
-    if end != End::NodeLimit {
-        return Ok(finish(&[dance], 0, end, count));
-    }
     Err(Some(OpenedDance(Box::new(dance))))
 }
 

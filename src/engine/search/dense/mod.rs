@@ -201,7 +201,7 @@ impl<'p> Dense<'p> {
 
     /// The bytes [`Dense::new`] writes for `problem`'s tables (conflict rows and item rows,
     /// `m/64` words each), without building them; its refusals as well.
-    pub fn table_bytes(problem: &Problem) -> Result<usize, DenseError> {
+    pub(crate) fn table_bytes(problem: &Problem) -> Result<usize, DenseError> {
         Tables::bytes(problem)
     }
 
