@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 
 use super::dance::Counters;
 use super::links::{Built, Links, ROOT, STEP, cl, nd};
-use super::memo_dance::{MemoRun, Point, Resume, Suspended};
+use super::memo_dance::{MEMO_LEAST_OPTIONS, MemoRun, Point, Resume, Suspended};
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::{ItemId, OptionId, Problem};
 use crate::engine::stats::Stats;
@@ -561,14 +561,20 @@ impl<'p> Solver<'p> {
                 }
             }
             nodes += 1;
-            let remembered = MEMO
-                && memo.as_deref_mut().expect("a memo run").enter::<COLOURS>(
-                    &self.links,
-                    self.problem,
-                    level,
-                    solutions,
-                    nodes,
-                );
+            // A memoised node's key and choice come from one walk of the ring; the memo
+            // passes by a node that does not branch (`MEMO_LEAST_OPTIONS`).
+            let mut keyed = ROOT;
+            let remembered = MEMO && {
+                let run = memo.as_deref_mut().expect("a memo run");
+                let (item, len) = self.links.best_item_keyed(&mut c, run.key_at(level));
+                keyed = item;
+                if len < MEMO_LEAST_OPTIONS {
+                    run.pass(level);
+                    false
+                } else {
+                    run.enter::<COLOURS>(&self.links, self.problem, level, solutions, nodes)
+                }
+            };
             if remembered || (V::PRUNES && !visitor.enter(&self.view(level))) {
                 if !remembered && visitor.stop() {
                     // The visitor ends the search: nothing is covered at this level, and the
@@ -591,7 +597,9 @@ impl<'p> Solver<'p> {
                 if V::PRUNES {
                     self.exclude_for(level, visitor, &mut exclusions, &mut c);
                 }
-                best = if V::CHOOSES {
+                best = if MEMO {
+                    keyed
+                } else if V::CHOOSES {
                     self.chosen_item(level, visitor, &mut c)
                 } else {
                     self.links.best_item(&mut c).0
