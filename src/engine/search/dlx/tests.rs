@@ -166,3 +166,29 @@ fn a_memoised_count_resumes_where_it_stopped() {
         }
     }
 }
+
+/// The memoised count keeps the counts of the nodes that branch only: a problem whose every
+/// node has a forced option stores nothing, and one that branches at its root stores the root
+/// (and counts alike).
+#[test]
+fn the_memo_keeps_the_nodes_that_branch() {
+    use crate::engine::search::memo::Memo;
+    let count = |text: &str| {
+        let f = crate::io::dlx_format::parse(text.as_bytes(), "test").unwrap();
+        let plain = Solver::new(&f.problem).count(&Budget::unlimited());
+        let mut solver = Solver::new(&f.problem);
+        let mut memo = Memo::new(solver.memo_words(), 1 << 20);
+        let out = solver.count_memo(&Budget::unlimited(), &mut memo);
+        assert_eq!(out.count, u128::from(plain.stats.solutions()), "{text}");
+        (
+            out.count,
+            out.memo.expect("a memoised count's table").stores,
+        )
+    };
+    // a, then b c, then d: each item has one option when chosen.
+    assert_eq!(count("a b c d\na\nb c\nd\n"), (1, 0));
+    // Dead ends store nothing either: c has no option.
+    assert_eq!(count("a b c\na\nb\n"), (0, 0));
+    // Two ways to cover a b; each way leaves c forced.
+    assert_eq!(count("a b c\na b\na\nb\nc\n"), (2, 1));
+}
