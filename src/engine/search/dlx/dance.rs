@@ -561,36 +561,28 @@ impl Links {
     /// The active primary item of minimum length, leftmost on ties, and its length.
     #[inline(always)]
     pub(super) fn best_item(&mut self, c: &mut Counters) -> (u32, i32) {
-        let mut t = i32::MAX;
-        let mut best = ROOT;
-        let mut k = cl!(self, ROOT).next;
-        c.mems += 1;
-        while t != 0 && k != ROOT {
-            let len = nd!(self, k).itm;
-            c.mems += 1;
-            if len < t {
-                best = k;
-                t = len;
-            }
-            k = cl!(self, k).next;
-            c.mems += 1;
-        }
-        (best, t)
+        self.best_item_keyed::<false>(c, &mut [])
     }
 
-    /// [`Links::best_item`] that also writes a bit per active primary item it walks into
-    /// `key` (zeroed before): the memoised count's key and choice in one walk of the ring.
-    /// The walk stops where [`Links::best_item`] stops, at an item without options; the key
-    /// is whole when the length returned is not 0.
+    /// [`Links::best_item`] that, with `KEY`, also writes a bit per active primary item it
+    /// walks into `key` (zeroed before): the memoised count's key and choice in one walk of
+    /// the ring. The walk stops where [`Links::best_item`] stops, at an item without options;
+    /// the key is whole when the length returned is not 0.
     #[inline(always)]
-    pub(super) fn best_item_keyed(&mut self, c: &mut Counters, key: &mut [u64]) -> (u32, i32) {
+    pub(super) fn best_item_keyed<const KEY: bool>(
+        &mut self,
+        c: &mut Counters,
+        key: &mut [u64],
+    ) -> (u32, i32) {
         let mut t = i32::MAX;
         let mut best = ROOT;
         let mut k = cl!(self, ROOT).next;
         c.mems += 1;
         while t != 0 && k != ROOT {
-            let i = (k / STEP - 1) as usize;
-            key[i / 64] |= 1 << (i % 64);
+            if KEY {
+                let i = (k / STEP - 1) as usize;
+                key[i / 64] |= 1 << (i % 64);
+            }
             let len = nd!(self, k).itm;
             c.mems += 1;
             if len < t {

@@ -566,7 +566,9 @@ impl<'p> Solver<'p> {
             let mut keyed = ROOT;
             let remembered = MEMO && {
                 let run = memo.as_deref_mut().expect("a memo run");
-                let (item, len) = self.links.best_item_keyed(&mut c, run.key_at(level));
+                let (item, len) = self
+                    .links
+                    .best_item_keyed::<true>(&mut c, run.key_at(level));
                 keyed = item;
                 if len < MEMO_LEAST_OPTIONS {
                     run.pass(level);
