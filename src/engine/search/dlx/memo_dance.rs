@@ -16,12 +16,11 @@ use crate::engine::search::memo::Memo;
 /// forced options walked down to the first node that branches, where the table answers:
 /// more nodes (domino tilings 12×12: 78,207 against 74,023), fewer stores (21,995 against
 /// 52,053) and a smaller table. It spares the key's hash, the table's probe and its store
-/// on most of a sudoku's nodes and a tiling's: one thread,
-/// `--memo on`, alternating rounds, against a memo at every node: a 25×25 sudoku of 325
-/// clues 23.4 → 17.1 ms (DLX2's tree 15.7), domino tilings 12×12 86 → 33 ms and 16×16 2.01
-/// → 1.11 s, the Aztec diamond of order 8 68 → 41 ms, lozenge tilings of the hexagon 4,5,6
-/// 14.1 → 9.1 ms, mixed tilings 7×7 2.44 → 2.14 s; matchings of K18 and independent blocks
-/// the same.
+/// on most of a sudoku's nodes and a tiling's. One thread, `--memo on`, alternating rounds,
+/// against a memo at every node: a 25×25 sudoku of 325 clues 23.4 → 17.1 ms (DLX2's tree
+/// 15.7), domino tilings 12×12 86 → 33 ms and 16×16 2.01 → 1.11 s, the Aztec diamond of
+/// order 8 68 → 41 ms, lozenge tilings of the hexagon 4,5,6 14.1 → 9.1 ms, mixed tilings
+/// 7×7 2.44 → 2.14 s; matchings of K18 and independent blocks the same.
 pub(super) const MEMO_LEAST_OPTIONS: i32 = 2;
 
 /// The tag of a level whose node the memo passed by ([`Memo::hash`] is never 0).
