@@ -562,7 +562,9 @@ impl<'p> Solver<'p> {
             }
             nodes += 1;
             // A memoised node's key and choice come from one walk of the ring; the memo
-            // passes by a node that does not branch (`MEMO_LEAST_OPTIONS`).
+            // passes by a node that does not branch (`MEMO_LEAST_OPTIONS`). The choice is
+            // made before a visitor's exclusions, so a memoised search takes none.
+            debug_assert!(!(MEMO && V::PRUNES), "a memoised search does not prune");
             let mut keyed = ROOT;
             let remembered = MEMO && {
                 let run = memo.as_deref_mut().expect("a memo run");

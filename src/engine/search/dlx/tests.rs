@@ -168,8 +168,8 @@ fn a_memoised_count_resumes_where_it_stopped() {
 }
 
 /// The memoised count keeps the counts of the nodes that branch only: a problem whose every
-/// node has a forced option stores nothing, and one that branches at its root stores the root
-/// (and counts alike).
+/// node has a forced option stores nothing, a dead end stores nothing, and a problem that
+/// branches once (below a forced root) stores that one node; each counts as the plain count.
 #[test]
 fn the_memo_keeps_the_nodes_that_branch() {
     use crate::engine::search::memo::Memo;
