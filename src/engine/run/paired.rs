@@ -260,11 +260,6 @@ where
         }
     }
 
-    /// The first search (the one that cut the tree).
-    pub(crate) fn first(&self) -> &A {
-        &self.first
-    }
-
     /// The time per node each search measured so far on its parts (`None` before it counted
     /// one).
     #[cfg(test)]

@@ -58,13 +58,12 @@ use super::choose::{
     CREDIBLE_HORIZON, DANCE_MEMO_PART, FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE,
     OPENER_SLICES, OPENING_ROUND, THREADS_FIRST_LOOK,
 };
-use super::threads::{self, Shared};
+use super::threads::Shared;
 use super::{Count, PlainPair};
 use crate::engine::budget::{Budget, End};
 use crate::engine::problem::Problem;
 use crate::engine::search::dlx::Solver;
 use crate::engine::search::memo::{Memo, MemoStats};
-use crate::engine::search::parts::{Parts, PartsOutcome};
 use crate::engine::stats::Stats;
 
 /// One search of the portfolio.
@@ -72,18 +71,9 @@ enum Runner<'p> {
     /// The two plain searches over the tree's parts ([`PlainPair`]), on one thread or on the
     /// pool's threads, stopped at deadlines.
     Parts(Box<Shared<PlainPair<'p>>>),
-    /// The memoised search as a team sharing one table ([`Parts::team`]): on one thread its
-    /// two members in turn, on threads all at once on the pool's.
-    Team {
-        members: Vec<Parts>,
-        on_threads: bool,
-        /// On one thread: the member whose turn is next, and each member's latest estimate
-        /// of the fraction of the tree done.
-        next: usize,
-        progress: Vec<f64>,
-    },
-    /// The memoised dance (the item of fewest options first, DLX6's key of open items), its
-    /// turns on one thread, stopped and resumed in place ([`Solver::count_memo_resumable`]).
+    /// A memoised dance (DLX6's key of open items), its turns on the calling thread, stopped
+    /// and resumed in place ([`Solver::count_memo_resumable`]): the item of fewest options
+    /// first, or in frontier order ([`Solver::in_frontier_order`]).
     Dance {
         solver: Box<Solver<'p>>,
         memo: Box<Memo>,
@@ -158,7 +148,12 @@ impl<'p> Entrant<'p> {
     /// orders of magnitude off in either direction; the frontier team, made for such
     /// problems, leads on the least estimate as before.
     fn may_lead(&self, spent: f64) -> bool {
-        !matches!(self.search, Runner::Dance { .. }) || is_evidence(self.remaining(), spent)
+        match &self.search {
+            Runner::Dance { solver, .. } if !solver.is_in_frontier_order() => {
+                is_evidence(self.remaining(), spent)
+            }
+            _ => true,
+        }
     }
 
     /// Whether the search's table (if it has one) has spared it at least as many nodes as
@@ -265,9 +260,14 @@ impl<'p> Entrant<'p> {
 
 /// The portfolio's memoised dance, its table a part of the memo's memory
 /// ([`DANCE_MEMO_PART`]).
-fn new_dance(problem: &Problem, memo_bytes: u64) -> Runner<'_> {
+fn new_dance(problem: &Problem, memo_bytes: u64, frontier: bool) -> Runner<'_> {
     let solver = Solver::new(problem);
-    let memo = Memo::new(solver.memo_words(), memo_bytes / DANCE_MEMO_PART);
+    let solver = if frontier {
+        solver.in_frontier_order()
+    } else {
+        solver
+    };
+    let memo = Memo::new(solver.memo_words(), memo_bytes);
     Runner::Dance {
         solver: Box::new(solver),
         memo: Box::new(memo),
@@ -294,7 +294,7 @@ pub(crate) fn open_with_dance<'p>(
 ) -> Result<Count, Option<OpenedDance<'p>>> {
     let started = Instant::now();
     let slice = buy / OPENER_SLICES;
-    let mut dance = Entrant::memoised(new_dance(problem, memo_bytes));
+    let mut dance = Entrant::memoised(new_dance(problem, memo_bytes / DANCE_MEMO_PART, false));
     // Its build is a part of its rent.
     let first = slice.saturating_sub(started.elapsed());
     let (mut end, mut count) = dance.dance_turn(u64::MAX, first, budget);
@@ -379,23 +379,8 @@ pub(crate) fn count<'p>(
     // The first round is as long as the plain searches' first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
-    let (members, on_threads) = match shared.info().threads {
-        1 => (2, false),
-        threads => (threads, true),
-    };
-    let rows = shared.search().first().conflicts();
-    let memo = Parts::team(
-        problem,
-        memo_bytes - memo_bytes / DANCE_MEMO_PART,
-        Some(rows),
-        members,
-    )
-    .map(|members| Runner::Team {
-        progress: vec![0.0; members.len()],
-        members,
-        on_threads,
-        next: 0,
-    });
+    // The memoised dance in frontier order, with the memo's memory but the MRV dance's part.
+    let frontier = new_dance(problem, memo_bytes - memo_bytes / DANCE_MEMO_PART, true);
     let mut entrants = vec![Entrant {
         search: Runner::Parts(Box::new(shared)),
         time,
@@ -406,13 +391,13 @@ pub(crate) fn count<'p>(
         last_turn: None,
         granted: time,
     }];
-    entrants.extend(memo.map(Entrant::memoised));
+    entrants.push(Entrant::memoised(frontier));
     // On threads the dance's turns run on one of them: where it leads, a count on threads is
     // about as fast as on one (hexagon 5,5,5 lozenge tilings: 12 ms on two threads with it,
     // 26 ms without, 10 ms on one).
     entrants.push(match opened {
         Some(OpenedDance(dance)) => *dance,
-        None => Entrant::memoised(new_dance(problem, memo_bytes)),
+        None => Entrant::memoised(new_dance(problem, memo_bytes / DANCE_MEMO_PART, false)),
     });
     let k = entrants.len();
     // The opening round: every search an equal share of [`OPENING_ROUND`] (or of the time
@@ -490,37 +475,6 @@ pub(crate) fn count<'p>(
                     e.progress = t.progress();
                     (end, u128::from(t.stats().solutions()))
                 }
-                Runner::Team {
-                    members,
-                    on_threads,
-                    next,
-                    progress,
-                } => {
-                    let out = if *on_threads {
-                        team_turn(members, nodes, turn, budget)
-                    } else {
-                        // One member a turn: a turn walks back to where the member stopped
-                        // through the table, which a turn split between members pays twice.
-                        let mut out = members[*next].count(&Budget {
-                            nodes: Some(nodes),
-                            solutions: None,
-                            mems: None,
-                            deadline: Some(turn_deadline(budget, turn)),
-                            ..budget.clone()
-                        });
-                        out.end = turn_end(out.end, budget);
-                        progress[*next] = out.progress;
-                        *next = (*next + 1) % members.len();
-                        PartsOutcome {
-                            progress: progress.iter().copied().fold(0.0, f64::max),
-                            ..out
-                        }
-                    };
-                    e.nodes = members.iter().map(|p| p.stats().nodes()).sum();
-                    e.progress = out.progress;
-                    e.saved = Parts::memo_stats(members).map(|m| m.nodes_saved);
-                    (out.end, out.count)
-                }
                 Runner::Dance { .. } => e.dance_turn(nodes, turn, budget),
             };
             let took = started.elapsed();
@@ -557,23 +511,12 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
     let mut stats = Stats::default();
     let mut memo: Option<MemoStats> = None;
     let mut plain_count = 0u128;
-    for e in entrants {
+    for (k, e) in entrants.iter().enumerate() {
         match &e.search {
             Runner::Parts(t) => {
                 let s = t.stats();
                 plain_count = u128::from(s.solutions());
                 stats += s;
-            }
-            Runner::Team { members, .. } => {
-                for p in members {
-                    let s = p.stats();
-                    stats.nodes += s.nodes();
-                    stats.max_level = stats.max_level.max(s.max_level());
-                }
-                // One table: its figures once.
-                if matches!(entrants[i].search, Runner::Team { .. }) {
-                    memo = Parts::memo_stats(members);
-                }
             }
             Runner::Dance {
                 solver,
@@ -582,7 +525,7 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
                 let s = solver.stats();
                 stats.nodes += s.nodes();
                 stats.max_level = stats.max_level.max(s.max_level());
-                if matches!(entrants[i].search, Runner::Dance { .. }) {
+                if k == i {
                     memo = Some(table.stats());
                 }
             }
@@ -607,54 +550,6 @@ fn finish(entrants: &[Entrant<'_>], i: usize, end: End, count: u128) -> Count {
         stats,
         memo: if by_memo { memo } else { None },
         split,
-    }
-}
-
-/// One turn of the memoised team on threads: every member at once, `nodes` in all (and at
-/// most `turn` long), each its share. The turn ends [`End::Exhausted`] with the count when a
-/// member ends the count, [`End::NodeLimit`] when the turn is over and the count goes on, or
-/// as the caller's budget ends it. Its progress is the furthest member's (Knuth's fraction
-/// of the tree done, by that member's order of branches).
-fn team_turn(
-    members: &mut Vec<Parts>,
-    nodes: u64,
-    turn: Duration,
-    budget: &Budget,
-) -> PartsOutcome {
-    let turn = Budget {
-        // A node budget keeps the turn to its length (a memoised node may cost milliseconds);
-        // the deadline is the caller's and a backstop. The team's pace is its members' nodes
-        // together: each member its share.
-        nodes: Some((nodes / members.len() as u64).max(1)),
-        solutions: None,
-        mems: None,
-        deadline: Some(turn_deadline(budget, turn)),
-        stop: budget.stop.clone(),
-    };
-    let (back, outs): (Vec<Parts>, Vec<PartsOutcome>) =
-        threads::deal(std::mem::take(members), |mut p| {
-            let out = p.count(&turn);
-            (p, out)
-        })
-        .into_iter()
-        .unzip();
-    *members = back;
-    let progress = outs.iter().map(|o| o.progress).fold(0.0, f64::max);
-    let nodes = outs.iter().map(|o| o.nodes).sum();
-    let over = |end: End| matches!(end, End::NodeLimit | End::TimeLimit | End::Stopped);
-    let (end, count) = match outs.iter().find(|o| !over(o.end)) {
-        Some(o) => (o.end, o.count),
-        None => match budget.out_of_time() {
-            Some(end) => (end, 0),
-            // The turn's own budget: the count goes on.
-            None => (End::NodeLimit, 0),
-        },
-    };
-    PartsOutcome {
-        end,
-        count,
-        progress,
-        nodes,
     }
 }
 
@@ -718,7 +613,7 @@ mod tests {
     /// opened it for `opener` nodes and the bitset search counted its first `slice` nodes:
     /// `None` when one of them ended the count alone.
     fn count_after_an_opener(problem: &Problem, opener: u64, slice: u64) -> Option<Count> {
-        let mut dance = Entrant::memoised(new_dance(problem, 1 << 22));
+        let mut dance = Entrant::memoised(new_dance(problem, 1 << 22, false));
         let (end, _) = dance.dance_turn(opener, Duration::from_secs(60), &Budget::default());
         dance.time = Duration::from_micros(opener);
         dance.granted = dance.time;
@@ -836,22 +731,24 @@ mod tests {
         // A table that has not halved the work: an infinite estimate, never evidence.
         dance.saved = Some(10);
         assert!(!dance.may_lead(1e9));
+        // The dance in frontier order leads on any estimate, as the plain search does.
+        let mut frontier = Entrant::memoised(new_dance(problem, 1 << 20, true));
+        frontier.time = Duration::from_millis(10);
+        frontier.progress = 1e-9;
+        assert!(frontier.may_lead(1e-5));
     }
 
     /// A memoised search needs the margin to lead until its table has spared it
     /// `LEAD_MARGIN` nodes per node visited.
     #[test]
     fn the_margin_falls_once_the_table_has_spared_two_nodes_a_node() {
-        let mut team = Entrant::memoised(Runner::Team {
-            members: Vec::new(),
-            on_threads: false,
-            next: 0,
-            progress: Vec::new(),
-        });
-        team.nodes = 1000;
+        let problem = crate::models::queens::Queens::new(6).unwrap();
+        let problem = crate::models::Model::problem(&problem);
+        let mut frontier = Entrant::memoised(new_dance(problem, 1 << 20, true));
+        frontier.nodes = 1000;
         for (saved, margin) in [(300, LEAD_MARGIN), (1999, LEAD_MARGIN), (2000, 1.0)] {
-            team.saved = Some(saved);
-            assert_eq!(team.margin(), margin, "saved {saved}");
+            frontier.saved = Some(saved);
+            assert_eq!(frontier.margin(), margin, "saved {saved}");
         }
     }
 
@@ -859,24 +756,24 @@ mod tests {
     /// add up to the time it took, then gets what they exceed it by.
     #[test]
     fn a_turn_that_ran_over_is_paid_back() {
-        let mut team = Entrant::memoised(Runner::Team {
-            members: Vec::new(),
-            on_threads: false,
-            next: 0,
-            progress: Vec::new(),
-        });
+        let problem = crate::models::queens::Queens::new(6).unwrap();
+        let problem = crate::models::Model::problem(&problem);
+        let mut frontier = Entrant::memoised(new_dance(problem, 1 << 20, true));
         let ms = Duration::from_millis;
-        assert_eq!(team.grant(ms(1)), Some(ms(1)));
+        assert_eq!(frontier.grant(ms(1)), Some(ms(1)));
         // Granted 1 ms, it took 5.
-        team.time = ms(5);
-        assert_eq!(team.grant(ms(1)), None);
-        assert_eq!(team.grant(ms(2)), None);
-        assert_eq!(team.grant(ms(1)), None);
+        frontier.time = ms(5);
+        assert_eq!(frontier.grant(ms(1)), None);
+        assert_eq!(frontier.grant(ms(2)), None);
+        assert_eq!(frontier.grant(ms(1)), None);
         // 6 ms granted in all against 5 taken: a turn of 1 ms.
-        assert_eq!(team.grant(ms(1)), Some(ms(1)));
+        assert_eq!(frontier.grant(ms(1)), Some(ms(1)));
         // A turn that ended early leaves its rest to the next.
-        team.time = ms(5) + Duration::from_micros(200);
-        assert_eq!(team.grant(ms(1)), Some(ms(1) + Duration::from_micros(800)));
+        frontier.time = ms(5) + Duration::from_micros(200);
+        assert_eq!(
+            frontier.grant(ms(1)),
+            Some(ms(1) + Duration::from_micros(800))
+        );
     }
 
     #[test]

@@ -458,11 +458,6 @@ impl<S: Resumable> Shared<S> {
         s
     }
 
-    /// The search the tree was cut with.
-    pub(crate) fn search(&self) -> &S {
-        &self.proto
-    }
-
     /// The split.
     pub(crate) fn info(&self) -> SplitInfo {
         self.info

@@ -73,7 +73,6 @@
 //! are ignored (every exact cover is a solution).
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 use crate::engine::budget::{Budget, End, Outcome};
 use crate::engine::problem::{OptionId, Problem};
@@ -83,7 +82,6 @@ mod tables;
 mod walk;
 
 use tables::Tables;
-pub(crate) use tables::conflict_rows;
 pub use tables::{DENSE_MAX_OPTIONS, DenseError};
 pub use walk::DenseWalk;
 
@@ -294,11 +292,6 @@ impl<'p> Dense<'p> {
             max_level: s.max_level,
         };
         outcome
-    }
-
-    /// The conflict rows (see the module documentation).
-    pub(crate) fn conflicts(&self) -> &Arc<[u64]> {
-        &self.t.conflicts
     }
 
     /// Knuth's estimate of the fraction of the tree a count stopped by its budget has

@@ -230,13 +230,6 @@ pub(super) fn word_change(conflicts: &[u64], item_bits: &[u64], words: usize) ->
     }
 }
 
-/// The conflict rows of `problem`'s options, `words` words each (see the module
-/// documentation): row `o` holds the options that share a primary item with `o`, or a
-/// secondary item unless both give it the same colour; `o` is in its own row.
-pub(crate) fn conflict_rows(problem: &Problem, words: usize) -> Arc<[u64]> {
-    ItemOptions::new(problem, words).conflict_rows(problem)
-}
-
 /// Per item, the options that contain it, `words` words each, and the first and one past the
 /// last word that holds some of them: a row ORs in only those words (a 25×25 sudoku's items
 /// span 1 to 125 of its 125 words, 47 on average).

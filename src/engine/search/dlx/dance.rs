@@ -564,6 +564,45 @@ impl Links {
         self.best_item_keyed::<false>(c, &mut [])
     }
 
+    /// The memoised count's key and choice in frontier order, in one walk of the ring: a bit
+    /// per active primary item into `key` (zeroed before), and the item to branch on: one
+    /// with no option or one (the first such: a forced move costs no branching), else the
+    /// open item of least `rank` (indexed by header, `k / STEP`; see
+    /// [`Solver::in_frontier_order`](super::Solver::in_frontier_order)). The walk stops at an
+    /// item without options; the key is whole when the length returned is not 0.
+    #[inline(always)]
+    pub(super) fn frontier_item_keyed(
+        &mut self,
+        c: &mut Counters,
+        key: &mut [u64],
+        rank: &[u32],
+    ) -> (u32, i32) {
+        let mut forced = (ROOT, i32::MAX);
+        let mut first = (ROOT, i32::MAX, u32::MAX);
+        let mut k = cl!(self, ROOT).next;
+        c.mems += 1;
+        while forced.1 != 0 && k != ROOT {
+            let i = (k / STEP - 1) as usize;
+            key[i / 64] |= 1 << (i % 64);
+            let len = nd!(self, k).itm;
+            c.mems += 1;
+            if len <= 1 {
+                if len < forced.1 {
+                    forced = (k, len);
+                }
+            } else if rank[(k / STEP) as usize] < first.2 {
+                first = (k, len, rank[(k / STEP) as usize]);
+            }
+            k = cl!(self, k).next;
+            c.mems += 1;
+        }
+        if forced.0 != ROOT {
+            forced
+        } else {
+            (first.0, first.1)
+        }
+    }
+
     /// [`Links::best_item`] that, with `KEY`, also writes a bit per active primary item it
     /// walks into `key` (zeroed before): the memoised count's key and choice in one walk of
     /// the ring. The walk stops where [`Links::best_item`] stops, at an item without options;

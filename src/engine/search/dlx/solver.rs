@@ -209,6 +209,11 @@ pub struct Solver<'p> {
     /// Knuth's exact DLX2 tree (a node for every dead end) instead of the early abort of
     /// [`Links::commit_watched`]; see [`Solver::knuth_tree`].
     pub(super) knuth: bool,
+    /// The memoised count's order of branching: empty for the item of fewest options first
+    /// (MRV); else each primary item's rank in frontier order, by header (`k / STEP`), and
+    /// the open item of least rank is taken after any forced one
+    /// ([`Solver::in_frontier_order`]).
+    pub(super) frontier: Vec<u32>,
     /// Dead ends the searches of this solver found while committing (see
     /// [`Solver::dead_ends`]).
     pub(super) dead_ends: u64,
@@ -227,6 +232,33 @@ impl<'p> Solver<'p> {
     /// A solver over all options of the problem, in input order.
     pub fn new(problem: &'p Problem) -> Solver<'p> {
         Self::with_options(problem, problem.options())
+    }
+
+    /// The solver whose memoised count branches in frontier order: after any item with one
+    /// option or none, on the open primary item first in a breadth-first order of the graph
+    /// of primary items that share an option, from an end of a longest shortest path
+    /// ([`frontier_ranks`](crate::engine::search::frontier::frontier_ranks), the frontier team's
+    /// order). On a grid the covered cells form a staircase whose edge, the only part of the
+    /// board a sub-problem can differ in, stays as narrow as the board: few distinct
+    /// sub-problems where the item of fewest options wanders over the board (Knuth's 7×7
+    /// mixed tilings: 119,753 nodes against 6,387,659). Only the memoised count's choice
+    /// changes; the plain searches keep theirs.
+    pub fn in_frontier_order(mut self) -> Self {
+        let ranks = crate::engine::search::frontier::frontier_ranks(self.problem);
+        let mut frontier = vec![u32::MAX; self.item_of_header.len()];
+        for (item, &rank) in ranks.iter().enumerate() {
+            let h = self.header_of_item[item] / STEP;
+            if (h as usize) < frontier.len() {
+                frontier[h as usize] = rank;
+            }
+        }
+        self.frontier = frontier;
+        self
+    }
+
+    /// Whether the memoised count branches in frontier order ([`Solver::in_frontier_order`]).
+    pub fn is_in_frontier_order(&self) -> bool {
+        !self.frontier.is_empty()
     }
 
     /// A solver over the given options only, inserted into the item lists in the order given.
@@ -257,6 +289,7 @@ impl<'p> Solver<'p> {
             solution: Vec::new(),
             stats: Stats::default(),
             knuth: false,
+            frontier: Vec::new(),
             dead_ends: 0,
             posted: 0,
             stopped: None,
@@ -568,9 +601,13 @@ impl<'p> Solver<'p> {
             let mut keyed = ROOT;
             let remembered = MEMO && {
                 let run = memo.as_deref_mut().expect("a memo run");
-                let (item, len) = self
-                    .links
-                    .best_item_keyed::<true>(&mut c, run.key_at(level));
+                let (item, len) = if self.frontier.is_empty() {
+                    self.links
+                        .best_item_keyed::<true>(&mut c, run.key_at(level))
+                } else {
+                    self.links
+                        .frontier_item_keyed(&mut c, run.key_at(level), &self.frontier)
+                };
                 keyed = item;
                 if len < MEMO_LEAST_OPTIONS {
                     run.pass(level);

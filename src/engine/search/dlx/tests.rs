@@ -106,7 +106,8 @@ fn a_visitor_stops_the_search_at_once() {
 
 /// A memoised count stopped every few nodes and resumed goes on where it stopped: the same
 /// count and the same nodes in all as one call of [`Solver::count_memo`] (nothing searched
-/// twice), with or without colours and on either tree; the estimate of the tree done never
+/// twice), with or without colours, on either tree and in either order of branching (the
+/// item of fewest options first, or frontier order); the estimate of the tree done never
 /// falls below 0 nor passes 1, and the solver is usable again after the count ends.
 #[test]
 fn a_memoised_count_resumes_where_it_stopped() {
@@ -127,12 +128,20 @@ fn a_memoised_count_resumes_where_it_stopped() {
     let mut rng = SplitMix64::new(0x2e5e_11ed);
     problems.extend((0..300).map(|_| random_problem(&mut rng)));
     for (k, problem) in problems.iter().enumerate() {
-        for knuth in [false, true] {
-            let mut whole = Solver::new(problem);
+        for (knuth, frontier) in [(false, false), (true, false), (false, true)] {
+            let solver_for = |problem| {
+                let solver = Solver::new(problem);
+                if frontier {
+                    solver.in_frontier_order()
+                } else {
+                    solver
+                }
+            };
+            let mut whole = solver_for(problem);
             whole.knuth_tree(knuth);
             let mut memo = Memo::new(whole.memo_words(), 1 << 20);
             let want = whole.count_memo(&Budget::unlimited(), &mut memo);
-            let mut solver = Solver::new(problem);
+            let mut solver = solver_for(problem);
             solver.knuth_tree(knuth);
             let mut memo = Memo::new(solver.memo_words(), 1 << 20);
             let (mut nodes, mut slice, mut turns) = (0, 1, 0);
@@ -156,7 +165,10 @@ fn a_memoised_count_resumes_where_it_stopped() {
                 assert_eq!(turn.end, End::NodeLimit, "problem {k}");
                 slice += 1 + slice / 4;
             };
-            assert_eq!(got, want.count, "problem {k}, knuth {knuth}, {turns} turns");
+            assert_eq!(
+                got, want.count,
+                "problem {k}, knuth {knuth}, frontier {frontier}, {turns} turns"
+            );
             assert_eq!(nodes, want.stats.nodes(), "problem {k}, knuth {knuth}");
             assert_eq!(
                 u128::from(solver.count(&Budget::unlimited()).stats.solutions),
