@@ -9,8 +9,8 @@
 //! [`Opener::Dance`]); then the bitset search alone for its first nodes,
 //! then the two plain searches (the bitset search and the sparse-set search [`Cells`]) over
 //! the parts of its tree, each part counted by the one faster per node so far
-//! (`paired.rs`), beside the memoised search with parts in frontier order (`parts.rs`) and the
-//! memoised dance, in rounds of growing length, each search resuming where it stopped, until
+//! (`paired.rs`), beside the memoised dance in frontier order and the
+//! memoised dance of fewest options first, in rounds of growing length, each search resuming where it stopped, until
 //! one ends the count. Its guarantee: whatever the problem, at most `2 (k − 1) / LEAST_SHARE`
 //! (128, k = 3 searches) times the time of the best of the searches alone, plus the first
 //! slice; about `1 + LEAST_SHARE` (1.03) times it when the searches' estimates of the time
@@ -25,8 +25,14 @@
 //! A constant a search needs for its own data structure (a size cap) stays with the search;
 //! the table names where.
 //!
+//! Measurements in the table that name *the team* were made while the portfolio's frontier
+//! search was a memoised team with parts (two or more searches sharing one table, splitting
+//! each node into the parts no live option joins); the dance in frontier order replaced it
+//! (docs/lab-notes.md).
+//!
 //! | rule | constant | value | range | measurement behind it |
 //! |---|---|---|---|---|
+//! | the portfolio's frontier search: the memoised dance branching in frontier order (after a forced item, the open item first in the breadth-first order of `search/frontier.rs`), leading on its least estimate whether or not it is evidence | — | — | — | not a fit: the same order as the team it replaced, at the dance's cost a node (one walk of the open items, not a pass over the live options and a union-find). One thread, three alternating rounds, wall, against the team: domino tilings 12×12 50.5 → 16.6 ms and 16×16 1.74 → 0.46 s (`--memo on` 37 ms and 1.17 s), 10×10 17.9 → 9.0, 6×20 6.8 → 5.2; mixed 6×6, 7×7, 8×8 15.7 → 11.5, 65 → 52, 381 → 198 ms; the suite's other instances and the unseen sudokus within the noise (the ones over 1.05 rechecked with seven rounds: 0.93–1.06). Two threads: dominoes 16×16 1.57 → 0.53 s, 12×12 61 → 19 ms |
 //! | the memoised dance alone first (on the calling thread, on threads too), where the bitset search's tables are large: a ski rental against what the portfolio builds before counting (the *buy*), in slices of a third of it, the first always, each other only while the dance's estimate of its time left at its pace is evidence and within the buy; kept in the portfolio, where it stopped, when its table pays and its estimate is evidence | [`DANCE_FIRST_BYTES`], [`BUILD_NS_PER_BYTE`], [`OPENER_SLICES`] | 1 MiB, 3 ns a byte, 3 | 256 KiB–4 MiB, 1–4 ns, 2–4 | a bound, not a fit: a count that goes on pays at most the buy more, one slice unless the dance shows evidence. The buy measured from table sizes to the first part, one thread: 25×25 sudoku 10.4 MB 28 ms, 5×5 word squares 9.4 MB 27 ms, edge matching 8×8 4.4 MB 15 ms, 16×16 sudoku 1.4 MB 4.4 ms (2.7–3.5 ns a byte). Short counts of 25×25 sudokus (unseen seeds, 24–680 solutions) 24–62 → 17–25 ms (`--knuth` 11–19), `bigsud25a` 0.11 → 0.044 s (`--memo on` 0.043); counts that go on pay a slice (`bigsud25b`: 13.5 ms of 0.4 s). Kept whatever its evidence, the dance's table paid on a 16×16 sudoku's first nodes and it led the first rounds for 50 ms of 0.4 s. With the memo passing by the nodes that do not branch, a memoised node where the memo misses costs about a plain one, so renting on no longer needs the table to pay, and a dance with a paying table and an estimate that is evidence goes on rather than being dropped (five alternating rounds, wall, before → after, `--memo on`, `--knuth`): 25×25 sudoku of 318 clues (540,000 solutions; its dance estimated 0.12 s, the buy 39 ms, and dropped, the portfolio's own dance got its least share) 0.72 → 0.091 s (0.057, 1.00); 16×16 sudokus of 112 and 115 clues 24.4 → 15.2 and 16.9 → 8.4 ms (9.1 and 9.3; 18.2 and 8.4); `bigsud16a` 0.50 → 0.46 s (0.31, 0.53); `bigsud25a` 26.5 → 25.8 ms (25.0) |
 //! | the memoised dance keeps the counts of the nodes that branch (their item has 2 options or more); a node with one option counts what its child counts | `MEMO_LEAST_OPTIONS` (stays in memo_dance.rs) | 2 options | 1–2 | not a fit: a node with none counts 0 and one with one counts its child's count, so the table loses nothing but the walk down forced options on a repeat. `--memo on`, one thread, five alternating rounds, against a key at every node: 25×25 sudoku of 325 clues 23.4 → 17.1 ms, domino tilings 12×12 86 → 33 ms and 16×16 2.01 → 1.11 s, Aztec 8 68 → 41 ms, hexagon 4,5,6 14.1 → 9.1 ms, mixed 7×7 2.44 → 2.14 s, K18 and blocks the same |
 //! | the bitset search alone first, on threads | [`ALONE_NODES`] | 2^10 nodes | 2^8–2^12 | a count that ends within them builds nothing else (no cut, no second search, no memo); otherwise the parts of the cut from the root count them again (about 0.1 ms on a 9×9 sudoku) |
@@ -44,7 +50,6 @@
 //! | rounds double, the leader's turn first | — | 2× | — | a round is at most the sum of all before it: the factor 2 of the guarantee; a leader that ends the count spares the others' shares of its round |
 //! | a search's first slice in the portfolio, and its least slice after | [`FIRST_NODES`], [`LEAST_NODES`] | 64, 16 nodes | — | a memoised node may cost a hundred plain ones on problems of thousands of options |
 //! | the memo table's memory | [`Plan::memo_bytes`] (`DEFAULT_MEMO_BYTES`, memo.rs) | 256 MiB | — | the memoised search's table; on threads a table of `memo_bytes / threads` each |
-//! | the memoised parts search takes at most | `PARTS_MAX_PRIMARIES` (stays in parts.rs) | 4,096 primary items | — | its recursion is as deep as the primary items |
 //! | the bitset search takes at most | [`DENSE_MAX_OPTIONS`] (stays in dense.rs) | 16,384 options | — | conflict rows of m²/8 bytes: 32 MiB |
 //! | …and per-level state of at most | `DENSE_MAX_STACK_BYTES` (stays in dense.rs) | 64 MiB | — | levels × (sets + sizes) |
 //! | the bitset search walks the options a try removes through a mask of the words that hold some | `SPARSE_WALK_WORDS` (stays in dense/tables.rs), and conflict rows non-zero in ≥ 2/3 of their words on average | 5 to 64 words | — | a sudoku's removed options fall in any of its words, a coin toss per word: sudoku22 0.41 → 0.38 s; pentominoes 3×20 22 → 17.5 ms, 8×8 with a hole 118 → 113; where rows sit in a few words (mixed tilings) the mask cost up to 15%, and with 4 words (14-queens, STS 13) 3–5% |
@@ -88,7 +93,7 @@ pub const DENSE_SLICE_NODES: u64 = 1 << 12;
 /// The bitset search's tables (conflict rows and item rows, [`Dense::table_bytes`]) from
 /// which a default count opens with the memoised dance alone, on the calling thread
 /// ([`Opener::Dance`]): a ski rental. What the portfolio builds before its plain searches
-/// count (the tables, the first slice, its rest, the memoised team) costs about
+/// count (the tables, the first slice, its rest as parts) costs about
 /// [`BUILD_NS_PER_BYTE`] a byte of the tables, the *buy*; the dance, cheap to build, counts
 /// first, the *rent*. A count it ends builds nothing else; one that goes on keeps its work
 /// when the dance's table pays and its estimate is evidence (it goes on as the portfolio's
@@ -102,7 +107,7 @@ pub const DANCE_FIRST_BYTES: usize = 1 << 20;
 
 /// What the portfolio builds before its plain searches count, per byte of the bitset
 /// search's tables: the tables (most of it page faults and zeroing), the first slice, its
-/// rest as parts and the memoised team's rows. Measured (one thread, from the end of the
+/// rest as parts (measured when a memoised team's rows were built too, a small part). Measured (one thread, from the end of the
 /// table sizes to the first part): a 25×25 sudoku's 10.4 MB 28 ms (2.7 ns a byte), 5×5 word
 /// squares' 9.4 MB 27 ms (2.9), edge matching 8×8's 4.4 MB 15 ms (3.5), a 16×16 sudoku's 1.4
 /// MB 4.4 ms (3.1).
@@ -167,7 +172,7 @@ pub const LEAST_SHARE: f64 = 1.0 / 32.0;
 
 /// How much less time a memoised search must estimate it still needs than the plain
 /// search's estimate to lead a round of the portfolio (the plain search leads otherwise).
-/// 2: on an open sudoku the memoised team's estimate is as likely to be below the plain
+/// 2: on an open sudoku a memoised search's estimate is as likely to be below the plain
 /// search's as above it, though the memo has no chance there (see the table above).
 pub const LEAD_MARGIN: f64 = 2.0;
 
@@ -180,10 +185,10 @@ pub const LEAD_MARGIN: f64 = 2.0;
 pub const CREDIBLE_HORIZON: f64 = 100.0;
 
 /// The portfolio's memoised dance keeps `1 / DANCE_MEMO_PART` of the memo's memory
-/// ([`Plan::memo_bytes`]) for its table, the frontier team the rest: the two tables together
-/// stay within `--memo-mem`. The team's tables are the larger (domino tilings of 16×16: about
-/// 150 MB; the dance's on Aztec diamonds of order 9 58 MB, on lozenge tilings of the hexagon
-/// 5,5,5 2 MB).
+/// ([`Plan::memo_bytes`]) for its table, the dance in frontier order the rest: the two
+/// tables together stay within `--memo-mem` (domino tilings of 16×16 in frontier order: a
+/// peak of about 200 MB for the process; the dance of fewest options first on Aztec
+/// diamonds of order 9 58 MB, on lozenge tilings of the hexagon 5,5,5 2 MB).
 pub const DANCE_MEMO_PART: u64 = 4;
 
 /// A search's first slice in the portfolio, in nodes, when its time per node is not known

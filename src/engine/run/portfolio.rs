@@ -8,15 +8,12 @@
 //! its guarantee is `paired.rs`'s), the memoised dance ([`Solver::count_memo_resumable`]:
 //! the item of fewest options first, stopped and resumed in place; it leads only on an
 //! estimate within [`CREDIBLE_HORIZON`] times the time spent, see [`Entrant::may_lead`]) and
-//! the memoised search with parts in frontier order ([`Parts`]), the latter as a *team* ([`Parts::team`]) of searches that
-//! share one table and try each node's branches in opposite orders, so that each counts other
-//! sub-problems first and finds its mates' counts in the table; the first to end has the
-//! count. On one thread the team is two searches taking the memo's turns alternately, and its
-//! estimate of the tree done is the furthest member's: an order of branches that meets the
-//! table's hits early shows the memo's pace early (Knuth's 7×7 mixed tilings: 0.03 s, against
-//! 0.5 with one memoised search; the members' nodes add up to one search's). On threads the
-//! plain searches' parts go to the pool's threads, and the team is one search per thread,
-//! all at once. After the plain searches' first slice (a count that ends within it pays
+//! the memoised dance in frontier order ([`Solver::in_frontier_order`]: the same dance with
+//! only its choice of item changed, leading on its least estimate; made for grids, whose
+//! memoised estimates are orders of magnitude off early: Knuth's 8×8 mixed tilings 0.2 s,
+//! domino tilings of 16×16 0.4). On threads the plain searches' parts go to the pool's
+//! threads, and the dances take their turns on the calling thread.
+//! After the plain searches' first slice (a count that ends within it pays
 //! nothing more) comes the
 //! *opening round* ([`OPENING_ROUND`], or the plain search's estimate of its time left if
 //! less), shared equally, the memoised searches first: a count one of them ends in its share
@@ -25,24 +22,22 @@
 //! long as the first slice took), and in each round every search gets at least
 //! [`LEAST_SHARE`] / (k − 1) of it; the rest goes to the *leader*, the search whose estimate of the time
 //! it still needs is least: the fraction of its tree left, `1 − f`, at the pace its estimate
-//! `f` of the fraction done (the parts' `Shared::progress`, [`PartsOutcome::progress`]) moved since the
+//! `f` of the fraction done (the plain search's `Shared::progress`, a dance's at its stop) moved since the
 //! end of its first turn (the plain search's: its first slice), or since its start before it
 //! has had a second turn. Measured from the first turn on, a jump of the estimate at the start
-//! does not count as pace: the memoised team on an open sudoku whose reversed member ends a
-//! small first branch at the root in a few hundred nodes estimates half the tree done, and
-//! then nothing more for milliseconds. Before its second turn that jump would still make it
+//! does not count as pace: a memoised search on an open sudoku that ends a small first
+//! branch at the root in a few hundred nodes estimates half the tree done, and then nothing
+//! more for milliseconds. Before its second turn that jump would still make it
 //! lead the first round, so a memoised search leads only while its table has spared it at
 //! least as many nodes as it visited (`Entrant::table_pays`). And an estimate is evidence
 //! only within [`CREDIBLE_HORIZON`] times the time spent: while no search's estimate is, the
-//! memoised search's table pays and the plain search would lead, the round is shared evenly
-//! (a memoised search on its least share spends its short turns walking back to where it
-//! stopped).
+//! memoised search's table pays and the plain search would lead, the round is shared evenly.
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·(k − 1)·T / LEAST_SHARE` of the default's time (its shares of the rounds add up
 //! to `LEAST_SHARE / (k − 1)` of the time spent, and a round is at most the sum of all before it plus the
-//! first slice). The searches resume exactly (the bitset search, and the dance, in place) or
-//! through their table (the team walks the path back through hits), so the shares add up. So the default
+//! first slice). The searches resume exactly (the bitset search, and the dances, in place), so
+//! the shares add up. So the default
 //! costs at most `2 (k − 1) / LEAST_SHARE` (128) times the best of the three, plus the first
 //! slice — and when the estimates point at the best search, about `1 + LEAST_SHARE` times it
 //! (`k` = 3 searches).
@@ -142,11 +137,13 @@ impl<'p> Entrant<'p> {
         }
     }
 
-    /// Whether it may lead a round, `spent` seconds into the count: the dance only on an
-    /// estimate that is evidence ([`CREDIBLE_HORIZON`]). Its estimate at a stop is Knuth's
-    /// over the levels then covered, which on a grid whose first branches end in hits is
-    /// orders of magnitude off in either direction; the frontier team, made for such
-    /// problems, leads on the least estimate as before.
+    /// Whether it may lead a round, `spent` seconds into the count: the dance of fewest
+    /// options first only on an estimate that is evidence ([`CREDIBLE_HORIZON`]). Its
+    /// estimate at a stop is Knuth's over the levels then covered, which on a grid whose first
+    /// branches end in hits is orders of magnitude off in either direction; the dance in
+    /// frontier order, made for such problems, leads on the least estimate. Led on any
+    /// estimate, the dance of fewest options first took the lead on Knuth's 7×7 mixed tilings
+    /// and the count took 2.9 s against 0.05.
     fn may_lead(&self, spent: f64) -> bool {
         match &self.search {
             Runner::Dance { solver, .. } if !solver.is_in_frontier_order() => {
@@ -159,10 +156,10 @@ impl<'p> Entrant<'p> {
     /// Whether the search's table (if it has one) has spared it at least as many nodes as
     /// it visited, that is, at least halved its work so far. Below that a memoised search has
     /// searched about as the plain search does, only slower, and its estimate is no evidence
-    /// that the table will pay: an open sudoku's team, whose member ends a small branch of
-    /// the root within its first few hundred nodes, estimates half its tree done and then
-    /// nothing more (after the opening round its table had spared it 0.2 to 0.3 nodes per
-    /// node visited; domino tilings, matchings, mixed tilings 6 to 13).
+    /// that the table will pay: a memoised search on an open sudoku that ends a small branch
+    /// of the root within its first few hundred nodes estimates half its tree done and then
+    /// nothing more (after the opening round the tables had spared 0.2 to 0.3 nodes per node
+    /// visited; domino tilings, matchings, mixed tilings 6 to 13).
     fn table_pays(&self) -> bool {
         self.saved.is_none_or(|saved| saved >= self.nodes)
     }
@@ -183,10 +180,8 @@ impl<'p> Entrant<'p> {
     }
 
     /// Grants it `share` of a round: its turn, the shares so far less the time it took, or
-    /// none while that is not positive. A turn that ran over its share (a member of the team
-    /// walks back to where it stopped through its table, a memoised node of a 25×25 sudoku
-    /// takes microseconds, and a turn ends at a node: on one such sudoku the team's turns of
-    /// 16 nodes took 1.3 ms each, against shares of a few tens of microseconds) skips turns
+    /// none while that is not positive. A turn that ran over its share (a memoised node of a
+    /// 25×25 sudoku takes microseconds, and a turn ends at a node) skips turns
     /// until its shares have caught up with it, so that the shares hold in time, as the
     /// guarantee counts them, and not only in turns.
     fn grant(&mut self, share: Duration) -> Option<Duration> {

@@ -33,8 +33,7 @@ use super::stats::Stats;
 /// parts: prefixes of its tree), Algorithm M (parts: paths of branch numbers; it does not
 /// resume) and the sparse-set search (resumable; parts: prefixes of its tree, or of the
 /// bitset search's, whose options a part takes in turn). `run/threads.rs` deals the parts
-/// to threads. The
-/// memoised search with parts (`parts`) keeps a table across its parts and is driven by the
+/// to threads. The memoised dances keep a table across their turns and are driven by the
 /// portfolio instead.
 pub(crate) trait Search: Send {
     /// A part of the tree cut at some depth: a node at the cut, named by the options taken

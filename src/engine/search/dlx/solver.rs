@@ -237,8 +237,7 @@ impl<'p> Solver<'p> {
     /// The solver whose memoised count branches in frontier order: after any item with one
     /// option or none, on the open primary item first in a breadth-first order of the graph
     /// of primary items that share an option, from an end of a longest shortest path
-    /// ([`frontier_ranks`](crate::engine::search::frontier::frontier_ranks), the frontier team's
-    /// order). On a grid the covered cells form a staircase whose edge, the only part of the
+    /// (`frontier_ranks` in `search/frontier.rs`). On a grid the covered cells form a staircase whose edge, the only part of the
     /// board a sub-problem can differ in, stays as narrow as the board: few distinct
     /// sub-problems where the item of fewest options wanders over the board (Knuth's 7×7
     /// mixed tilings: 119,753 nodes against 6,387,659). Only the memoised count's choice
