@@ -253,8 +253,8 @@ impl<'p> Entrant<'p> {
     }
 }
 
-/// The portfolio's memoised dance, its table a part of the memo's memory
-/// ([`DANCE_MEMO_PART`]).
+/// A memoised dance of the portfolio with a table of `memo_bytes`: in frontier order if
+/// `frontier`, else the item of fewest options first.
 fn new_dance(problem: &Problem, memo_bytes: u64, frontier: bool) -> Runner<'_> {
     let solver = Solver::new(problem);
     let solver = if frontier {
