@@ -114,9 +114,11 @@ pub struct Args {
     pub threads: super::Threads,
 
     /// With --count: remember the counts of sub-problems met before (the same items left
-    /// and colours set): `auto` runs the plain search and two memoised searches (with parts,
-    /// in frontier order; the memoised dance) in turns, each resuming where it stopped, at
-    /// most 128 times the best of them; `on` always (the memoised dance), `off` never. On threads each thread
+    /// and colours set): `auto` runs the plain search and two memoised dances (one branching
+    /// in frontier order, one on the item of fewest options) in turns, each resuming where it
+    /// stopped, at most 128 times the best of them; `on` always (the memoised dance of fewest
+    /// options first), `off` never. With `auto` on threads the plain search's parts go to the
+    /// threads and the dances take their turns on the calling thread; with `on` each thread
     /// keeps a table of its own for its sub-problems. A shard counts without it (`on` is
     /// refused with --shard).
     #[arg(long, value_enum, default_value_t = MemoArg::Auto, value_name = "WHEN", requires = "count")]

@@ -16,8 +16,10 @@
 //! After the plain searches' first slice (a count that ends within it pays
 //! nothing more) comes the
 //! *opening round* ([`OPENING_ROUND`], or the plain search's estimate of its time left if
-//! less), shared equally, the memoised searches first: a count one of them ends in its share
-//! costs at most `k` (3) times its time plus the first slice, whatever the estimates say. Then the
+//! less), shared equally, the memoised searches first (the dance in frontier order, then the
+//! other) and the plain search last, its first slice counted as its share: a count a memoised
+//! search ends in its share costs at most its time, the other's share and the first slice,
+//! whatever the estimates say. Then the
 //! searches take *rounds*; each round is twice as long as the one before (the first is as
 //! long as the first slice took), and in each round every search gets at least
 //! [`LEAST_SHARE`] / (k − 1) of it; the rest goes to the *leader*, the search whose estimate of the time
@@ -384,7 +386,10 @@ pub(crate) fn count<'p>(
         first: Some((time, progress)),
         saved: None,
         last_turn: None,
-        granted: time,
+        // Its first slice is its share of the opening round, spent: the memoised searches'
+        // turns come before any more of it (a count of domino tilings 8×8 that the dance in
+        // frontier order ends within its share waited on the plain search's turn too).
+        granted: Duration::ZERO,
     }];
     entrants.push(Entrant::memoised(frontier));
     // On threads the dance's turns run on one of them: where it leads, a count on threads is
@@ -397,8 +402,8 @@ pub(crate) fn count<'p>(
     let k = entrants.len();
     // The opening round: every search an equal share of [`OPENING_ROUND`] (or of the time
     // the plain search estimates it still needs, if less), the memoised ones first (the plain
-    // search has had its first slice), each turn ended by the clock (a memoised search's time
-    // per node is not known yet).
+    // search has had its first slice: its share), each turn ended by the clock (a memoised
+    // search's time per node is not known yet).
     let mut opening = k > 1;
     loop {
         // The leader: the plain search (first in the list), unless the memoised search's
@@ -410,7 +415,7 @@ pub(crate) fn count<'p>(
             .min_by(|&a, &b| entrants[a].remaining().total_cmp(&entrants[b].remaining()))
             .unwrap_or(0);
         let leader = if opening {
-            k - 1
+            1
         } else if entrants[best].remaining() * entrants[best].margin() >= entrants[0].remaining() {
             0
         } else {
@@ -434,8 +439,13 @@ pub(crate) fn count<'p>(
             round
         };
         // The leader first: when it ends the count, the others' shares of the round are not
-        // spent.
-        let turns = [leader].into_iter().chain((0..k).filter(|&i| i != leader));
+        // spent. In the opening round, the memoised searches in their order and the plain
+        // search last.
+        let turns: Vec<usize> = if opening {
+            (1..k).chain([0]).collect()
+        } else {
+            [leader].into_iter().chain((0..k).filter(|&i| i != leader)).collect()
+        };
         for i in turns {
             let share = if opening || even {
                 1.0 / k as f64
