@@ -74,10 +74,6 @@ use crate::engine::search::{Cut, Resumable, Search};
 
 use super::choose::{TRAILER_SAMPLE_NODES, TRAILER_SHARE};
 
-/// The nodes each search counts below its parts' roots before their paces over their parts
-/// are compared (before the first pair of samples): as many as the timed half of a sample.
-const PACED_NODES: u64 = TRAILER_SAMPLE_NODES / 2;
-
 /// The two searches of a pair, as the board names them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Side {
@@ -165,23 +161,13 @@ impl Board {
         self.sampled.iter().all(|t| !t.is_zero())
     }
 
-    /// Whether the two paces may be compared: both searches have run samples on the same
-    /// nodes, or each has counted at least [`PACED_NODES`] nodes below its parts' roots. A
-    /// search that has not is not a slow one: on word squares the bitset search's first part
-    /// was wiped out on the way down, and the sparse-set search, four times slower a node,
-    /// led on it; on Steiner triple systems of order 13 the bitset search's first part was
-    /// two nodes (4 µs a node, its tables coming into the cache), and the sparse-set search,
-    /// 1.14 times slower a node, led on its next 27 and counted 640,000 of the tree's
-    /// 1,040,000 nodes before the bitset search's sample, 84 ms into the count, won back the
-    /// lead.
-    fn measured(&self) -> bool {
-        self.compared() || self.nodes.iter().all(|&n| n >= PACED_NODES)
-    }
-
-    /// The faster search by [`Board::ratio`] (the first on ties), once the paces may be
-    /// compared ([`Board::measured`]); the first until then.
+    /// The faster search by [`Board::ratio`] (the first on ties), once both have a pace; the
+    /// first until then. A search that has not counted a node below a part's root is not a
+    /// slow one: on word squares the bitset search's first part was wiped out on the way down,
+    /// and the sparse-set search, four times slower a node, led on it.
     fn leader(&self) -> Side {
-        if self.measured() && self.ratio(Side::Second) < 1.0 {
+        let measured = self.compared() || self.nodes.iter().all(|&n| n > 0);
+        if measured && self.ratio(Side::Second) < 1.0 {
             Side::Second
         } else {
             Side::First
@@ -389,22 +375,26 @@ where
     /// when that one now leads by so much that it would count the whole part in less than
     /// half the time the current one needs for the rest of it (the rest estimated from the
     /// part's estimate of its fraction done; half, against the estimate's error): a part
-    /// begun by the leader of the time may be most of the tree. Not while the paces may not
-    /// be compared ([`Board::measured`]).
+    /// begun by the leader of the time may be most of the tree. Not while the current search
+    /// has no pace yet (no node counted below a part's root).
     fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
         let side = self.on;
         if self.second.is_some() {
-            let (leader, measured, slower) = {
+            let (leader, paced, slower) = {
                 let board = self.board();
-                (board.leader(), board.measured(), board.ratio(side))
+                (
+                    board.leader(),
+                    board.pace(side).is_finite(),
+                    board.ratio(side),
+                )
             };
             let left = 1.0 - self.progress();
-            // A search without a pace to compare is not a slow one. Its first part stopped
-            // on the way down (a prefix of 600 options on a 25×25 sudoku takes longer than a
-            // short turn of the portfolio) is its own to go on with; handed over, the other
-            // search, five times slower a node there, counted most of the tree (the count
-            // took 80 ms instead of 60).
-            if leader != side && measured && 2.0 < left * slower {
+            // A search that has not yet counted a node below a part's root has no pace: not
+            // a slow one. Its first part stopped on the way down (a prefix of 600 options on
+            // a 25×25 sudoku takes longer than a short turn of the portfolio) is its own to
+            // go on with; handed over, the other search, five times slower a node there,
+            // counted most of the tree (the count took 80 ms instead of 60).
+            if leader != side && paced && 2.0 < left * slower {
                 self.on = side.other();
                 let part = std::mem::take(&mut self.part);
                 let out = self.run(side.other(), Some(&part), budget);
@@ -580,18 +570,13 @@ mod tests {
         board.pick();
         board.pick();
         // The first search's first part was wiped out on the way down (no node), the second
-        // counted many nodes: the first still leads (on word squares the second is four
+        // counted a few nodes: the first still leads (on word squares the second is four
         // times slower a node).
         board.record(Side::First, ms(1), Duration::ZERO, 0);
-        board.record(Side::Second, ms(1), ms(1), 10 * PACED_NODES);
+        board.record(Side::Second, ms(1), ms(1), 1000);
         assert_eq!(board.leader(), Side::First);
-        // A pace over a few nodes (its tables coming into the cache) is none either: Steiner
-        // triple systems of order 13, the first's first part two nodes at 4 µs each.
-        board.record(Side::First, Duration::from_micros(8), Duration::from_micros(8), 2);
-        assert!(board.pace(Side::First) > board.pace(Side::Second));
-        assert_eq!(board.leader(), Side::First);
-        // Once both have a pace over enough nodes, the faster leads.
-        board.record(Side::First, ms(100), ms(100), PACED_NODES);
+        // Once both have a pace, the faster leads.
+        board.record(Side::First, ms(10), ms(10), 1000);
         assert_eq!(board.leader(), Side::Second);
     }
 
