@@ -444,7 +444,10 @@ pub(crate) fn count<'p>(
         let turns: Vec<usize> = if opening {
             (1..k).chain([0]).collect()
         } else {
-            [leader].into_iter().chain((0..k).filter(|&i| i != leader)).collect()
+            [leader]
+                .into_iter()
+                .chain((0..k).filter(|&i| i != leader))
+                .collect()
         };
         for i in turns {
             let share = if opening || even {
