@@ -241,6 +241,12 @@ pub(crate) struct Paired<A, B> {
     part: Vec<u32>,
     /// The time the last [`Paired::run`] spent below the part's root.
     searched: Duration,
+    /// The trailer's sample of the current part was cut short by the caller's budget (a turn
+    /// of the portfolio ended), the trailer having a pace: the part goes to the leader, from
+    /// its start, when the count resumes. Resumed as it stood, the sample became the trailer's whole part, never
+    /// compared: on a 16×16 sudoku the bitset search, half as fast a node there, counted
+    /// 2.5 million of 3.4 million nodes so in one run of six (0.41 s against 0.30).
+    cut_sample: bool,
 }
 
 impl<A, B> Paired<A, B>
@@ -257,6 +263,7 @@ where
             on: Side::First,
             part: Vec::new(),
             searched: Duration::ZERO,
+            cut_sample: false,
         }
     }
 
@@ -379,6 +386,15 @@ where
     /// has no pace yet (no node counted below a part's root).
     fn resume(&mut self, budget: &Budget) -> Option<Outcome> {
         let side = self.on;
+        if std::mem::take(&mut self.cut_sample) {
+            // The trailer's sample, cut short: the part is the leader's, from its start (the
+            // sample's nodes wasted, at most a sample's).
+            self.on = side.other();
+            let part = std::mem::take(&mut self.part);
+            let out = self.run(side.other(), Some(&part), budget);
+            self.part = part;
+            return Some(out);
+        }
         if self.second.is_some() {
             let (leader, paced, slower) = {
                 let board = self.board();
@@ -425,6 +441,7 @@ where
         };
         self.on = side;
         self.part.clone_from(part);
+        self.cut_sample = false;
         let leader = self.board().leader();
         if side == leader || self.board().started[side.other().index()] == 0 {
             return self.run(side, Some(part), budget);
@@ -433,9 +450,17 @@ where
         // the same nodes (the same first nodes of the part: the trees are the same), so that
         // the two paces are compared at the same depths; the one now leading on such samples
         // goes on with the part where it stopped.
+        let paced = self.board().pace(side).is_finite();
         let trailer = match self.sample(side, part, budget) {
             Ok(time) => time,
-            Err(out) => return out,
+            Err(out) => {
+                // Ended within the sample (the part is counted), or cut short by the caller's
+                // budget: then the leader takes the part when the count resumes, if the
+                // trailer had a pace (without one it is not the slower: its part stays its
+                // own, see [`Paired::resume`]).
+                self.cut_sample = paced && out.end != End::Exhausted;
+                return out;
+            }
         };
         let leader = side.other();
         self.on = leader;
@@ -478,6 +503,7 @@ where
             on: Side::First,
             part: Vec::new(),
             searched: Duration::ZERO,
+            cut_sample: false,
         }
     }
 
@@ -645,6 +671,43 @@ mod tests {
             pair.paces()[1].is_some(),
             "the second search counted its part"
         );
+    }
+
+    #[test]
+    fn a_trailer_sample_cut_short_goes_to_the_leader() {
+        // The second search trails with a pace (1.5 times as slow a node: too close for the
+        // hand-over of a part begun) and gets a part within its share: its sample is cut by
+        // the clock at once. Resumed, the part is the leader's, from its start, and counted
+        // whole by it: the second search counts no node more.
+        let queens = Queens::new(10).unwrap();
+        let problem = queens.problem();
+        let mut pair = Paired::new(Dense::new(problem).unwrap(), Dense::new(problem).ok());
+        let cut = pair.cut(4);
+        assert!(cut.parts.len() >= 2);
+        {
+            let mut board = pair.board();
+            board.started = [1, 1];
+            let ms = Duration::from_millis;
+            board.record(Side::First, ms(1000), ms(1000), 100_000_000);
+            board.record(Side::Second, ms(3), ms(3), 200_000);
+        }
+        let past = Budget {
+            deadline: Some(Instant::now()),
+            ..Budget::unlimited()
+        };
+        let stopped = pair.count_below(&cut.parts[1], &past);
+        assert_eq!(stopped.end, End::TimeLimit);
+        assert_eq!(pair.on, Side::Second, "the trailer's sample was cut");
+        let before = pair.board().nodes;
+        let out = pair.resume(&Budget::unlimited()).unwrap();
+        assert_eq!(out.end, End::Exhausted);
+        let after = pair.board().nodes;
+        assert_eq!(after[1], before[1], "the trailer counted nothing more");
+        assert!(after[0] > before[0], "the leader counted the part");
+        // The part's count is the whole part's, as the first search alone counts it.
+        let mut alone = Dense::new(problem).unwrap();
+        let whole = alone.count_below(&cut.parts[1], &Budget::unlimited());
+        assert_eq!(out.stats.solutions(), whole.stats.solutions());
     }
 
     #[test]
