@@ -356,6 +356,16 @@ where
         }
     }
 
+    /// The current part, counted again from its start by the other search, which goes on
+    /// with it.
+    fn hand_over(&mut self, budget: &Budget) -> Outcome {
+        self.on = self.on.other();
+        let part = std::mem::take(&mut self.part);
+        let out = self.run(self.on, Some(&part), budget);
+        self.part = part;
+        out
+    }
+
     /// The nodes of `side`'s current count.
     fn nodes_of(&self, side: Side) -> u64 {
         match (side, &self.second) {
@@ -389,11 +399,7 @@ where
         if std::mem::take(&mut self.cut_sample) {
             // The trailer's sample, cut short: the part is the leader's, from its start (the
             // sample's nodes wasted, at most a sample's).
-            self.on = side.other();
-            let part = std::mem::take(&mut self.part);
-            let out = self.run(side.other(), Some(&part), budget);
-            self.part = part;
-            return Some(out);
+            return Some(self.hand_over(budget));
         }
         if self.second.is_some() {
             let (leader, paced, slower) = {
@@ -411,11 +417,7 @@ where
             // go on with; handed over, the other search, five times slower a node there,
             // counted most of the tree (the count took 80 ms instead of 60).
             if leader != side && paced && 2.0 < left * slower {
-                self.on = side.other();
-                let part = std::mem::take(&mut self.part);
-                let out = self.run(side.other(), Some(&part), budget);
-                self.part = part;
-                return Some(out);
+                return Some(self.hand_over(budget));
             }
         }
         Some(self.run(side, None, budget))
