@@ -243,9 +243,10 @@ pub(crate) struct Paired<A, B> {
     searched: Duration,
     /// The trailer's sample of the current part was cut short by the caller's budget (a turn
     /// of the portfolio ended), the trailer having a pace: the part goes to the leader, from
-    /// its start, when the count resumes. Resumed as it stood, the sample became the trailer's whole part, never
-    /// compared: on a 16×16 sudoku the bitset search, half as fast a node there, counted
-    /// 2.5 million of 3.4 million nodes so in one run of six (0.41 s against 0.30).
+    /// its start, when the count resumes. Resumed as it stood, the sample became the
+    /// trailer's whole part, never compared: on a 16×16 sudoku the bitset search, half as
+    /// fast a node there, counted 2.5 million of 3.4 million nodes so in one run of six
+    /// (0.41 s against 0.30).
     cut_sample: bool,
 }
 
