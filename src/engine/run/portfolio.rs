@@ -175,7 +175,12 @@ impl<'p> Entrant<'p> {
     /// that the table will pay: a memoised search on an open sudoku that ends a small branch
     /// of the root within its first few hundred nodes estimates half its tree done and then
     /// nothing more (after the opening round the tables had spared 0.2 to 0.3 nodes per node
-    /// visited; domino tilings, matchings, mixed tilings 6 to 13).
+    /// visited on open sudokus, 0.3 to 0.9 later on; domino tilings, matchings, mixed tilings
+    /// 6 to 13 and more). The nodes spared are the plain tree's ([`Memo`]'s costs): on
+    /// `bigsud16a` the memoised dance's table has spared it 2.9 M nodes of the plain tree's
+    /// 3.4 M when it ends, and counted in its own nodes only (a hit below hits spared a
+    /// fraction) 0.5 M against its 0.55 M visited, so that the search that ended the count
+    /// 1.7 times faster than the plain one looked as if its table had not paid.
     fn table_pays(&self) -> bool {
         self.saved.is_none_or(|saved| saved >= self.nodes)
     }

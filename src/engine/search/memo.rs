@@ -48,7 +48,9 @@ pub struct MemoStats {
     pub stores: u64,
     /// Stored counts replaced to make room (the table was full).
     pub evictions: u64,
-    /// Nodes the hits did not have to search again (the stored counts' cost).
+    /// Nodes the hits did not have to search again (the stored counts' cost: the nodes of
+    /// their subtrees as the search without the table would visit them, as far as a u64
+    /// holds them).
     pub nodes_saved: u64,
     /// Bytes of the table at its largest.
     pub bytes: u64,

@@ -33,14 +33,14 @@ pub(super) struct MemoRun<'m> {
     pub(super) path: MemoPath,
 }
 
-/// Per level the key of the node being searched, its hash, and the count and nodes when it
-/// was entered; and the counts taken from the table so far. A count stopped to be resumed
+/// Per level the key of the node being searched, its hash, and the count, the nodes and the
+/// table's nodes saved when it was entered; and the counts taken from the table so far. A count stopped to be resumed
 /// (`Solver::count_memo_resumable`) keeps it until it goes on.
 #[derive(Default)]
 pub(super) struct MemoPath {
     keys: Vec<u64>,
     tags: Vec<u64>,
-    entry: Vec<(u128, u64)>,
+    entry: Vec<(u128, u64, u64)>,
     pub(super) remembered: u128,
 }
 
@@ -108,7 +108,7 @@ impl<'m> MemoRun<'m> {
         let path = &mut self.path;
         if path.tags.len() <= level {
             path.tags.resize(level + 1, 0);
-            path.entry.resize(level + 1, (0, 0));
+            path.entry.resize(level + 1, (0, 0, 0));
             path.keys.resize((level + 1) * w, 0);
         }
         let key = &mut path.keys[level * w..(level + 1) * w];
@@ -138,7 +138,11 @@ impl<'m> MemoRun<'m> {
             return true;
         }
         path.tags[level] = tag;
-        path.entry[level] = (u128::from(solutions) + path.remembered, nodes);
+        path.entry[level] = (
+            u128::from(solutions) + path.remembered,
+            nodes,
+            self.table.stats().nodes_saved,
+        );
         false
     }
 
@@ -149,18 +153,26 @@ impl<'m> MemoRun<'m> {
     }
 
     /// The memo's part of leaving a node at `level` whose subtree was searched in full:
-    /// stores its count.
+    /// stores its count, and its cost: the nodes of its subtree as the plain dance would
+    /// search it, those visited and those the hits below it spared. So a hit on it spares
+    /// the plain tree's nodes, nested hits included, and the nodes saved add up with the
+    /// nodes visited to the plain dance's tree (a 16×16 sudoku: 1.75 M visited and 26.5 M
+    /// saved, against the plain tree's 28.3 M). Counted as the memoised search's own nodes
+    /// only, a hit below hits spared a fraction of that, and a table that cut the tree to a
+    /// sixth looked as if it had not halved it (`bigsud16a`: 512,667 saved against 550,860
+    /// visited, the plain tree 3.4 M).
     pub(super) fn leave(&mut self, level: usize, solutions: u64, nodes: u64) {
         let w = self.table.words();
         let path = &self.path;
         if path.tags[level] == PASSED {
             return;
         }
-        let (count_before, nodes_before) = path.entry[level];
+        let (count_before, nodes_before, saved_before) = path.entry[level];
         let count = u128::from(solutions) + path.remembered - count_before;
         let key = &path.keys[level * w..(level + 1) * w];
-        self.table
-            .store(path.tags[level], key, count, nodes - nodes_before);
+        let spared = self.table.stats().nodes_saved - saved_before;
+        let cost = (nodes - nodes_before).saturating_add(spared);
+        self.table.store(path.tags[level], key, count, cost);
     }
 }
 
