@@ -236,7 +236,10 @@ impl<'p> Entrant<'p> {
     /// and its count; its nodes, estimate and the nodes its table spared are updated (its
     /// time is the caller's to add).
     fn dance_turn(&mut self, nodes: u64, turn: Duration, budget: &Budget) -> (End, u128) {
-        let deadline = turn_deadline(budget, turn);
+        // Built first, its turn then as long as granted: the build is in the turn's time (the
+        // caller's clock), paid back by the next turns, so that a count the dance ends within
+        // its first turn is not cut short by the build (domino tilings 8×8, whose dance in
+        // frontier order ends them within its third of the opening round).
         if let Runner::Unbuilt {
             problem,
             memo_bytes,
@@ -245,6 +248,7 @@ impl<'p> Entrant<'p> {
         {
             self.search = new_dance(problem, memo_bytes, frontier);
         }
+        let deadline = turn_deadline(budget, turn);
         let Runner::Dance { solver, memo } = &mut self.search else {
             unreachable!("a turn of the dance is the dance's");
         };
