@@ -47,9 +47,10 @@
 //! Slices are given in nodes, from each search's measured time per node (so only the slices'
 //! lengths depend on the clock, not the count), and a search's turn is its shares so far less
 //! the time it took ([`Entrant::grant`]): a turn that ran over is paid back by the next ones,
-//! so the shares hold in time, as the guarantee counts them. A memoised dance is built at
-//! the start of its first turn, in that turn's time ([`Runner::Unbuilt`]): its build is a
-//! part of its share, not a cost outside the shares.
+//! so the shares hold in time, as the guarantee counts them. A memoised dance is built when
+//! its first turn comes, its build counted in its time ([`Runner::Unbuilt`]): a part of its
+//! share, not a cost outside the shares (the turn after the build is as long as granted,
+//! and what runs over is paid back).
 
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,7 @@ enum Runner<'p> {
         solver: Box<Solver<'p>>,
         memo: Box<Memo>,
     },
-    /// A memoised dance before its first turn, built at the start of that turn and in its
+    /// A memoised dance before its first turn, built when that turn comes and in its
     /// time: its build is a part of its share, as the guarantee counts the shares (the two
     /// dances' builds took 6 ms of a 0.3 s count of word squares 5×475, outside every share
     /// when built up front), and a count that ends before its turn never builds it.
