@@ -80,8 +80,8 @@ enum Runner<'p> {
     },
     /// A memoised dance before its first turn, built when that turn comes and in its
     /// time: its build is a part of its share, as the guarantee counts the shares (the two
-    /// dances' builds took 6 ms of a 0.3 s count of word squares 5×475, outside every share
-    /// when built up front), and a count that ends before its turn never builds it.
+    /// dances' builds take 6 ms of a 0.3 s count of word squares 5×475), and a count that
+    /// ends before its turn never builds it.
     Unbuilt {
         problem: &'p Problem,
         memo_bytes: u64,

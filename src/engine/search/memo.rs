@@ -193,7 +193,8 @@ impl Memo {
         None
     }
 
-    /// Stores the count of `key`'s sub-problem, found in `cost` nodes.
+    /// Stores the count of `key`'s sub-problem, whose `cost` is the nodes a hit on it spares
+    /// (the search without the table's nodes below it).
     pub fn store(&mut self, tag: u64, key: &[u64], count: u128, cost: u64) {
         if 2 * (self.used + 1) > self.slots() && self.slots() < self.max_slots {
             self.resize(self.slots() * 2);
@@ -212,7 +213,7 @@ impl Memo {
 
     /// Puts an entry in the first empty slot of its probe sequence (or the slot holding its
     /// key). When every slot of the sequence is taken, `replace` puts it in place of the
-    /// entry of the sequence that cost the fewest nodes (the cheapest to find again);
+    /// entry of the sequence that spares the fewest nodes (the cheapest to find again);
     /// otherwise nothing is stored and the answer is false.
     fn place(&mut self, tag: u64, key: &[u64], count: u128, cost: u64, replace: bool) -> bool {
         let mask = self.slots() - 1;

@@ -34,8 +34,8 @@ pub(super) struct MemoRun<'m> {
 }
 
 /// Per level the key of the node being searched, its hash, and the count, the nodes and the
-/// table's nodes saved when it was entered; and the counts taken from the table so far. A count stopped to be resumed
-/// (`Solver::count_memo_resumable`) keeps it until it goes on.
+/// table's nodes saved when it was entered; and the counts taken from the table so far. A
+/// count stopped to be resumed (`Solver::count_memo_resumable`) keeps it until it goes on.
 #[derive(Default)]
 pub(super) struct MemoPath {
     keys: Vec<u64>,
