@@ -953,19 +953,19 @@ mod tests {
         // The plain search 0.47 s; the frontier order 0.37 with a margin of 2 (its table has
         // spared it 150 nodes of 100), the other 0.39 needing none (300 of 100).
         let mut entrants = vec![
-            entrant(&problem, true, 0.47, None),
-            entrant(&problem, true, 0.37, Some(150)),
-            entrant(&problem, true, 0.39, Some(300)),
+            entrant(problem, true, 0.47, None),
+            entrant(problem, true, 0.37, Some(150)),
+            entrant(problem, true, 0.39, Some(300)),
         ];
         assert_eq!(leader(&entrants, 1.0), 2);
         // With its margin too, the frontier order leads on its lower estimate.
         entrants[1].saved = Some(200);
         assert_eq!(leader(&entrants, 1.0), 1);
         // Neither within the plain search's estimate: the plain search.
-        entrants[0] = entrant(&problem, true, 0.3, None);
+        entrants[0] = entrant(problem, true, 0.3, None);
         assert_eq!(leader(&entrants, 1.0), 0);
         // A table that has not halved the work never leads.
-        entrants[0] = entrant(&problem, true, 0.47, None);
+        entrants[0] = entrant(problem, true, 0.47, None);
         entrants[1].saved = Some(50);
         entrants[2].saved = Some(50);
         assert_eq!(leader(&entrants, 1.0), 0);
