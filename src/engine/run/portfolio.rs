@@ -55,8 +55,8 @@
 use std::time::{Duration, Instant};
 
 use super::choose::{
-    CREDIBLE_HORIZON, DANCE_MEMO_PART, FIRST_NODES, LEAD_MARGIN, LEAST_NODES, LEAST_SHARE,
-    OPENER_SLICES, OPENING_ROUND, THREADS_FIRST_LOOK,
+    CREDIBLE_HORIZON, DANCE_MEMO_PART, FIRST_NODES, LEAST_NODES, LEAST_SHARE, OPENER_SLICES,
+    OPENING_ROUND, THREADS_FIRST_LOOK,
 };
 use super::threads::Shared;
 use super::{Count, PlainPair};
@@ -223,21 +223,6 @@ impl<'p> Entrant<'p> {
     /// 1.7 times faster than the plain one looked as if its table had not paid.
     fn table_pays(&self) -> bool {
         self.saved.is_none_or(|saved| saved >= self.nodes)
-    }
-
-    /// How much less time it must estimate it still needs than the plain search to lead:
-    /// [`LEAD_MARGIN`], or 1 once its table has spared it [`LEAD_MARGIN`] nodes per node
-    /// visited. The margin is against an estimate that is no evidence of the memo's worth
-    /// (open sudokus, whose tables spare 0.2–0.3 nodes per node visited); a table that has
-    /// cut the search's work to a third is such evidence. On lozenge tilings of the hexagon
-    /// 4,5,6 the dance, whose table had spared it six nodes per node, estimated 11 ms left
-    /// and the plain search 19 (its count takes 23 s): 12.1 ms against 13.5 (eleven
-    /// alternating rounds; `--memo on` 9.9).
-    fn margin(&self) -> f64 {
-        match self.saved {
-            Some(saved) if saved as f64 >= LEAD_MARGIN * self.nodes as f64 => 1.0,
-            _ => LEAD_MARGIN,
-        }
     }
 
     /// Grants it `share` of a round: its turn, the shares so far less the time it took, or
@@ -487,9 +472,8 @@ pub(crate) fn count<'p>(
     // search's time per node is not known yet).
     let mut opening = k > 1;
     loop {
-        // The leader: the plain search (first in the list), unless the memoised search's
-        // estimate of the time it still needs is less than the plain search's by its margin
-        // ([`Entrant::margin`]).
+        // The leader: the search of least estimate of the time it still needs ([`leader`]);
+        // the dance of fewest options first estimates by the plain search's tree too.
         let spent: f64 = entrants.iter().map(|e| e.time.as_secs_f64()).sum();
         let plain_tree = entrants[0].tree_estimate();
         for e in &mut entrants[1..] {
@@ -581,25 +565,15 @@ pub(crate) fn count<'p>(
 }
 
 /// The leader of a round, `spent` seconds into the count: the search of least estimate of the
-/// time it still needs as it is judged, a memoised search's times its margin
-/// ([`Entrant::margin`]) and only if it may lead ([`Entrant::may_lead`]); the plain search
-/// (entrant 0) on a tie. Judged with the margins, a memoised search within its margin is not
-/// passed over for another whose lower estimate is not (`bigsud16a`: the dance in frontier
-/// order 0.37 s without its margin, the dance of fewest options first 0.39 needing none, the
-/// plain search 0.47).
+/// time it still needs ([`Entrant::remaining`]: infinite for a memoised search whose table
+/// has not spared it as many nodes as it visited), a memoised search only if it may lead
+/// ([`Entrant::may_lead`]); the plain search (entrant 0) on a tie.
 fn leader(entrants: &[Entrant<'_>], spent: f64) -> usize {
-    let judged = |i: usize| {
-        let e = &entrants[i];
-        if i == 0 {
-            e.remaining()
-        } else {
-            e.remaining() * e.margin()
-        }
-    };
+    let left = |i: usize| entrants[i].remaining();
     (1..entrants.len())
         .filter(|&i| entrants[i].may_lead(spent))
-        .min_by(|&a, &b| judged(a).total_cmp(&judged(b)))
-        .filter(|&best| judged(best) < judged(0))
+        .min_by(|&a, &b| left(a).total_cmp(&left(b)))
+        .filter(|&best| left(best) < left(0))
         .unwrap_or(0)
 }
 
@@ -883,20 +857,6 @@ mod tests {
         assert!(frontier.may_lead(1e-5));
     }
 
-    /// A memoised search needs the margin to lead until its table has spared it
-    /// `LEAD_MARGIN` nodes per node visited.
-    #[test]
-    fn the_margin_falls_once_the_table_has_spared_two_nodes_a_node() {
-        let problem = crate::models::queens::Queens::new(6).unwrap();
-        let problem = crate::models::Model::problem(&problem);
-        let mut frontier = Entrant::memoised(new_dance(problem, 1 << 20, true));
-        frontier.nodes = 1000;
-        for (saved, margin) in [(300, LEAD_MARGIN), (1999, LEAD_MARGIN), (2000, 1.0)] {
-            frontier.saved = Some(saved);
-            assert_eq!(frontier.margin(), margin, "saved {saved}");
-        }
-    }
-
     /// A turn that ran over its share is paid back: the search skips turns until its shares
     /// add up to the time it took, then gets what they exceed it by.
     #[test]
@@ -944,29 +904,29 @@ mod tests {
         }
     }
 
-    /// The leader is judged with the margins: a memoised search within its margin leads,
-    /// though another's estimate is lower without its own.
+    /// The leader is the search of least estimate among those that may lead; a memoised
+    /// search whose table has not halved its work never leads.
     #[test]
-    fn the_leader_is_judged_with_the_margins() {
+    fn the_leader_is_the_least_estimate() {
         let queens = crate::models::queens::Queens::new(6).unwrap();
         let problem = crate::models::Model::problem(&queens);
-        // The plain search 0.47 s; the frontier order 0.37 with a margin of 2 (its table has
-        // spared it 150 nodes of 100), the other 0.39 needing none (300 of 100).
+        // The plain search 0.47 s, the frontier order 0.37, the other dance 0.39.
         let mut entrants = vec![
             entrant(problem, true, 0.47, None),
             entrant(problem, true, 0.37, Some(150)),
             entrant(problem, true, 0.39, Some(300)),
         ];
-        assert_eq!(leader(&entrants, 1.0), 2);
-        // With its margin too, the frontier order leads on its lower estimate.
-        entrants[1].saved = Some(200);
         assert_eq!(leader(&entrants, 1.0), 1);
-        // Neither within the plain search's estimate: the plain search.
+        // A table that has not halved the work: the next.
+        entrants[1].saved = Some(99);
+        assert_eq!(leader(&entrants, 1.0), 2);
+        // The plain search of least estimate, or on a tie: the plain search.
         entrants[0] = entrant(problem, true, 0.3, None);
         assert_eq!(leader(&entrants, 1.0), 0);
-        // A table that has not halved the work never leads.
-        entrants[0] = entrant(problem, true, 0.47, None);
-        entrants[1].saved = Some(50);
+        entrants[0] = entrant(problem, true, 0.39, None);
+        assert_eq!(leader(&entrants, 1.0), 0);
+        // No table pays: the plain search, whatever the estimates.
+        entrants[0] = entrant(problem, true, 10.0, None);
         entrants[2].saved = Some(50);
         assert_eq!(leader(&entrants, 1.0), 0);
     }
