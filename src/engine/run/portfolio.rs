@@ -31,7 +31,10 @@
 //! branch at the root in a few hundred nodes estimates half the tree done, and then nothing
 //! more for milliseconds. Before its second turn that jump would still make it
 //! lead the first round, so a memoised search leads only while its table has spared it at
-//! least as many nodes as it visited (`Entrant::table_pays`). And an estimate is evidence
+//! least as many nodes as it visited (`Entrant::table_pays`). The dance of fewest options
+//! first, whose tree is the plain search's, also estimates by the plain tree's nodes it has not
+//! covered at the rate it covers them, and takes the lesser (`Entrant::tree_left`: a memoised
+//! tree's fraction lags, its later branches ending in hits). And an estimate is evidence
 //! only within [`CREDIBLE_HORIZON`] times the time spent: while no search's estimate is, the
 //! memoised search's table pays and the plain search would lead, the round is shared evenly.
 //!
