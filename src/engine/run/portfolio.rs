@@ -819,6 +819,11 @@ mod tests {
         // A table that has not halved the work: an infinite estimate, never evidence.
         dance.saved = Some(10);
         assert!(!dance.may_lead(1e9));
+        // The dance in frontier order leads on any estimate, as the plain search does.
+        let mut frontier = Entrant::memoised(new_dance(problem, 1 << 20, true));
+        frontier.time = Duration::from_millis(10);
+        frontier.progress = 1e-9;
+        assert!(frontier.may_lead(1e-5));
     }
 
     /// The dance of fewest options first estimates its time left in the plain tree's nodes
@@ -853,11 +858,6 @@ mod tests {
         dance.plain_tree = Some(1500.0);
         dance.saved = Some(50);
         assert!(dance.remaining().is_infinite());
-        // The dance in frontier order leads on any estimate, as the plain search does.
-        let mut frontier = Entrant::memoised(new_dance(problem, 1 << 20, true));
-        frontier.time = Duration::from_millis(10);
-        frontier.progress = 1e-9;
-        assert!(frontier.may_lead(1e-5));
     }
 
     /// A turn that ran over its share is paid back: the search skips turns until its shares
