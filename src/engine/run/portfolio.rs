@@ -136,6 +136,7 @@ impl<'p> Entrant<'p> {
     /// The estimated time it still needs: [`Entrant::pace_left`], infinite for a memoised
     /// search whose table has spared it fewer nodes than it visited
     /// ([`Entrant::table_pays`]).
+    ///
     /// For the dance of fewest options first, whose tree is the plain search's, the lesser of
     /// that and the plain tree's nodes it has not yet covered at the rate it covers them
     /// ([`Entrant::tree_left`]).
