@@ -465,10 +465,13 @@ pub(crate) fn count<'p>(
     // The first round is as long as the plain searches' first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
-    // The memoised dance in frontier order, with the memo's memory but the MRV dance's part.
+    // The parts of the memo's memory: the MRV dance's, and the rest for the dance in
+    // frontier order.
+    let fewest_part = memo_bytes / DANCE_MEMO_PART;
+    let frontier_part = memo_bytes - fewest_part;
     let frontier = Runner::Unbuilt {
         problem,
-        memo_bytes: memo_bytes - memo_bytes / DANCE_MEMO_PART,
+        memo_bytes: frontier_part,
         frontier: true,
     };
     let mut entrants = vec![Entrant {
@@ -486,10 +489,7 @@ pub(crate) fn count<'p>(
         granted: Duration::ZERO,
         part: 0,
     }];
-    entrants.push(Entrant::memoised(
-        frontier,
-        memo_bytes - memo_bytes / DANCE_MEMO_PART,
-    ));
+    entrants.push(Entrant::memoised(frontier, frontier_part));
     // On threads the dance's turns run on one of them: where it leads, a count on threads is
     // about as fast as on one (hexagon 5,5,5 lozenge tilings: 12 ms on two threads with it,
     // 26 ms without, 10 ms on one).
@@ -498,10 +498,10 @@ pub(crate) fn count<'p>(
         None => Entrant::memoised(
             Runner::Unbuilt {
                 problem,
-                memo_bytes: memo_bytes / DANCE_MEMO_PART,
+                memo_bytes: fewest_part,
                 frontier: false,
             },
-            memo_bytes / DANCE_MEMO_PART,
+            fewest_part,
         ),
     });
     let k = entrants.len();
@@ -644,7 +644,7 @@ fn share_memory(entrants: &mut [Entrant<'_>], leader: usize, memo_bytes: u64, le
         }
         let room = memo_bytes.saturating_sub(all - held[i]);
         let wants = match &e.search {
-            // Built within its bound when its turn comes: its part.
+            // A search not built yet is built within its bound when its turn comes.
             _ if !memoised_leads => e.part,
             Runner::Unbuilt { .. } => e.part,
             _ if least >= e.time => held[i].saturating_mul(2),
