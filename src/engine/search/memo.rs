@@ -95,6 +95,22 @@ impl Memo {
         self.max_slots = Self::slots_within(self.words, max_bytes).max(self.slots());
     }
 
+    /// Bounds the table to about `max_bytes` from now on, shrinking it if it is larger: a
+    /// smaller table keeps what fits, the entries of least cost forgotten first (a table
+    /// forgets, it never fails). The portfolio's tables take back this way the memory a
+    /// search took while it led.
+    pub(crate) fn bound_to(&mut self, max_bytes: u64) {
+        self.max_slots = Self::slots_within(self.words, max_bytes);
+        if self.slots() > self.max_slots {
+            self.resize(self.max_slots);
+        }
+    }
+
+    /// The bytes of the table now (its slots; [`MemoStats::bytes`] is its largest so far).
+    pub(crate) fn bytes(&self) -> u64 {
+        self.slots() as u64 * Self::slot_bytes(self.words)
+    }
+
     /// The largest power of two of slots of `words`-word keys within `max_bytes` (at least
     /// one probe sequence).
     fn slots_within(words: usize, max_bytes: u64) -> usize {
