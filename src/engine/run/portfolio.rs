@@ -60,8 +60,8 @@
 use std::time::{Duration, Instant};
 
 use super::choose::{
-    CREDIBLE_HORIZON, DANCE_MEMO_PART, FIRST_NODES, LEAST_NODES, LEAST_SHARE, OPENER_SLICES,
-    OPENING_ROUND, THREADS_FIRST_LOOK,
+    BROKEN_PROMISE, CREDIBLE_HORIZON, DANCE_MEMO_PART, FIRST_NODES, LEAST_NODES, LEAST_SHARE,
+    OPENER_SLICES, OPENING_ROUND, THREADS_FIRST_LOOK,
 };
 use super::threads::Shared;
 use super::{Count, PlainPair};
@@ -103,6 +103,10 @@ struct Entrant<'p> {
     /// Its time and estimate at the end of its first turn (the plain search's: its first
     /// slice), from which its pace is measured ([`Entrant::remaining`]).
     first: Option<(Duration, f64)>,
+    /// Its time and estimate at the end of each turn since its first, oldest first: the
+    /// marks its pace over the latest half of its time is measured from
+    /// ([`Entrant::pace_left`]).
+    marks: Vec<(Duration, f64)>,
     /// For a memoised search, the nodes its table's hits spared it (`None` for the plain
     /// search).
     saved: Option<u64>,
@@ -134,6 +138,7 @@ impl<'p> Entrant<'p> {
             nodes: 0,
             progress: 0.0,
             first: None,
+            marks: Vec::new(),
             saved: Some(0),
             last_turn: None,
             plain_tree: None,
@@ -206,18 +211,39 @@ impl<'p> Entrant<'p> {
 
     /// The time its tree still needs at its pace: the fraction of its tree left at the pace
     /// of its estimate since the end of its first turn (at the pace since its start before it
-    /// has had a second); infinite when its estimate has not moved.
+    /// has had a second), or at its pace over the latest half of its time (from its latest
+    /// mark at or before half its time, after its first turn), whichever is longer; infinite
+    /// when its estimate has not moved.
+    ///
+    /// Knuth's fraction gives every branch of a node an equal part, so a last branch far
+    /// larger than the others leaves it stalled near its end; the pace over a part of the tree
+    /// long behind the search then says nothing of the part it is in. On `bigsud16b` the
+    /// plain search's fraction went from 0.03 to 0.94 between 0.08 and 0.33 s of a 4.1 s
+    /// count: since its first slice it estimated 0.02 to 0.09 s left for a second, over its
+    /// latest half 25 to 30 s.
     fn pace_left(&self) -> f64 {
-        let (since, done) = match self.first {
-            Some((time, progress)) if self.time > time => {
-                (self.time - time, self.progress - progress)
+        let left_since = |(time, progress): (Duration, f64)| {
+            let done = self.progress - progress;
+            if done <= 0.0 {
+                f64::INFINITY
+            } else {
+                (self.time - time).as_secs_f64() * (1.0 - self.progress) / done
             }
-            _ => (self.time, self.progress),
         };
-        if done <= 0.0 {
-            f64::INFINITY
-        } else {
-            since.as_secs_f64() * (1.0 - self.progress) / done
+        let overall = match self.first {
+            Some(first) if self.time > first.0 => left_since(first),
+            _ => left_since((Duration::ZERO, 0.0)),
+        };
+        // The latest mark at or before half its time, after its first turn.
+        let latest_half = self
+            .marks
+            .iter()
+            .rev()
+            .find(|&&(time, _)| time <= self.time / 2)
+            .filter(|&&(time, _)| self.first.is_some_and(|(first, _)| time >= first));
+        match latest_half {
+            Some(&mark) => overall.max(left_since(mark)),
+            None => overall,
         }
     }
 
@@ -386,11 +412,13 @@ pub(crate) fn open_with_dance<'p>(
     let (mut end, mut count) = dance.dance_turn(u64::MAX, first, budget);
     dance.time = started.elapsed();
     dance.first = Some((dance.time, dance.progress));
+    dance.marks.push((dance.time, dance.progress));
     // Another slice only while the dance expects to end within the buy, on evidence, and the
     // rent so far is less than the buy.
     while end == End::NodeLimit && dance.time < buy && dance.rents_on(buy) {
         (end, count) = dance.dance_turn(u64::MAX, slice, budget);
         dance.time = started.elapsed();
+        dance.marks.push((dance.time, dance.progress));
     }
     if end != End::NodeLimit {
         return Ok(finish(&[dance], 0, end, count));
@@ -480,6 +508,7 @@ pub(crate) fn count<'p>(
         nodes,
         progress,
         first: Some((time, progress)),
+        marks: vec![(time, progress)],
         saved: None,
         last_turn: None,
         plain_tree: None,
@@ -510,6 +539,9 @@ pub(crate) fn count<'p>(
     // search has had its first slice: its share), each turn ended by the clock (a memoised
     // search's time per node is not known yet).
     let mut opening = k > 1;
+    // The leader of the last round, its estimate of the time it still needed then and its
+    // time then ([`broke_its_promise`]).
+    let mut promise: Option<(usize, f64, Duration)> = None;
     loop {
         // The leader: the search of least estimate of the time it still needs ([`leader`]);
         // the dance of fewest options first estimates by the plain search's tree too.
@@ -529,7 +561,12 @@ pub(crate) fn count<'p>(
                 .map(|e| (e.remaining(), e.table_pays()))
                 .collect();
             is_even_round(leader, &evidence, spent)
+                || promise.is_some_and(|p| broke_its_promise(&entrants, leader, p))
         };
+        promise = (!opening).then(|| {
+            let e = &entrants[leader];
+            (leader, e.remaining(), e.time)
+        });
         let this_round = if opening {
             // No longer than the plain search estimates it still needs: a count about to end
             // does not wait on the memoised search's share.
@@ -595,6 +632,7 @@ pub(crate) fn count<'p>(
             if e.first.is_none() {
                 e.first = Some((e.time, e.progress));
             }
+            e.marks.push((e.time, e.progress));
             if end != End::NodeLimit {
                 return finish(&entrants, i, end, count);
             }
@@ -661,6 +699,34 @@ fn share_memory(entrants: &mut [Entrant<'_>], leader: usize, memo_bytes: u64, le
     if memoised_leads {
         entrants[leader].bound_table(memo_bytes.saturating_sub(reserved));
     }
+}
+
+/// Whether the leader of a round, `leader`, led the last one too, `promise` (that round's
+/// leader, its estimate then of the seconds it still needed and its time then), has since
+/// had at least [`BROKEN_PROMISE`] times what it estimated without ending the count, and
+/// another search has no estimate to set against it (an infinite one: its table has not
+/// shown it pays, or its fraction has not moved). The leader's estimate was wrong by more
+/// than that factor, and is no evidence that it leads again, nor is the other's silence
+/// evidence against it: the round is shared evenly, to buy the other's evidence. Where every
+/// other search has an estimate, the least leads as always. A leader whose estimate is
+/// right ends the count within its turn, so the rule costs nothing where the estimates
+/// are right.
+///
+/// An open 16×16 sudoku (`bigsud16b`): the plain search's estimate moved from 0.034 to
+/// 0.94 of its tree in 0.17 s, and it estimated 0.02 to 0.09 s left while it led for 1.4 s
+/// of a 4.1 s count (`--memo on` 1.1 s); the memoised dance, on its least share, had by then
+/// had 22 ms, and its table had not yet shown it pays. Aztec diamonds of order 9: the
+/// memoised dance, leading, estimates milliseconds left with 0.99 of its tree done for
+/// 60 ms; the plain search's estimate, 1 s, is finite, so the dance leads on (shared evenly,
+/// the count took 1.16 times as long).
+fn broke_its_promise(
+    entrants: &[Entrant<'_>],
+    leader: usize,
+    (last, left, at): (usize, f64, Duration),
+) -> bool {
+    last == leader
+        && (entrants[leader].time.saturating_sub(at)).as_secs_f64() >= BROKEN_PROMISE * left
+        && (entrants.iter().enumerate()).any(|(i, e)| i != leader && e.remaining().is_infinite())
 }
 
 /// Whether a round is shared evenly: the plain search (entrant 0) would lead it, a memoised

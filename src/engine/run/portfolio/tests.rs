@@ -127,6 +127,7 @@ fn the_dance_leads_only_on_evidence() {
         nodes: 100,
         progress: 0.5,
         first: Some((Duration::from_millis(5), 0.25)),
+        marks: Vec::new(),
         saved: Some(1000),
         last_turn: None,
         plain_tree: None,
@@ -226,6 +227,7 @@ fn entrant(problem: &Problem, frontier: bool, left: f64, saved: Option<u64>) -> 
         nodes: 100,
         progress: 0.5,
         first: Some((Duration::from_millis(5), 0.25)),
+        marks: Vec::new(),
         saved,
         last_turn: None,
         plain_tree: None,
@@ -345,4 +347,77 @@ fn a_round_is_even_only_while_no_estimate_is_evidence_and_the_table_pays() {
         &[(f64::INFINITY, true), (f64::INFINITY, true)],
         spent
     ));
+}
+
+/// A search's estimate is the longer of its pace since its first turn and its pace over the
+/// latest half of its time: a fraction that jumped, then stalled, estimates by the stall.
+#[test]
+fn a_stalled_estimate_counts_by_its_latest_half() {
+    let queens = crate::models::queens::Queens::new(6).unwrap();
+    let problem = crate::models::Model::problem(&queens);
+    let mut plain = entrant(problem, true, 0.0, None);
+    // First turn: 10 ms at 0.1; at 20 ms the fraction jumped to 0.9; at 60 ms it is 0.91.
+    plain.first = Some((Duration::from_millis(10), 0.1));
+    plain.marks = vec![
+        (Duration::from_millis(10), 0.1),
+        (Duration::from_millis(20), 0.9),
+        (Duration::from_millis(40), 0.905),
+    ];
+    plain.time = Duration::from_millis(60);
+    plain.progress = 0.91;
+    // Since the first turn: 50 ms for 0.81, 0.09 left: 5.6 ms. Since the latest mark at or
+    // before 30 ms (20 ms, 0.9): 40 ms for 0.01, 0.09 left: 360 ms.
+    assert!((plain.pace_left() - 0.36).abs() < 1e-9);
+    // A steady pace: both windows agree.
+    plain.marks = vec![
+        (Duration::from_millis(10), 0.1),
+        (Duration::from_millis(30), 0.3),
+    ];
+    plain.time = Duration::from_millis(60);
+    plain.progress = 0.6;
+    assert!((plain.pace_left() - 0.04).abs() < 1e-9);
+    // No mark in the first half after the first turn: the pace since the first turn.
+    plain.marks = vec![(Duration::from_millis(10), 0.1)];
+    plain.time = Duration::from_millis(15);
+    plain.progress = 0.2;
+    assert!((plain.pace_left() - 0.04).abs() < 1e-9);
+    // A stall over the latest half: no pace, an infinite estimate.
+    plain.marks = vec![
+        (Duration::from_millis(10), 0.1),
+        (Duration::from_millis(20), 0.9),
+    ];
+    plain.time = Duration::from_millis(60);
+    plain.progress = 0.9;
+    assert!(plain.pace_left().is_infinite());
+}
+
+/// A leader that has had twice the time it estimated since its round began, and has not
+/// ended the count, broke its promise: if it would lead again while another search has no
+/// estimate, the round is shared evenly.
+#[test]
+fn a_leader_that_broke_its_promise_shares_the_next_round() {
+    let queens = crate::models::queens::Queens::new(6).unwrap();
+    let problem = crate::models::Model::problem(&queens);
+    // The other's table has not paid: no estimate.
+    let mut entrants = vec![
+        entrant(problem, true, 0.1, None),
+        entrant(problem, true, 0.2, Some(50)),
+    ];
+    let now = entrants[0].time;
+    let at = |since: f64| now - Duration::from_secs_f64(since);
+    // It estimated 0.02 s: 0.05 s since is more than twice that.
+    assert!(broke_its_promise(&entrants, 0, (0, 0.02, at(0.05))));
+    // 0.03 s since is less than twice: it may still be right.
+    assert!(!broke_its_promise(&entrants, 0, (0, 0.02, at(0.03))));
+    // Another search leads this round: nothing to judge.
+    assert!(!broke_its_promise(&entrants, 1, (0, 0.02, at(0.05))));
+    // An infinite estimate promised nothing.
+    assert!(!broke_its_promise(
+        &entrants,
+        0,
+        (0, f64::INFINITY, at(0.05))
+    ));
+    // Every other search has an estimate: the least leads, whatever the promise.
+    entrants[1].saved = Some(150);
+    assert!(!broke_its_promise(&entrants, 0, (0, 0.02, at(0.05))));
 }
