@@ -369,6 +369,13 @@ impl<'p> Entrant<'p> {
     }
 }
 
+/// The parts of the memo's memory `memo_bytes`: the dance of fewest options first's
+/// ([`DANCE_MEMO_PART`]), and the rest, the dance in frontier order's.
+fn memo_parts(memo_bytes: u64) -> (u64, u64) {
+    let fewest = memo_bytes / DANCE_MEMO_PART;
+    (fewest, memo_bytes - fewest)
+}
+
 /// A memoised dance of the portfolio with a table of `memo_bytes`: in frontier order if
 /// `frontier`, else the item of fewest options first.
 fn new_dance(problem: &Problem, memo_bytes: u64, frontier: bool) -> Runner<'_> {
@@ -405,7 +412,7 @@ pub(crate) fn open_with_dance<'p>(
 ) -> Result<Count, Option<OpenedDance<'p>>> {
     let started = Instant::now();
     let slice = buy / OPENER_SLICES;
-    let part = memo_bytes / DANCE_MEMO_PART;
+    let (part, _) = memo_parts(memo_bytes);
     let mut dance = Entrant::memoised(new_dance(problem, part, false), part);
     // Its build is a part of its rent.
     let first = slice.saturating_sub(started.elapsed());
@@ -493,10 +500,7 @@ pub(crate) fn count<'p>(
     // The first round is as long as the plain searches' first slice.
     let mut round = time.max(Duration::from_millis(1));
     let plain_rate = time.as_secs_f64() / nodes.max(1) as f64;
-    // The parts of the memo's memory: the MRV dance's, and the rest for the dance in
-    // frontier order.
-    let fewest_part = memo_bytes / DANCE_MEMO_PART;
-    let frontier_part = memo_bytes - fewest_part;
+    let (fewest_part, frontier_part) = memo_parts(memo_bytes);
     let frontier = Runner::Unbuilt {
         problem,
         memo_bytes: frontier_part,
@@ -685,8 +689,7 @@ fn share_memory(entrants: &mut [Entrant<'_>], leader: usize, memo_bytes: u64, le
             continue;
         }
         let wants = match &e.search {
-            _ if !memoised_leads => e.part,
-            Runner::Unbuilt { .. } => e.part,
+            _ if !memoised_leads || matches!(e.search, Runner::Unbuilt { .. }) => e.part,
             _ if least >= e.time => held[i].saturating_mul(2),
             _ => held[i],
         };

@@ -356,39 +356,28 @@ fn a_stalled_estimate_counts_by_its_latest_half() {
     let queens = crate::models::queens::Queens::new(6).unwrap();
     let problem = crate::models::Model::problem(&queens);
     let mut plain = entrant(problem, true, 0.0, None);
-    // First turn: 10 ms at 0.1; at 20 ms the fraction jumped to 0.9; at 60 ms it is 0.91.
+    // Its first turn ended at 10 ms at 0.1; `marks` (ms, fraction) since, `time` ms now at
+    // `progress`.
     plain.first = Some((Duration::from_millis(10), 0.1));
-    plain.marks = vec![
-        (Duration::from_millis(10), 0.1),
-        (Duration::from_millis(20), 0.9),
-        (Duration::from_millis(40), 0.905),
-    ];
-    plain.time = Duration::from_millis(60);
-    plain.progress = 0.91;
-    // Since the first turn: 50 ms for 0.81, 0.09 left: 5.6 ms. Since the latest mark at or
-    // before 30 ms (20 ms, 0.9): 40 ms for 0.01, 0.09 left: 360 ms.
-    assert!((plain.pace_left() - 0.36).abs() < 1e-9);
+    let mut left = |marks: &[(u64, f64)], time: u64, progress: f64| {
+        plain.marks = (marks.iter())
+            .map(|&(ms, f)| (Duration::from_millis(ms), f))
+            .collect();
+        plain.time = Duration::from_millis(time);
+        plain.progress = progress;
+        plain.pace_left()
+    };
+    // The fraction jumped to 0.9 at 20 ms, and is 0.91 at 60. Since the first turn: 50 ms
+    // for 0.81, 0.09 left: 5.6 ms. Since the latest mark at or before 30 ms (20 ms, 0.9):
+    // 40 ms for 0.01, 0.09 left: 360 ms.
+    let marks = [(10, 0.1), (20, 0.9), (40, 0.905)];
+    assert!((left(&marks, 60, 0.91) - 0.36).abs() < 1e-9);
     // A steady pace: both windows agree.
-    plain.marks = vec![
-        (Duration::from_millis(10), 0.1),
-        (Duration::from_millis(30), 0.3),
-    ];
-    plain.time = Duration::from_millis(60);
-    plain.progress = 0.6;
-    assert!((plain.pace_left() - 0.04).abs() < 1e-9);
+    assert!((left(&[(10, 0.1), (30, 0.3)], 60, 0.6) - 0.04).abs() < 1e-9);
     // No mark in the first half after the first turn: the pace since the first turn.
-    plain.marks = vec![(Duration::from_millis(10), 0.1)];
-    plain.time = Duration::from_millis(15);
-    plain.progress = 0.2;
-    assert!((plain.pace_left() - 0.04).abs() < 1e-9);
+    assert!((left(&[(10, 0.1)], 15, 0.2) - 0.04).abs() < 1e-9);
     // A stall over the latest half: no pace, an infinite estimate.
-    plain.marks = vec![
-        (Duration::from_millis(10), 0.1),
-        (Duration::from_millis(20), 0.9),
-    ];
-    plain.time = Duration::from_millis(60);
-    plain.progress = 0.9;
-    assert!(plain.pace_left().is_infinite());
+    assert!(left(&[(10, 0.1), (20, 0.9)], 60, 0.9).is_infinite());
 }
 
 /// A leader that has had twice the time it estimated since its round began, and has not
