@@ -26,7 +26,8 @@
 //! it still needs is least: the fraction of its tree left, `1 − f`, at the pace its estimate
 //! `f` of the fraction done (the plain search's `Shared::progress`, a dance's at its stop) moved since the
 //! end of its first turn (the plain search's: its first slice), or since its start before it
-//! has had a second turn. Measured from the first turn on, a jump of the estimate at the start
+//! has had a second turn, or at its pace over the latest half of its time if that is slower
+//! (a fraction that stalls, its last branch the largest). Measured from the first turn on, a jump of the estimate at the start
 //! does not count as pace: a memoised search on an open sudoku that ends a small first
 //! branch at the root in a few hundred nodes estimates half the tree done, and then nothing
 //! more for milliseconds. Before its second turn that jump would still make it
@@ -36,7 +37,9 @@
 //! covered at the rate it covers them, and takes the lesser (`Entrant::tree_left`: a memoised
 //! tree's fraction lags, its later branches ending in hits). And an estimate is evidence
 //! only within [`CREDIBLE_HORIZON`] times the time spent: while no search's estimate is, the
-//! memoised search's table pays and the plain search would lead, the round is shared evenly.
+//! memoised search's table pays and the plain search would lead, the round is shared evenly;
+//! so is a round whose leader led the last one and has since had [`BROKEN_PROMISE`] times
+//! the time it then estimated, while another search has no estimate ([`broke_its_promise`]).
 //!
 //! Whatever the estimates say, a search that would count alone in time `T` has had `T` after
 //! at most `2·(k − 1)·T / LEAST_SHARE` of the default's time (its shares of the rounds add up
@@ -688,10 +691,12 @@ fn share_memory(entrants: &mut [Entrant<'_>], leader: usize, memo_bytes: u64, le
         if i == leader || e.part == 0 {
             continue;
         }
-        let wants = match &e.search {
-            _ if !memoised_leads || matches!(e.search, Runner::Unbuilt { .. }) => e.part,
-            _ if least >= e.time => held[i].saturating_mul(2),
-            _ => held[i],
+        let wants = if !memoised_leads || matches!(e.search, Runner::Unbuilt { .. }) {
+            e.part
+        } else if least >= e.time {
+            held[i].saturating_mul(2)
+        } else {
+            held[i]
         };
         // Within what the others hold, so that the leader's table never shrinks.
         let room = memo_bytes.saturating_sub(all - held[i]);
