@@ -21,10 +21,11 @@
 # not run). A run that takes longer than KNUTH_TIMEOUT is killed and shown as `>T` (and that
 # solver is not run again on that instance).
 #
-# The table gives the median wall-clock seconds (process start and input included, for every
-# solver alike; an empty process timed the same way is printed first, the floor of every
-# time, and the instances where it is over 0.8 of SSXCC's are named at the end), the ratio xcover default ÷ each solver's time (below 1: xcover is faster) and
-# the search-tree nodes each reports (xcover's with --stats). Every finished count is checked
+# The table gives the median CPU seconds, user and system, of each run (benches/cputime.py;
+# every run is one thread; process start and input included, for every solver alike; an empty
+# process timed the same way is printed first, the floor of every time, and the instances where
+# it is over 0.8 of SSXCC's are named at the end), the ratio xcover default ÷ each solver's time
+# (below 1: xcover is faster) and the search-tree nodes each reports (xcover's with --stats). Every finished count is checked
 # against counts.csv (the benchmark set: against each other); a wrong count is printed and the
 # script exits 1 at the end. Then a summary, one row per instance: the default ÷ the best of
 # `--knuth`, `--memo on` and `--memo off`, and the default ÷ SSXCC, with their medians over the
@@ -33,9 +34,11 @@
 # loop timed alone and two at once (2.00: two cores free).
 #
 # Environment: XCOVER (default target/release/xcover, built if missing), KNUTH_REPS (rounds,
-# default 3), KNUTH_WORDS (the word list, default ../shared/reference/words-240x4.txt),
+# default 3; five times as many on an instance whose every run of the first round is under
+# 0.1 s), KNUTH_WORDS (the word list, default ../shared/reference/words-240x4.txt),
 # KNUTH_ONLY (a substring: run only the instances whose name has it), KNUTH_TIMEOUT (seconds
-# per run, default 600), KNUTH_SUITE (0: the benchmark set only; `only`: the suite only).
+# per run, default 600), KNUTH_SUITE (0: the benchmark set only; `only`: the suite only),
+# KNUTH_CLOCK (`wall`: wall-clock seconds instead of CPU seconds).
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +59,7 @@ words=${KNUTH_WORDS:-../shared/reference/words-240x4.txt}
 only=${KNUTH_ONLY:-}
 limit=${KNUTH_TIMEOUT:-600}
 suite=${KNUTH_SUITE:-1}
+clock=${KNUTH_CLOCK:-cpu}
 counts=benches/suite/counts.csv
 work=target/knuth/instances
 mkdir -p "$work"
@@ -73,26 +77,27 @@ instances=(
 # run SOLVER FILE: prints "seconds solutions nodes"; seconds ">T" when the run was killed
 # after KNUTH_TIMEOUT, "failed" when it ended with an error.
 run() {
-    local solver=$1 file=$2 err start end rc=0
+    local solver=$1 file=$2 err cpu wall rc command
     err=$(mktemp)
-    start=$(date +%s.%N)
     case $solver in
-        xcover) timeout "$limit" "$xcover" solve --count --stats -t 1 "$file" >/dev/null 2>"$err" || rc=$? ;;
-        xc-knuth) timeout "$limit" "$xcover" solve --count --stats -t 1 --knuth "$file" >/dev/null 2>"$err" || rc=$? ;;
-        xc-memo-off) timeout "$limit" "$xcover" solve --count --stats -t 1 --memo off "$file" >/dev/null 2>"$err" || rc=$? ;;
-        xc-memo-on) timeout "$limit" "$xcover" solve --count --stats -t 1 --memo on "$file" >/dev/null 2>"$err" || rc=$? ;;
+        xcover) command=("$xcover" solve --count --stats -t 1 "$file") ;;
+        xc-knuth) command=("$xcover" solve --count --stats -t 1 --knuth "$file") ;;
+        xc-memo-off) command=("$xcover" solve --count --stats -t 1 --memo off "$file") ;;
+        xc-memo-on) command=("$xcover" solve --count --stats -t 1 --memo on "$file") ;;
         # An empty process (`true`, run as the others are): the floor of every time here.
-        empty) timeout "$limit" true <"$file" >/dev/null 2>"$err" || rc=$? ;;
-        *) timeout "$limit" "$dir/$solver" <"$file" >/dev/null 2>"$err" || rc=$? ;;
+        empty) command=(true) ;;
+        *) command=("$dir/$solver") ;;
     esac
-    end=$(date +%s.%N)
+    read -r cpu wall rc < <(python3 benches/cputime.py "$limit" "$file" /dev/null "$err" -- "${command[@]}")
+    local t=$cpu
+    [[ $clock == wall ]] && t=$wall
     if ((rc == 124)); then
         echo ">T - -"
     elif ((rc != 0)); then
         echo "failed - -"
     else
         # "Altogether N solutions, ..., M nodes" (DLX6: "M search nodes").
-        awk -v t="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')" '/^Altogether/ {
+        awk -v t="$(awk -v a="$t" 'BEGIN { printf "%.5f", a }')" '/^Altogether/ {
                 s = $2; n = "-";
                 for (i = 1; i <= NF; i++) if ($i ~ /^nodes/ && $(i-1) ~ /^[0-9]+$/) n = $(i-1);
                 for (i = 1; i <= NF; i++) if ($i == "search" && $(i+1) ~ /^nodes/) n = $(i-1);
@@ -158,7 +163,8 @@ bench() {
         [[ -x "$dir/dlx6" ]] && solvers+=(dlx6)
     fi
     declare -A times=() sols=() nodes=()
-    for ((round = 1; round <= reps; round++)); do
+    local rounds=$reps
+    for ((round = 1; round <= rounds; round++)); do
         for s in "${solvers[@]}"; do
             # A solver killed once is not run again: it is `>T` on this instance.
             [[ ${times[$s]:-} == *">T"* ]] && continue
@@ -169,6 +175,13 @@ bench() {
                 nodes[$s]=$k
             fi
         done
+        # Short instances (every run of the first round under 0.1 s, none killed) get five
+        # times the rounds: their medians are of a few milliseconds, where one run's noise
+        # would decide a ratio, and the extra rounds cost a second or two.
+        if ((round == 1)) && tr ' ' '\n' <<<"${times[*]}" | grep -v '^$' |
+            awk '$1 == ">T" || $1 == "failed" || $1 >= 0.1 { long = 1 } END { exit long }'; then
+            rounds=$((reps * 5))
+        fi
     done
     # The benchmark set: the counts are checked equal, against the first solver that finished.
     if [[ -z $expected ]]; then
@@ -225,13 +238,13 @@ bench() {
         "${best:->T}" "$bestname" "$(ratio "$base" "$best")" "${ss:--}" "$(ratio "$base" "$ss")")")
 }
 
-echo "xcover: $xcover ($("$xcover" --version)); Knuth's programs: $dir; $reps rounds; timeout ${limit}s"
+echo "xcover: $xcover ($("$xcover" --version)); Knuth's programs: $dir; $reps rounds; timeout ${limit}s; $clock seconds"
 echo "load before: $(uptime)"
 capacity
 # The floor: an empty process timed as every solver is (21 runs, the median). Where SSXCC's
 # time is under floor ÷ 0.8, no program is 0.8 times SSXCC's time in this measurement.
 floor=$(for ((i = 0; i < 21; i++)); do run empty /dev/null | awk '{ print $1 }'; done | median)
-echo "an empty process (timeout + true), timed as the solvers are: $floor s"
+echo "an empty process (true), timed as the solvers are: $floor s"
 printf '%-18s %-12s %34s %12s %10s %8s\n' instance solver solutions nodes median-s "xc/peer"
 if [[ $suite != only ]]; then
     for entry in "${instances[@]}"; do
