@@ -8,8 +8,8 @@ its exit code, 124 when it was killed after LIMIT seconds (as timeout(1) says).
 INPUT, OUTPUT and ERRORS are the files given to its standard input, output and error.
 benches/knuth.sh times every solver with it: on a virtual machine, a short run's wall-clock
 time also holds the wait until the host runs the vCPU that should wake its parent, which
-moves a 3 ms run to 7 ms from one run to the next (docs/performance.md, "The suite"); its
-CPU time does not.
+moves a 3 ms run to 7 ms from one run to the next (docs/lab-notes.md, "the suite in CPU
+seconds"); its CPU time does not.
 """
 import os
 import signal
@@ -35,8 +35,11 @@ def main() -> int:
         killed = []
 
         def kill() -> None:
-            killed.append(True)
-            os.killpg(child.pid, signal.SIGKILL)
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+                killed.append(True)
+            except ProcessLookupError:  # it ended as the limit came
+                pass
 
         timer = threading.Timer(float(limit), kill)
         timer.start()
