@@ -79,11 +79,12 @@ instances=(
 run() {
     local solver=$1 file=$2 err cpu wall rc command
     err=$(mktemp)
+    local count=("$xcover" solve --count --stats -t 1)
     case $solver in
-        xcover) command=("$xcover" solve --count --stats -t 1 "$file") ;;
-        xc-knuth) command=("$xcover" solve --count --stats -t 1 --knuth "$file") ;;
-        xc-memo-off) command=("$xcover" solve --count --stats -t 1 --memo off "$file") ;;
-        xc-memo-on) command=("$xcover" solve --count --stats -t 1 --memo on "$file") ;;
+        xcover) command=("${count[@]}" "$file") ;;
+        xc-knuth) command=("${count[@]}" --knuth "$file") ;;
+        xc-memo-off) command=("${count[@]}" --memo off "$file") ;;
+        xc-memo-on) command=("${count[@]}" --memo on "$file") ;;
         # An empty process (`true`, run as the others are): the floor of every time here.
         empty) command=(true) ;;
         *) command=("$dir/$solver") ;;
@@ -97,7 +98,7 @@ run() {
         echo "failed - -"
     else
         # "Altogether N solutions, ..., M nodes" (DLX6: "M search nodes").
-        awk -v t="$(awk -v a="$t" 'BEGIN { printf "%.5f", a }')" '/^Altogether/ {
+        awk -v t="$t" '/^Altogether/ {
                 s = $2; n = "-";
                 for (i = 1; i <= NF; i++) if ($i ~ /^nodes/ && $(i-1) ~ /^[0-9]+$/) n = $(i-1);
                 for (i = 1; i <= NF; i++) if ($i == "search" && $(i+1) ~ /^nodes/) n = $(i-1);
